@@ -1,0 +1,228 @@
+//! The baseline engine: bitboard backtracking, one row at a time.
+//!
+//! This is the classic algorithm with its dictionaries of attacked columns and diagonals turned
+//! into three `u64` masks. Bit `c` of a mask stands for column `c` of the row being filled:
+//! `columns` marks columns already taken, `left` the squares attacked along diagonals going
+//! down-left from queens above, `right` those going down-right. Moving to the next row shifts
+//! `left` one column left and `right` one column right, so the squares still free in a row are
+//! `allowed[row] & !(columns | left | right)`, and the next queen is the lowest set bit.
+//!
+//! Fixed queens (the completion variant) are folded into `allowed`: a row with a fixed queen
+//! allows only its square, and every other row loses the squares the fixed queens attack, so the
+//! search never needs to look ahead for them.
+//!
+//! The search is iterative: an explicit stack holds one frame (the three masks and the squares
+//! left to try) per row, so depth never touches the call stack. Each node costs O(1) word
+//! operations. Solutions come out in lexicographic order of their column lists.
+//!
+//! Deliberately plain: no symmetry, no lookahead, no last-row shortcut. It is the honest
+//! reference the faster counter is measured against. Boards up to n = 64 fit the masks; larger
+//! boards are refused with [`Error::TooLarge`] (the construction, local search, CP and SAT
+//! methods handle them).
+
+use std::ops::ControlFlow;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::board::{Problem, Solution};
+use crate::engine::{self, Counts, Engine, Enumeration, Job, Stats, Visit};
+use crate::error::Error;
+use crate::symmetry;
+
+/// The largest board the masks hold.
+pub const MAX_N: u32 = 64;
+
+/// Bitboard backtracking. `threads` applies to counting, which splits the work by the square of
+/// the first row's queen; enumeration is sequential so solutions keep their order.
+#[derive(Clone, Debug)]
+pub struct Backtrack {
+    /// Worker threads for `count` (at least 1).
+    pub threads: usize,
+    stats: Stats,
+}
+
+impl Default for Backtrack {
+    fn default() -> Self {
+        Backtrack::new(1)
+    }
+}
+
+impl Backtrack {
+    /// An engine that counts with `threads` threads (0 is taken as 1).
+    pub fn new(threads: usize) -> Self {
+        Backtrack { threads: threads.max(1), stats: Stats::default() }
+    }
+}
+
+/// The board as the search sees it.
+struct Board {
+    n: usize,
+    /// The squares each row may use at all: everything, or only the fixed queen's square,
+    /// minus the squares fixed queens attack.
+    allowed: Vec<u64>,
+}
+
+impl Board {
+    fn new(problem: &Problem) -> Self {
+        let n = problem.n() as usize;
+        debug_assert!(n as u32 <= MAX_N);
+        let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let allowed = (0..n)
+            .map(|row| {
+                if let Some(col) = problem.fixed_column(row as u32) {
+                    return 1u64 << col;
+                }
+                let mut attacked = 0u64;
+                for fixed in problem.fixed() {
+                    let (fr, fc) = (fixed.row as i64, fixed.col as i64);
+                    let distance = row as i64 - fr;
+                    for col in [fc, fc - distance, fc + distance] {
+                        if (0..n as i64).contains(&col) {
+                            attacked |= 1u64 << col;
+                        }
+                    }
+                }
+                full & !attacked
+            })
+            .collect();
+        Board { n, allowed }
+    }
+}
+
+/// One row's state on the explicit stack.
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    columns: u64,
+    left: u64,
+    right: u64,
+    /// Squares of this row not tried yet.
+    untried: u64,
+}
+
+/// Depth-first search below the queens in `prefix` (the columns of rows `0..prefix.len()`,
+/// already known to be legal). Calls `visit` with each solution's columns. Returns the number of
+/// queens placed (nodes) and whether `visit` stopped the search.
+fn search(
+    board: &Board,
+    prefix: &[u32],
+    visit: &mut impl FnMut(&[u32]) -> ControlFlow<()>,
+) -> (u64, ControlFlow<()>) {
+    let n = board.n;
+    let start = prefix.len();
+    let mut placed = vec![0u32; n];
+    placed[..start].copy_from_slice(prefix);
+    let (mut columns, mut left, mut right) = (0u64, 0u64, 0u64);
+    for &col in prefix {
+        let bit = 1u64 << col;
+        columns |= bit;
+        left = (left | bit) << 1;
+        right = (right | bit) >> 1;
+    }
+    if start == n {
+        return (0, visit(&placed));
+    }
+
+    let mut nodes = 0u64;
+    let mut stack = vec![Frame::default(); n];
+    stack[start] = Frame { columns, left, right, untried: board.allowed[start] & !(columns | left | right) };
+    let mut row = start;
+    loop {
+        let frame = &mut stack[row];
+        if frame.untried == 0 {
+            if row == start {
+                return (nodes, ControlFlow::Continue(()));
+            }
+            row -= 1;
+            continue;
+        }
+        let bit = frame.untried & frame.untried.wrapping_neg();
+        frame.untried ^= bit;
+        nodes += 1;
+        placed[row] = bit.trailing_zeros();
+        if row + 1 == n {
+            if visit(&placed).is_break() {
+                return (nodes, ControlFlow::Break(()));
+            }
+            continue;
+        }
+        let columns = frame.columns | bit;
+        let left = (frame.left | bit) << 1;
+        let right = (frame.right | bit) >> 1;
+        row += 1;
+        stack[row] = Frame { columns, left, right, untried: board.allowed[row] & !(columns | left | right) };
+    }
+}
+
+impl Engine for Backtrack {
+    fn name(&self) -> &'static str {
+        "backtrack"
+    }
+
+    fn check(&self, job: Job, problem: &Problem) -> Result<(), Error> {
+        if problem.n() > MAX_N {
+            return Err(Error::TooLarge { method: self.name(), n: problem.n(), max: MAX_N });
+        }
+        engine::check_unique(self.name(), job, problem)
+    }
+
+    fn for_each(&mut self, problem: &Problem, visit: &mut Visit<'_>) -> Result<Enumeration, Error> {
+        self.check(Job::List, problem)?;
+        let board = Board::new(problem);
+        let mut solutions = 0u128;
+        let (nodes, flow) = search(&board, &[], &mut |columns| {
+            solutions += 1;
+            visit(&Solution::from_columns(columns.to_vec()))
+        });
+        self.stats = Stats::default();
+        self.stats.set("nodes", u128::from(nodes));
+        self.stats.set("solutions", solutions);
+        Ok(if flow.is_break() { Enumeration::Stopped } else { Enumeration::Complete })
+    }
+
+    fn count(&mut self, problem: &Problem, unique: bool) -> Result<Counts, Error> {
+        self.check(if unique { Job::CountUnique } else { Job::Count }, problem)?;
+        let board = Board::new(problem);
+        // One task per square the first row allows; threads take tasks in order.
+        let first_row: Vec<u32> = (0..board.n as u32).filter(|&c| board.allowed[0] >> c & 1 == 1).collect();
+        let next_task = AtomicUsize::new(0);
+        let totals = Mutex::new((Counts { total: 0, unique: unique.then_some(0) }, 0u64));
+        let worker = || {
+            let mut counts = Counts { total: 0, unique: unique.then_some(0) };
+            let mut nodes = 0u64;
+            loop {
+                let task = next_task.fetch_add(1, Ordering::Relaxed);
+                let Some(&col) = first_row.get(task) else { break };
+                let (task_nodes, _) = search(&board, &[col], &mut |columns| {
+                    counts.total += 1;
+                    if let Some(u) = counts.unique.as_mut() {
+                        *u += u128::from(symmetry::is_canonical(&Solution::from_columns(columns.to_vec())));
+                    }
+                    ControlFlow::Continue(())
+                });
+                nodes += task_nodes + 1;
+            }
+            let mut totals = totals.lock().expect("no worker panics while holding the lock");
+            totals.0.total += counts.total;
+            if let (Some(sum), Some(part)) = (totals.0.unique.as_mut(), counts.unique) {
+                *sum += part;
+            }
+            totals.1 += nodes;
+        };
+        let threads = self.threads.min(first_row.len()).max(1);
+        std::thread::scope(|scope| {
+            for _ in 1..threads {
+                scope.spawn(worker);
+            }
+            worker();
+        });
+        let (counts, nodes) = totals.into_inner().expect("workers finished");
+        self.stats = Stats::default();
+        self.stats.set("nodes", u128::from(nodes));
+        self.stats.set("tasks", first_row.len() as u128);
+        Ok(counts)
+    }
+
+    fn stats(&self) -> Stats {
+        self.stats.clone()
+    }
+}

@@ -1,0 +1,208 @@
+//! The one API every N-Queens engine follows.
+//!
+//! An engine answers four jobs on a [`Problem`]: find one solution ([`Engine::solve`]), push
+//! every solution to a callback that may stop the search ([`Engine::for_each`], with a limit in
+//! [`Engine::list`]), and count ([`Engine::count`], optionally up to symmetry). Engines that can
+//! only do some of the jobs, or only some n, say so in [`Engine::check`] before any work starts,
+//! so the CLI and `bench` can skip them with the reason.
+//!
+//! Only `for_each` must be written; the other jobs have default implementations on top of it,
+//! which an engine overrides when it has a faster path (a counter that never builds solutions,
+//! say). After each call, [`Engine::stats`] reports the engine's own work counters.
+
+use std::fmt;
+use std::ops::ControlFlow;
+
+use crate::board::{Problem, Solution};
+use crate::error::Error;
+use crate::symmetry;
+
+/// What a caller asks of an engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Job {
+    /// Find one solution.
+    Solve,
+    /// Enumerate solutions.
+    List,
+    /// Count all solutions.
+    Count,
+    /// Count solutions up to the eight board symmetries.
+    CountUnique,
+}
+
+impl fmt::Display for Job {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Job::Solve => "find a solution",
+            Job::List => "enumerate solutions",
+            Job::Count => "count solutions",
+            Job::CountUnique => "count solutions up to symmetry",
+        })
+    }
+}
+
+/// The answer to "find a solution".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A solution (every engine's solutions pass [`crate::verify`]).
+    Found(Solution),
+    /// The engine proved there is none.
+    NoSolution,
+    /// The engine stopped before deciding (a limit was reached); the reason says which.
+    GaveUp {
+        /// Which limit stopped it, in words.
+        reason: String,
+    },
+}
+
+/// How an enumeration ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Enumeration {
+    /// Every solution was visited.
+    Complete,
+    /// The callback or the limit stopped it early.
+    Stopped,
+}
+
+/// Solution counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Counts {
+    /// All solutions (OEIS A000170 for plain N-Queens).
+    pub total: u128,
+    /// Solutions up to symmetry (OEIS A002562), when asked for.
+    pub unique: Option<u128>,
+}
+
+/// An engine's work counters for its last call, in the order the engine reports them
+/// (`nodes`, `failures`, `conflicts`, ...). Deterministic counters make runs comparable across
+/// noisy machines.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    entries: Vec<(&'static str, u128)>,
+}
+
+impl Stats {
+    /// Adds or replaces a counter.
+    pub fn set(&mut self, name: &'static str, value: u128) {
+        match self.entries.iter_mut().find(|(k, _)| *k == name) {
+            Some(entry) => entry.1 = value,
+            None => self.entries.push((name, value)),
+        }
+    }
+
+    /// A counter by name.
+    pub fn get(&self, name: &str) -> Option<u128> {
+        self.entries.iter().find(|(k, _)| *k == name).map(|&(_, v)| v)
+    }
+
+    /// All counters, in report order.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, u128)> + '_ {
+        self.entries.iter().copied()
+    }
+
+    /// Whether there is no counter.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+impl fmt::Display for Stats {
+    /// `name=value` pairs separated by spaces.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, (name, value)) in self.entries.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{name}={value}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The callback of [`Engine::for_each`]: return `ControlFlow::Break(())` to stop the search.
+pub type Visit<'a> = dyn FnMut(&Solution) -> ControlFlow<()> + 'a;
+
+/// An N-Queens engine. See the [module documentation](self).
+pub trait Engine: Send {
+    /// The method's name as the CLI spells it (`backtrack`, `dlx`, ...).
+    fn name(&self) -> &'static str;
+
+    /// Whether this engine can do `job` on `problem`; the error says why not
+    /// ([`Error::Unsupported`] or [`Error::TooLarge`]). Every other method calls it first.
+    fn check(&self, job: Job, problem: &Problem) -> Result<(), Error>;
+
+    /// Visits solutions until the callback breaks or all were seen. Each solution is visited
+    /// once.
+    fn for_each(&mut self, problem: &Problem, visit: &mut Visit<'_>) -> Result<Enumeration, Error>;
+
+    /// Finds one solution, or proves there is none.
+    fn solve(&mut self, problem: &Problem) -> Result<Outcome, Error> {
+        self.check(Job::Solve, problem)?;
+        let mut found = None;
+        self.for_each(problem, &mut |s| {
+            found = Some(s.clone());
+            ControlFlow::Break(())
+        })?;
+        Ok(found.map_or(Outcome::NoSolution, Outcome::Found))
+    }
+
+    /// Visits at most `limit` solutions (all when `None`).
+    fn list(
+        &mut self,
+        problem: &Problem,
+        limit: Option<u64>,
+        visit: &mut Visit<'_>,
+    ) -> Result<Enumeration, Error> {
+        self.check(Job::List, problem)?;
+        let Some(limit) = limit else {
+            return self.for_each(problem, visit);
+        };
+        if limit == 0 {
+            return Ok(Enumeration::Stopped);
+        }
+        let mut seen = 0u64;
+        let end = self.for_each(problem, &mut |s| {
+            seen += 1;
+            visit(s)?;
+            if seen == limit { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        })?;
+        Ok(end)
+    }
+
+    /// Counts all solutions, and with `unique` also the solutions up to symmetry (which needs a
+    /// problem without fixed queens: fixed queens break the board's symmetry).
+    ///
+    /// The default enumerates every solution and counts the canonical ones
+    /// ([`symmetry::is_canonical`]) for the unique count.
+    fn count(&mut self, problem: &Problem, unique: bool) -> Result<Counts, Error> {
+        self.check(if unique { Job::CountUnique } else { Job::Count }, problem)?;
+        let mut counts = Counts { total: 0, unique: unique.then_some(0) };
+        self.for_each(problem, &mut |s| {
+            counts.total += 1;
+            if let Some(u) = counts.unique.as_mut() {
+                *u += u128::from(symmetry::is_canonical(s));
+            }
+            ControlFlow::Continue(())
+        })?;
+        Ok(counts)
+    }
+
+    /// The engine's counters for its last call (empty before the first).
+    fn stats(&self) -> Stats {
+        Stats::default()
+    }
+}
+
+/// The check every engine makes for [`Job::CountUnique`]: symmetry classes are only defined
+/// when no queen is fixed.
+pub fn check_unique(method: &'static str, job: Job, problem: &Problem) -> Result<(), Error> {
+    if job == Job::CountUnique && problem.is_completion() {
+        return Err(Error::Unsupported {
+            method,
+            job,
+            reason: "fixed queens break the board's symmetry, so unique solutions are not defined"
+                .into(),
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,41 @@
+//! The N-Queens problem, solved every way that matters.
+//!
+//! - [`board`]: [`Problem`] (a board size and the queens already placed: the completion
+//!   variant), [`Queen`] and [`Solution`];
+//! - [`verify()`]: the independent checker every engine's answers go through;
+//! - [`symmetry`]: the eight board symmetries and canonical forms (unique solutions);
+//! - [`engine`]: the API all engines share (first solution, enumeration with a callback that
+//!   can stop, count), and [`methods`], which names the engines and picks one for `auto`;
+//! - [`backtrack`]: the baseline bitboard backtracking engine;
+//! - [`render`]: text, matrix, coordinates, JSON and SVG output; [`partial`]: partial-board
+//!   files;
+//! - [`oeis`]: the published counts (A000170, A002562) the tests check every engine against.
+//!
+//! Coordinates are 0-based in the API and 1-based wherever users read or type them.
+//!
+//! ```
+//! use nqueens::{verify, Engine, Outcome, Problem};
+//! use nqueens::backtrack::Backtrack;
+//!
+//! let problem = Problem::new(8).unwrap();
+//! let mut engine = Backtrack::default();
+//! let Outcome::Found(solution) = engine.solve(&problem).unwrap() else { panic!() };
+//! assert!(verify(&problem, &solution).is_ok());
+//! assert_eq!(engine.count(&problem, true).unwrap().unique, Some(12));
+//! ```
+
+pub mod backtrack;
+pub mod board;
+pub mod engine;
+pub mod error;
+pub mod methods;
+pub mod oeis;
+pub mod partial;
+pub mod render;
+pub mod symmetry;
+pub mod verify;
+
+pub use board::{Problem, ProblemError, Queen, Solution};
+pub use engine::{Counts, Engine, Enumeration, Job, Outcome, Stats};
+pub use error::Error;
+pub use verify::{Violation, verify};

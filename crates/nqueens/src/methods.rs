@@ -1,0 +1,107 @@
+//! The methods by name, how each is built, and what `auto` picks.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::backtrack::Backtrack;
+use crate::board::Problem;
+use crate::engine::{Engine, Job};
+
+/// A way to solve N-Queens, as users name it on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Method {
+    /// Picks the best method for the job and board ([`Method::resolve`]).
+    Auto,
+    /// Bitboard backtracking, the baseline ([`crate::backtrack`]).
+    Backtrack,
+}
+
+impl Method {
+    /// Every method, `auto` first; the order of `--help`.
+    pub const ALL: &'static [Method] = &[Method::Auto, Method::Backtrack];
+
+    /// The name users type.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Auto => "auto",
+            Method::Backtrack => "backtrack",
+        }
+    }
+
+    /// One line for `--help`.
+    pub fn about(self) -> &'static str {
+        match self {
+            Method::Auto => "pick the best method for the job and the board",
+            Method::Backtrack => "bitboard backtracking, row by row (n ≤ 64); the honest baseline",
+        }
+    }
+
+    /// The method `auto` stands for on this job and problem; other methods are returned as
+    /// they are.
+    pub fn resolve(self, _job: Job, _problem: &Problem) -> Method {
+        match self {
+            Method::Auto => Method::Backtrack,
+            other => other,
+        }
+    }
+
+    /// Builds the engine for this method (after resolving `auto` for `job` and `problem`).
+    pub fn build(self, job: Job, problem: &Problem, config: &Config) -> Box<dyn Engine> {
+        match self.resolve(job, problem) {
+            Method::Backtrack => Box::new(Backtrack::new(config.threads)),
+            Method::Auto => unreachable!("resolve never returns auto"),
+        }
+    }
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The error of parsing a method name.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown method '{0}'")]
+pub struct UnknownMethod(pub String);
+
+impl FromStr for Method {
+    type Err = UnknownMethod;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Method::ALL
+            .iter()
+            .copied()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| UnknownMethod(s.to_string()))
+    }
+}
+
+/// Settings shared by the methods; each method reads the ones it understands.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Worker threads for methods that count in parallel.
+    pub threads: usize,
+    /// Seed for methods with randomness (`None`: a fixed default, so runs repeat).
+    pub seed: Option<u64>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config { threads: 1, seed: None }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for &m in Method::ALL {
+            assert_eq!(m.name().parse::<Method>(), Ok(m));
+        }
+        assert_eq!("dancing".parse::<Method>(), Err(UnknownMethod("dancing".into())));
+    }
+}

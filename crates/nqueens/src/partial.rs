@@ -1,0 +1,213 @@
+//! Partial boards: the `ROW:COL` notation for a square, and the partial-board file format read
+//! by `--fix-file`.
+//!
+//! Squares are 1-based everywhere users see them: `1:1` is the top-left corner, `ROW` counts
+//! down from the top and `COL` across from the left.
+//!
+//! # The file format
+//!
+//! ```text
+//! # Lines starting with '#' and blank lines are ignored anywhere.
+//! 8          <- the board size n comes first
+//! 1:3        <- then one fixed queen per line, ROW:COL (1-based)
+//! 5:8
+//! ```
+//!
+//! Instead of the queen list, the board may be drawn: exactly n rows of n cells, where `Q`,
+//! `q`, `1`, `♕` or `♛` is a queen and `.`, `·`, `_` or `0` is an empty square; spaces between
+//! cells are ignored (so the `ascii`, `unicode` and `matrix` output formats read back).
+//!
+//! ```text
+//! 4
+//! . Q . .
+//! . . . .
+//! . . . .
+//! . . Q .
+//! ```
+
+use std::fmt::Write as _;
+
+use thiserror::Error;
+
+use crate::board::{Problem, ProblemError, Queen};
+
+/// A malformed `ROW:COL`.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("'{text}' is not a square: {reason}")]
+pub struct SquareError {
+    /// What was given.
+    pub text: String,
+    /// What is wrong with it.
+    pub reason: &'static str,
+}
+
+/// Parses `ROW:COL` (1-based) into a 0-based [`Queen`].
+///
+/// ```
+/// use nqueens::{partial::parse_square, Queen};
+/// assert_eq!(parse_square("2:7"), Ok(Queen::new(1, 6)));
+/// assert!(parse_square("0:3").is_err());
+/// ```
+pub fn parse_square(text: &str) -> Result<Queen, SquareError> {
+    let error = |reason| SquareError { text: text.to_string(), reason };
+    let (row, col) = text.trim().split_once(':').ok_or_else(|| error("expected ROW:COL, like 3:5"))?;
+    let number = |part: &str| -> Result<u32, SquareError> {
+        let value: u32 = part
+            .trim()
+            .parse()
+            .map_err(|_| error("ROW and COL must be whole numbers, like 3:5"))?;
+        value.checked_sub(1).ok_or_else(|| error("rows and columns are numbered from 1"))
+    };
+    Ok(Queen::new(number(row)?, number(col)?))
+}
+
+/// A partial board as read from a file: the size and the queens, not yet checked against each
+/// other (see [`PartialBoard::to_problem`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartialBoard {
+    /// Board size.
+    pub n: u32,
+    /// Fixed queens, 0-based, in file order.
+    pub queens: Vec<Queen>,
+}
+
+impl PartialBoard {
+    /// The problem this board describes; fails if queens are off the board or attack each
+    /// other.
+    pub fn to_problem(&self) -> Result<Problem, ProblemError> {
+        Problem::with_fixed(self.n, self.queens.iter().copied())
+    }
+}
+
+/// A syntax error in a partial-board file, at a 1-based line and column.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("line {line}, column {column}: {message}")]
+pub struct ParseError {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column (in characters).
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Reads a partial-board file (see the [module documentation](self)).
+pub fn parse(text: &str) -> Result<PartialBoard, ParseError> {
+    let at = |line: usize, column: usize, message: String| ParseError { line: line + 1, column, message };
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i, l.trim_end()))
+        .filter(|(_, l)| !l.trim_start().starts_with('#') && !l.trim().is_empty());
+
+    let (size_line, size_text) = lines.next().ok_or_else(|| at(0, 1, "empty file: expected the board size n".into()))?;
+    let n: u32 = size_text
+        .trim()
+        .parse()
+        .ok()
+        .filter(|&n| n >= 1)
+        .ok_or_else(|| at(size_line, indent(size_text), format!("expected the board size n (a whole number ≥ 1), found '{}'", size_text.trim())))?;
+
+    let body: Vec<(usize, &str)> = lines.collect();
+    let drawn = body.first().is_some_and(|(_, l)| !l.contains(':'));
+    let mut queens = Vec::new();
+    if !drawn {
+        for &(i, line) in &body {
+            let queen = parse_square(line).map_err(|e| at(i, indent(line), format!("expected a queen as ROW:COL: {}", e.reason)))?;
+            queens.push(queen);
+        }
+        return Ok(PartialBoard { n, queens });
+    }
+
+    if body.len() != n as usize {
+        let (line, _) = body.get(n as usize).copied().unwrap_or((body.last().map_or(size_line, |b| b.0), ""));
+        return Err(at(line, 1, format!("a drawn board needs exactly {n} rows, found {}", body.len())));
+    }
+    for (row, &(i, line)) in body.iter().enumerate() {
+        let mut cells = 0u32;
+        for (column, ch) in line.chars().enumerate() {
+            match ch {
+                ' ' | '\t' => continue,
+                'Q' | 'q' | '1' | '♕' | '♛' => queens.push(Queen::new(row as u32, cells)),
+                '.' | '·' | '_' | '0' => {}
+                other => {
+                    return Err(at(i, column + 1, format!("'{other}' is not a cell: use Q for a queen and . for an empty square")));
+                }
+            }
+            cells += 1;
+            if cells > n {
+                return Err(at(i, column + 1, format!("row {} has more than {n} cells", row + 1)));
+            }
+        }
+        if cells < n {
+            return Err(at(i, line.chars().count() + 1, format!("row {} has {cells} cells, expected {n}", row + 1)));
+        }
+    }
+    Ok(PartialBoard { n, queens })
+}
+
+/// Writes a problem in the file format (queen-list form), with an optional comment header.
+pub fn write(problem: &Problem, comment: &str) -> String {
+    let mut out = String::new();
+    for line in comment.lines() {
+        let _ = writeln!(out, "# {line}");
+    }
+    let _ = writeln!(out, "{}", problem.n());
+    for queen in problem.fixed() {
+        let _ = writeln!(out, "{queen}");
+    }
+    out
+}
+
+/// 1-based column of the first non-blank character.
+fn indent(line: &str) -> usize {
+    line.chars().take_while(|c| c.is_whitespace()).count() + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_a_queen_list_with_comments() {
+        let board = parse("# a completion\n\n8\n1:3\n  # inline comment line\n5:8\n").unwrap();
+        assert_eq!(board, PartialBoard { n: 8, queens: vec![Queen::new(0, 2), Queen::new(4, 7)] });
+    }
+
+    #[test]
+    fn reads_a_drawn_board() {
+        let board = parse("4\n. Q . .\n. . . .\n....\n·  · ♛ ·\n").unwrap();
+        assert_eq!(board.queens, vec![Queen::new(0, 1), Queen::new(3, 2)]);
+    }
+
+    #[test]
+    fn writes_what_it_reads() {
+        let problem = Problem::with_fixed(10, [Queen::new(3, 4), Queen::new(0, 9)]).unwrap();
+        let text = write(&problem, "two queens\nfixed");
+        assert!(text.starts_with("# two queens\n# fixed\n10\n"));
+        assert_eq!(parse(&text).unwrap().to_problem().unwrap(), problem);
+    }
+
+    #[test]
+    fn errors_carry_line_and_column() {
+        let err = |text: &str| parse(text).unwrap_err().to_string();
+        assert_eq!(err(""), "line 1, column 1: empty file: expected the board size n");
+        assert_eq!(err("# c\n  x\n"), "line 2, column 3: expected the board size n (a whole number ≥ 1), found 'x'");
+        assert_eq!(err("0\n"), "line 1, column 1: expected the board size n (a whole number ≥ 1), found '0'");
+        assert_eq!(err("4\n1:1\n2-3\n"), "line 3, column 1: expected a queen as ROW:COL: expected ROW:COL, like 3:5");
+        assert_eq!(err("4\n0:1\n"), "line 2, column 1: expected a queen as ROW:COL: rows and columns are numbered from 1");
+        assert_eq!(err("2\n.Q\n.x\n"), "line 3, column 2: 'x' is not a cell: use Q for a queen and . for an empty square");
+        assert_eq!(err("2\n.Q.\n..\n"), "line 2, column 3: row 1 has more than 2 cells");
+        assert_eq!(err("3\n.Q.\n..\n...\n"), "line 3, column 3: row 2 has 2 cells, expected 3");
+        assert_eq!(err("3\n.Q.\n...\n"), "line 3, column 1: a drawn board needs exactly 3 rows, found 2");
+    }
+
+    #[test]
+    fn attacking_queens_are_caught_by_the_problem() {
+        let board = parse("4\n1:1\n2:2\n").unwrap();
+        assert_eq!(
+            board.to_problem().unwrap_err().to_string(),
+            "fixed queens 1:1 and 2:2 are on the same diagonal"
+        );
+    }
+}
