@@ -25,7 +25,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::board::{Problem, Solution};
-use crate::engine::{self, Counts, Engine, Enumeration, Job, Stats, Visit};
+use crate::engine::{self, Counts, Engine, Enumeration, Job, Progress, ProgressSink, Stats, Visit};
 use crate::error::Error;
 use crate::symmetry;
 
@@ -38,6 +38,8 @@ pub const MAX_N: u32 = 64;
 pub struct Backtrack {
     /// Worker threads for `count` (at least 1).
     pub threads: usize,
+    /// Where `count` reports each finished task.
+    pub progress: Option<ProgressSink>,
     stats: Stats,
 }
 
@@ -50,7 +52,11 @@ impl Default for Backtrack {
 impl Backtrack {
     /// An engine that counts with `threads` threads (0 is taken as 1).
     pub fn new(threads: usize) -> Self {
-        Backtrack { threads: threads.max(1), stats: Stats::default() }
+        Backtrack {
+            threads: threads.max(1),
+            progress: None,
+            stats: Stats::default(),
+        }
     }
 }
 
@@ -124,7 +130,12 @@ fn search(
 
     let mut nodes = 0u64;
     let mut stack = vec![Frame::default(); n];
-    stack[start] = Frame { columns, left, right, untried: board.allowed[start] & !(columns | left | right) };
+    stack[start] = Frame {
+        columns,
+        left,
+        right,
+        untried: board.allowed[start] & !(columns | left | right),
+    };
     let mut row = start;
     loop {
         let frame = &mut stack[row];
@@ -149,7 +160,12 @@ fn search(
         let left = (frame.left | bit) << 1;
         let right = (frame.right | bit) >> 1;
         row += 1;
-        stack[row] = Frame { columns, left, right, untried: board.allowed[row] & !(columns | left | right) };
+        stack[row] = Frame {
+            columns,
+            left,
+            right,
+            untried: board.allowed[row] & !(columns | left | right),
+        };
     }
 }
 
@@ -160,7 +176,11 @@ impl Engine for Backtrack {
 
     fn check(&self, job: Job, problem: &Problem) -> Result<(), Error> {
         if problem.n() > MAX_N {
-            return Err(Error::TooLarge { method: self.name(), n: problem.n(), max: MAX_N });
+            return Err(Error::TooLarge {
+                method: self.name(),
+                n: problem.n(),
+                max: MAX_N,
+            });
         }
         engine::check_unique(self.name(), job, problem)
     }
@@ -176,37 +196,68 @@ impl Engine for Backtrack {
         self.stats = Stats::default();
         self.stats.set("nodes", u128::from(nodes));
         self.stats.set("solutions", solutions);
-        Ok(if flow.is_break() { Enumeration::Stopped } else { Enumeration::Complete })
+        Ok(if flow.is_break() {
+            Enumeration::Stopped
+        } else {
+            Enumeration::Complete
+        })
     }
 
     fn count(&mut self, problem: &Problem, unique: bool) -> Result<Counts, Error> {
         self.check(if unique { Job::CountUnique } else { Job::Count }, problem)?;
         let board = Board::new(problem);
         // One task per square the first row allows; threads take tasks in order.
-        let first_row: Vec<u32> = (0..board.n as u32).filter(|&c| board.allowed[0] >> c & 1 == 1).collect();
+        let first_row: Vec<u32> = (0..board.n as u32)
+            .filter(|&c| board.allowed[0] >> c & 1 == 1)
+            .collect();
         let next_task = AtomicUsize::new(0);
-        let totals = Mutex::new((Counts { total: 0, unique: unique.then_some(0) }, 0u64));
+        // Sums over finished tasks, and the number of them, for the total and for progress.
+        let totals = Mutex::new((
+            Counts {
+                total: 0,
+                unique: unique.then_some(0),
+            },
+            0u64,
+            0u64,
+        ));
+        let progress = self.progress.as_ref();
         let worker = || {
-            let mut counts = Counts { total: 0, unique: unique.then_some(0) };
-            let mut nodes = 0u64;
             loop {
                 let task = next_task.fetch_add(1, Ordering::Relaxed);
-                let Some(&col) = first_row.get(task) else { break };
-                let (task_nodes, _) = search(&board, &[col], &mut |columns| {
+                let Some(&col) = first_row.get(task) else {
+                    break;
+                };
+                let mut counts = Counts {
+                    total: 0,
+                    unique: unique.then_some(0),
+                };
+                let (nodes, _) = search(&board, &[col], &mut |columns| {
                     counts.total += 1;
                     if let Some(u) = counts.unique.as_mut() {
-                        *u += u128::from(symmetry::is_canonical(&Solution::from_columns(columns.to_vec())));
+                        *u += u128::from(symmetry::is_canonical(&Solution::from_columns(
+                            columns.to_vec(),
+                        )));
                     }
                     ControlFlow::Continue(())
                 });
-                nodes += task_nodes + 1;
+                let mut totals = totals
+                    .lock()
+                    .expect("no worker panics while holding the lock");
+                totals.0.total += counts.total;
+                if let (Some(sum), Some(part)) = (totals.0.unique.as_mut(), counts.unique) {
+                    *sum += part;
+                }
+                totals.1 += nodes + 1;
+                totals.2 += 1;
+                if let Some(sink) = progress {
+                    sink.report(&Progress {
+                        done: totals.2,
+                        total: Some(first_row.len() as u64),
+                        solutions: totals.0.total,
+                        nodes: u128::from(totals.1),
+                    });
+                }
             }
-            let mut totals = totals.lock().expect("no worker panics while holding the lock");
-            totals.0.total += counts.total;
-            if let (Some(sum), Some(part)) = (totals.0.unique.as_mut(), counts.unique) {
-                *sum += part;
-            }
-            totals.1 += nodes;
         };
         let threads = self.threads.min(first_row.len()).max(1);
         std::thread::scope(|scope| {
@@ -215,7 +266,7 @@ impl Engine for Backtrack {
             }
             worker();
         });
-        let (counts, nodes) = totals.into_inner().expect("workers finished");
+        let (counts, nodes, _) = totals.into_inner().expect("workers finished");
         self.stats = Stats::default();
         self.stats.set("nodes", u128::from(nodes));
         self.stats.set("tasks", first_row.len() as u128);

@@ -123,7 +123,10 @@ impl Problem {
     ///
     /// Checks run in the order the queens are given, so the error names the first queen that
     /// breaks a rule together with the earlier queen it clashes with. Costs O(k) for k queens.
-    pub fn with_fixed(n: u32, fixed: impl IntoIterator<Item = Queen>) -> Result<Self, ProblemError> {
+    pub fn with_fixed(
+        n: u32,
+        fixed: impl IntoIterator<Item = Queen>,
+    ) -> Result<Self, ProblemError> {
         if n == 0 {
             return Err(ProblemError::ZeroSize);
         }
@@ -140,19 +143,31 @@ impl Problem {
                 return Err(if first == queen {
                     ProblemError::Duplicate { queen }
                 } else {
-                    ProblemError::SameRow { first, second: queen }
+                    ProblemError::SameRow {
+                        first,
+                        second: queen,
+                    }
                 });
             }
             if let Some(&first) = by_col.get(&queen.col) {
-                return Err(ProblemError::SameColumn { first, second: queen });
+                return Err(ProblemError::SameColumn {
+                    first,
+                    second: queen,
+                });
             }
             let diagonal = i64::from(queen.row) - i64::from(queen.col);
             if let Some(&first) = by_diagonal.get(&diagonal) {
-                return Err(ProblemError::SameDiagonal { first, second: queen });
+                return Err(ProblemError::SameDiagonal {
+                    first,
+                    second: queen,
+                });
             }
             let anti_diagonal = u64::from(queen.row) + u64::from(queen.col);
             if let Some(&first) = by_anti_diagonal.get(&anti_diagonal) {
-                return Err(ProblemError::SameAntiDiagonal { first, second: queen });
+                return Err(ProblemError::SameAntiDiagonal {
+                    first,
+                    second: queen,
+                });
             }
             by_row.insert(queen.row, queen);
             by_col.insert(queen.col, queen);
@@ -219,7 +234,10 @@ impl Solution {
 
     /// The queens, row by row.
     pub fn queens(&self) -> impl ExactSizeIterator<Item = Queen> + '_ {
-        self.columns.iter().enumerate().map(|(row, &col)| Queen::new(row as u32, col))
+        self.columns
+            .iter()
+            .enumerate()
+            .map(|(row, &col)| Queen::new(row as u32, col))
     }
 }
 
@@ -241,18 +259,29 @@ mod tests {
         );
         assert_eq!(
             Problem::with_fixed(4, [q(1, 0), q(1, 3)]).unwrap_err(),
-            ProblemError::SameRow { first: q(1, 0), second: q(1, 3) }
+            ProblemError::SameRow {
+                first: q(1, 0),
+                second: q(1, 3)
+            }
         );
         assert_eq!(
             Problem::with_fixed(4, [q(0, 2), q(3, 2)]).unwrap_err(),
-            ProblemError::SameColumn { first: q(0, 2), second: q(3, 2) }
+            ProblemError::SameColumn {
+                first: q(0, 2),
+                second: q(3, 2)
+            }
         );
         assert_eq!(
             Problem::with_fixed(5, [q(1, 0), q(4, 3)]).unwrap_err(),
-            ProblemError::SameDiagonal { first: q(1, 0), second: q(4, 3) }
+            ProblemError::SameDiagonal {
+                first: q(1, 0),
+                second: q(4, 3)
+            }
         );
         assert_eq!(
-            Problem::with_fixed(5, [q(0, 3), q(3, 0)]).unwrap_err().to_string(),
+            Problem::with_fixed(5, [q(0, 3), q(3, 0)])
+                .unwrap_err()
+                .to_string(),
             "fixed queens 1:4 and 4:1 are on the same anti-diagonal"
         );
     }

@@ -12,6 +12,7 @@
 
 use std::fmt;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 use crate::board::{Problem, Solution};
 use crate::error::Error;
@@ -92,7 +93,10 @@ impl Stats {
 
     /// A counter by name.
     pub fn get(&self, name: &str) -> Option<u128> {
-        self.entries.iter().find(|(k, _)| *k == name).map(|&(_, v)| v)
+        self.entries
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map(|&(_, v)| v)
     }
 
     /// All counters, in report order.
@@ -116,6 +120,42 @@ impl fmt::Display for Stats {
             write!(f, "{name}={value}")?;
         }
         Ok(())
+    }
+}
+
+/// A snapshot of a long run, for a progress display.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Units of work finished (tasks, subtrees, restarts: the engine's choice).
+    pub done: u64,
+    /// Units of work in all, when known (for a percentage and an ETA).
+    pub total: Option<u64>,
+    /// Solutions found so far.
+    pub solutions: u128,
+    /// Search nodes so far (0 when the engine does not count them).
+    pub nodes: u128,
+}
+
+/// Where engines send [`Progress`]. Engines call it now and then (at most a few times a second
+/// is plenty; the receiver throttles the display); it may be called from several threads.
+#[derive(Clone)]
+pub struct ProgressSink(Arc<dyn Fn(&Progress) + Send + Sync>);
+
+impl ProgressSink {
+    /// A sink that calls `report`.
+    pub fn new(report: impl Fn(&Progress) + Send + Sync + 'static) -> Self {
+        ProgressSink(Arc::new(report))
+    }
+
+    /// Reports a snapshot.
+    pub fn report(&self, progress: &Progress) {
+        (self.0)(progress)
+    }
+}
+
+impl fmt::Debug for ProgressSink {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ProgressSink")
     }
 }
 
@@ -164,7 +204,11 @@ pub trait Engine: Send {
         let end = self.for_each(problem, &mut |s| {
             seen += 1;
             visit(s)?;
-            if seen == limit { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+            if seen == limit {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
         })?;
         Ok(end)
     }
@@ -176,7 +220,10 @@ pub trait Engine: Send {
     /// ([`symmetry::is_canonical`]) for the unique count.
     fn count(&mut self, problem: &Problem, unique: bool) -> Result<Counts, Error> {
         self.check(if unique { Job::CountUnique } else { Job::Count }, problem)?;
-        let mut counts = Counts { total: 0, unique: unique.then_some(0) };
+        let mut counts = Counts {
+            total: 0,
+            unique: unique.then_some(0),
+        };
         self.for_each(problem, &mut |s| {
             counts.total += 1;
             if let Some(u) = counts.unique.as_mut() {

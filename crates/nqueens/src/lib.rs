@@ -36,6 +36,6 @@ pub mod symmetry;
 pub mod verify;
 
 pub use board::{Problem, ProblemError, Queen, Solution};
-pub use engine::{Counts, Engine, Enumeration, Job, Outcome, Stats};
+pub use engine::{Counts, Engine, Enumeration, Job, Outcome, Progress, ProgressSink, Stats};
 pub use error::Error;
 pub use verify::{Violation, verify};

@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use crate::backtrack::Backtrack;
 use crate::board::Problem;
-use crate::engine::{Engine, Job};
+use crate::engine::{Engine, Job, ProgressSink};
 
 /// A way to solve N-Queens, as users name it on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -49,7 +49,11 @@ impl Method {
     /// Builds the engine for this method (after resolving `auto` for `job` and `problem`).
     pub fn build(self, job: Job, problem: &Problem, config: &Config) -> Box<dyn Engine> {
         match self.resolve(job, problem) {
-            Method::Backtrack => Box::new(Backtrack::new(config.threads)),
+            Method::Backtrack => {
+                let mut engine = Backtrack::new(config.threads);
+                engine.progress = config.progress.clone();
+                Box::new(engine)
+            }
             Method::Auto => unreachable!("resolve never returns auto"),
         }
     }
@@ -85,11 +89,17 @@ pub struct Config {
     pub threads: usize,
     /// Seed for methods with randomness (`None`: a fixed default, so runs repeat).
     pub seed: Option<u64>,
+    /// Where long runs report progress (`None`: nowhere).
+    pub progress: Option<ProgressSink>,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { threads: 1, seed: None }
+        Config {
+            threads: 1,
+            seed: None,
+            progress: None,
+        }
     }
 }
 
@@ -102,6 +112,9 @@ mod tests {
         for &m in Method::ALL {
             assert_eq!(m.name().parse::<Method>(), Ok(m));
         }
-        assert_eq!("dancing".parse::<Method>(), Err(UnknownMethod("dancing".into())));
+        assert_eq!(
+            "dancing".parse::<Method>(),
+            Err(UnknownMethod("dancing".into()))
+        );
     }
 }

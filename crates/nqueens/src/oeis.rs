@@ -23,15 +23,18 @@ pub struct Known {
 /// # Panics
 /// If the embedded table is malformed (a build-time fact, checked by this crate's tests).
 pub fn table() -> impl Iterator<Item = Known> {
-    TABLE.lines().filter(|l| !l.starts_with('#') && !l.starts_with("n\t")).map(|line| {
-        let mut fields = line.split('\t');
-        let mut next = || fields.next().expect("three tab-separated fields");
-        Known {
-            n: next().parse().expect("n"),
-            total: next().parse().expect("total"),
-            unique: next().parse().expect("unique"),
-        }
-    })
+    TABLE
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("n\t"))
+        .map(|line| {
+            let mut fields = line.split('\t');
+            let mut next = || fields.next().expect("three tab-separated fields");
+            Known {
+                n: next().parse().expect("n"),
+                total: next().parse().expect("total"),
+                unique: next().parse().expect("unique"),
+            }
+        })
 }
 
 /// The row for n, if the table reaches it.
@@ -68,7 +71,11 @@ mod tests {
         // Each class has at most 8 members, and at least 2 for n > 1 (the mirror image of a
         // solution is never itself).
         for k in table().filter(|k| k.n > 1) {
-            assert!(k.unique * 2 <= k.total && k.total <= k.unique * 8, "n = {}", k.n);
+            assert!(
+                k.unique * 2 <= k.total && k.total <= k.unique * 8,
+                "n = {}",
+                k.n
+            );
         }
     }
 }

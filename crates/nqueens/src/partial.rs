@@ -49,14 +49,22 @@ pub struct SquareError {
 /// assert!(parse_square("0:3").is_err());
 /// ```
 pub fn parse_square(text: &str) -> Result<Queen, SquareError> {
-    let error = |reason| SquareError { text: text.to_string(), reason };
-    let (row, col) = text.trim().split_once(':').ok_or_else(|| error("expected ROW:COL, like 3:5"))?;
+    let error = |reason| SquareError {
+        text: text.to_string(),
+        reason,
+    };
+    let (row, col) = text
+        .trim()
+        .split_once(':')
+        .ok_or_else(|| error("expected ROW:COL, like 3:5"))?;
     let number = |part: &str| -> Result<u32, SquareError> {
         let value: u32 = part
             .trim()
             .parse()
             .map_err(|_| error("ROW and COL must be whole numbers, like 3:5"))?;
-        value.checked_sub(1).ok_or_else(|| error("rows and columns are numbered from 1"))
+        value
+            .checked_sub(1)
+            .ok_or_else(|| error("rows and columns are numbered from 1"))
     };
     Ok(Queen::new(number(row)?, number(col)?))
 }
@@ -93,35 +101,63 @@ pub struct ParseError {
 
 /// Reads a partial-board file (see the [module documentation](self)).
 pub fn parse(text: &str) -> Result<PartialBoard, ParseError> {
-    let at = |line: usize, column: usize, message: String| ParseError { line: line + 1, column, message };
+    let at = |line: usize, column: usize, message: String| ParseError {
+        line: line + 1,
+        column,
+        message,
+    };
     let mut lines = text
         .lines()
         .enumerate()
         .map(|(i, l)| (i, l.trim_end()))
         .filter(|(_, l)| !l.trim_start().starts_with('#') && !l.trim().is_empty());
 
-    let (size_line, size_text) = lines.next().ok_or_else(|| at(0, 1, "empty file: expected the board size n".into()))?;
+    let (size_line, size_text) = lines
+        .next()
+        .ok_or_else(|| at(0, 1, "empty file: expected the board size n".into()))?;
     let n: u32 = size_text
         .trim()
         .parse()
         .ok()
         .filter(|&n| n >= 1)
-        .ok_or_else(|| at(size_line, indent(size_text), format!("expected the board size n (a whole number ≥ 1), found '{}'", size_text.trim())))?;
+        .ok_or_else(|| {
+            at(
+                size_line,
+                indent(size_text),
+                format!(
+                    "expected the board size n (a whole number ≥ 1), found '{}'",
+                    size_text.trim()
+                ),
+            )
+        })?;
 
     let body: Vec<(usize, &str)> = lines.collect();
     let drawn = body.first().is_some_and(|(_, l)| !l.contains(':'));
     let mut queens = Vec::new();
     if !drawn {
         for &(i, line) in &body {
-            let queen = parse_square(line).map_err(|e| at(i, indent(line), format!("expected a queen as ROW:COL: {}", e.reason)))?;
+            let queen = parse_square(line).map_err(|e| {
+                at(
+                    i,
+                    indent(line),
+                    format!("expected a queen as ROW:COL: {}", e.reason),
+                )
+            })?;
             queens.push(queen);
         }
         return Ok(PartialBoard { n, queens });
     }
 
     if body.len() != n as usize {
-        let (line, _) = body.get(n as usize).copied().unwrap_or((body.last().map_or(size_line, |b| b.0), ""));
-        return Err(at(line, 1, format!("a drawn board needs exactly {n} rows, found {}", body.len())));
+        let (line, _) = body
+            .get(n as usize)
+            .copied()
+            .unwrap_or((body.last().map_or(size_line, |b| b.0), ""));
+        return Err(at(
+            line,
+            1,
+            format!("a drawn board needs exactly {n} rows, found {}", body.len()),
+        ));
     }
     for (row, &(i, line)) in body.iter().enumerate() {
         let mut cells = 0u32;
@@ -131,16 +167,30 @@ pub fn parse(text: &str) -> Result<PartialBoard, ParseError> {
                 'Q' | 'q' | '1' | '♕' | '♛' => queens.push(Queen::new(row as u32, cells)),
                 '.' | '·' | '_' | '0' => {}
                 other => {
-                    return Err(at(i, column + 1, format!("'{other}' is not a cell: use Q for a queen and . for an empty square")));
+                    return Err(at(
+                        i,
+                        column + 1,
+                        format!(
+                            "'{other}' is not a cell: use Q for a queen and . for an empty square"
+                        ),
+                    ));
                 }
             }
             cells += 1;
             if cells > n {
-                return Err(at(i, column + 1, format!("row {} has more than {n} cells", row + 1)));
+                return Err(at(
+                    i,
+                    column + 1,
+                    format!("row {} has more than {n} cells", row + 1),
+                ));
             }
         }
         if cells < n {
-            return Err(at(i, line.chars().count() + 1, format!("row {} has {cells} cells, expected {n}", row + 1)));
+            return Err(at(
+                i,
+                line.chars().count() + 1,
+                format!("row {} has {cells} cells, expected {n}", row + 1),
+            ));
         }
     }
     Ok(PartialBoard { n, queens })
@@ -171,7 +221,13 @@ mod tests {
     #[test]
     fn reads_a_queen_list_with_comments() {
         let board = parse("# a completion\n\n8\n1:3\n  # inline comment line\n5:8\n").unwrap();
-        assert_eq!(board, PartialBoard { n: 8, queens: vec![Queen::new(0, 2), Queen::new(4, 7)] });
+        assert_eq!(
+            board,
+            PartialBoard {
+                n: 8,
+                queens: vec![Queen::new(0, 2), Queen::new(4, 7)]
+            }
+        );
     }
 
     #[test]
@@ -191,15 +247,42 @@ mod tests {
     #[test]
     fn errors_carry_line_and_column() {
         let err = |text: &str| parse(text).unwrap_err().to_string();
-        assert_eq!(err(""), "line 1, column 1: empty file: expected the board size n");
-        assert_eq!(err("# c\n  x\n"), "line 2, column 3: expected the board size n (a whole number ≥ 1), found 'x'");
-        assert_eq!(err("0\n"), "line 1, column 1: expected the board size n (a whole number ≥ 1), found '0'");
-        assert_eq!(err("4\n1:1\n2-3\n"), "line 3, column 1: expected a queen as ROW:COL: expected ROW:COL, like 3:5");
-        assert_eq!(err("4\n0:1\n"), "line 2, column 1: expected a queen as ROW:COL: rows and columns are numbered from 1");
-        assert_eq!(err("2\n.Q\n.x\n"), "line 3, column 2: 'x' is not a cell: use Q for a queen and . for an empty square");
-        assert_eq!(err("2\n.Q.\n..\n"), "line 2, column 3: row 1 has more than 2 cells");
-        assert_eq!(err("3\n.Q.\n..\n...\n"), "line 3, column 3: row 2 has 2 cells, expected 3");
-        assert_eq!(err("3\n.Q.\n...\n"), "line 3, column 1: a drawn board needs exactly 3 rows, found 2");
+        assert_eq!(
+            err(""),
+            "line 1, column 1: empty file: expected the board size n"
+        );
+        assert_eq!(
+            err("# c\n  x\n"),
+            "line 2, column 3: expected the board size n (a whole number ≥ 1), found 'x'"
+        );
+        assert_eq!(
+            err("0\n"),
+            "line 1, column 1: expected the board size n (a whole number ≥ 1), found '0'"
+        );
+        assert_eq!(
+            err("4\n1:1\n2-3\n"),
+            "line 3, column 1: expected a queen as ROW:COL: expected ROW:COL, like 3:5"
+        );
+        assert_eq!(
+            err("4\n0:1\n"),
+            "line 2, column 1: expected a queen as ROW:COL: rows and columns are numbered from 1"
+        );
+        assert_eq!(
+            err("2\n.Q\n.x\n"),
+            "line 3, column 2: 'x' is not a cell: use Q for a queen and . for an empty square"
+        );
+        assert_eq!(
+            err("2\n.Q.\n..\n"),
+            "line 2, column 3: row 1 has more than 2 cells"
+        );
+        assert_eq!(
+            err("3\n.Q.\n..\n...\n"),
+            "line 3, column 3: row 2 has 2 cells, expected 3"
+        );
+        assert_eq!(
+            err("3\n.Q.\n...\n"),
+            "line 3, column 1: a drawn board needs exactly 3 rows, found 2"
+        );
     }
 
     #[test]

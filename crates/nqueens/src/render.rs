@@ -44,8 +44,14 @@ pub enum Format {
 
 impl Format {
     /// Every format, in `--help` order.
-    pub const ALL: &'static [Format] =
-        &[Format::Unicode, Format::Ascii, Format::Matrix, Format::Coords, Format::Json, Format::Svg];
+    pub const ALL: &'static [Format] = &[
+        Format::Unicode,
+        Format::Ascii,
+        Format::Matrix,
+        Format::Coords,
+        Format::Json,
+        Format::Svg,
+    ];
 
     /// The name users type.
     pub fn name(self) -> &'static str {
@@ -92,7 +98,11 @@ impl FromStr for Format {
     type Err = UnknownFormat;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Format::ALL.iter().copied().find(|f| f.name() == s).ok_or_else(|| UnknownFormat(s.into()))
+        Format::ALL
+            .iter()
+            .copied()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| UnknownFormat(s.into()))
     }
 }
 
@@ -114,7 +124,11 @@ impl FromStr for Colour {
             .strip_prefix('#')
             .is_some_and(|h| matches!(h.len(), 3 | 6) && h.chars().all(|c| c.is_ascii_hexdigit()));
         let name = !s.is_empty() && s.len() <= 32 && s.chars().all(|c| c.is_ascii_alphabetic());
-        if hex || name { Ok(Colour(s.to_string())) } else { Err(BadColour(s.into())) }
+        if hex || name {
+            Ok(Colour(s.to_string()))
+        } else {
+            Err(BadColour(s.into()))
+        }
     }
 }
 
@@ -171,7 +185,12 @@ impl Default for SvgStyle {
 ///
 /// # Panics
 /// For [`Format::Svg`] (use [`svg`]).
-pub fn write_text(out: &mut dyn Write, format: Format, problem: &Problem, solution: &Solution) -> io::Result<()> {
+pub fn write_text(
+    out: &mut dyn Write,
+    format: Format,
+    problem: &Problem,
+    solution: &Solution,
+) -> io::Result<()> {
     let columns = solution.columns();
     match format {
         Format::Unicode | Format::Ascii | Format::Matrix => {
@@ -253,7 +272,12 @@ pub fn svg(problem: &Problem, solutions: &[Solution], style: &SvgStyle) -> Strin
         out,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">"#
     );
-    let _ = writeln!(out, "<title>{} solution{} of {n}-queens</title>", solutions.len(), if solutions.len() == 1 { "" } else { "s" });
+    let _ = writeln!(
+        out,
+        "<title>{} solution{} of {n}-queens</title>",
+        solutions.len(),
+        if solutions.len() == 1 { "" } else { "s" }
+    );
     let two = 2 * cell;
     let _ = writeln!(
         out,
@@ -277,7 +301,10 @@ pub fn svg(problem: &Problem, solutions: &[Solution], style: &SvgStyle) -> Strin
     );
     for (index, solution) in solutions.iter().enumerate() {
         let i = index as u64;
-        let (x, y) = (margin + (i % grid_columns) * (side + margin), margin + (i / grid_columns) * (side + margin));
+        let (x, y) = (
+            margin + (i % grid_columns) * (side + margin),
+            margin + (i / grid_columns) * (side + margin),
+        );
         let _ = writeln!(out, r#"<g transform="translate({x} {y})">"#);
         let _ = writeln!(out, "<title>solution {}</title>", index + 1);
         let _ = writeln!(
@@ -315,7 +342,14 @@ pub struct SolutionWriter<'p, W: Write> {
 impl<'p, W: Write> SolutionWriter<'p, W> {
     /// A writer of solutions of `problem` to `out`.
     pub fn new(out: W, format: Format, problem: &'p Problem, style: SvgStyle) -> Self {
-        SolutionWriter { out, format, problem, style, written: 0, pending_svg: Vec::new() }
+        SolutionWriter {
+            out,
+            format,
+            problem,
+            style,
+            written: 0,
+            pending_svg: Vec::new(),
+        }
     }
 
     /// Writes (or, for SVG, keeps) one solution.
@@ -340,7 +374,8 @@ impl<'p, W: Write> SolutionWriter<'p, W> {
     /// Writes what is pending, flushes, and gives the output back.
     pub fn finish(mut self) -> io::Result<W> {
         if self.format == Format::Svg && !self.pending_svg.is_empty() {
-            self.out.write_all(svg(self.problem, &self.pending_svg, &self.style).as_bytes())?;
+            self.out
+                .write_all(svg(self.problem, &self.pending_svg, &self.style).as_bytes())?;
         }
         self.out.flush()?;
         Ok(self.out)
@@ -354,15 +389,27 @@ mod tests {
 
     fn text(format: Format, problem: &Problem, columns: &[u32]) -> String {
         let mut out = Vec::new();
-        write_text(&mut out, format, problem, &Solution::from_columns(columns.to_vec())).unwrap();
+        write_text(
+            &mut out,
+            format,
+            problem,
+            &Solution::from_columns(columns.to_vec()),
+        )
+        .unwrap();
         String::from_utf8(out).unwrap()
     }
 
     #[test]
     fn fixed_queens_are_drawn_black_in_unicode() {
         let p = Problem::with_fixed(4, [Queen::new(0, 1)]).unwrap();
-        assert_eq!(text(Format::Unicode, &p, &[1, 3, 0, 2]), "· ♛ · ·\n· · · ♕\n♕ · · ·\n· · ♕ ·\n");
-        assert_eq!(text(Format::Json, &p, &[1, 3, 0, 2]), "{\"n\":4,\"columns\":[2,4,1,3],\"fixed\":[[1,2]]}\n");
+        assert_eq!(
+            text(Format::Unicode, &p, &[1, 3, 0, 2]),
+            "· ♛ · ·\n· · · ♕\n♕ · · ·\n· · ♕ ·\n"
+        );
+        assert_eq!(
+            text(Format::Json, &p, &[1, 3, 0, 2]),
+            "{\"n\":4,\"columns\":[2,4,1,3],\"fixed\":[[1,2]]}\n"
+        );
     }
 
     #[test]
@@ -383,6 +430,9 @@ mod tests {
         w.write(&Solution::from_columns(vec![2, 0, 3, 1])).unwrap();
         assert_eq!(w.written(), 2);
         let out = String::from_utf8(w.finish().unwrap()).unwrap();
-        assert_eq!(out, ". Q . .\n. . . Q\nQ . . .\n. . Q .\n\n. . Q .\nQ . . .\n. . . Q\n. Q . .\n");
+        assert_eq!(
+            out,
+            ". Q . .\n. . . Q\nQ . . .\n. . Q .\n\n. . Q .\nQ . . .\n. . . Q\n. Q . .\n"
+        );
     }
 }

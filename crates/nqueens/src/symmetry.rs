@@ -70,7 +70,11 @@ impl Symmetry {
         for queen in solution.queens() {
             let image = self.apply_to_queen(queen, n);
             let slot = &mut columns[image.row as usize];
-            assert_eq!(*slot, u32::MAX, "symmetries apply to placements with one queen per column");
+            assert_eq!(
+                *slot,
+                u32::MAX,
+                "symmetries apply to placements with one queen per column"
+            );
             *slot = image.col;
         }
         Solution::from_columns(columns)
@@ -89,7 +93,9 @@ pub fn canonical(solution: &Solution) -> Solution {
 /// Whether `solution` is the representative of its symmetry class.
 pub fn is_canonical(solution: &Solution) -> bool {
     // Compare image by image, so the common case (some image is smaller) stops early.
-    Symmetry::ALL[1..].iter().all(|s| s.apply(solution).columns() >= solution.columns())
+    Symmetry::ALL[1..]
+        .iter()
+        .all(|s| s.apply(solution).columns() >= solution.columns())
 }
 
 /// How many distinct solutions the symmetry class of `solution` has: 1 (only n = 1), 2, 4 or 8.
@@ -118,8 +124,9 @@ mod tests {
     fn the_eight_maps_form_a_group() {
         // Closure: composing any two maps of a square equals one of the eight.
         let n = 5;
-        let squares: Vec<Queen> =
-            (0..n).flat_map(|r| (0..n).map(move |c| Queen::new(r, c))).collect();
+        let squares: Vec<Queen> = (0..n)
+            .flat_map(|r| (0..n).map(move |c| Queen::new(r, c)))
+            .collect();
         for a in Symmetry::ALL {
             for b in Symmetry::ALL {
                 let composed: Vec<Queen> = squares
@@ -128,7 +135,12 @@ mod tests {
                     .collect();
                 let matches = Symmetry::ALL
                     .iter()
-                    .filter(|c| squares.iter().map(|&q| c.apply_to_queen(q, n)).eq(composed.iter().copied()))
+                    .filter(|c| {
+                        squares
+                            .iter()
+                            .map(|&q| c.apply_to_queen(q, n))
+                            .eq(composed.iter().copied())
+                    })
                     .count();
                 assert_eq!(matches, 1, "{a:?} then {b:?}");
             }

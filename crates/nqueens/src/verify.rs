@@ -79,17 +79,27 @@ pub fn verify(problem: &Problem, solution: &Solution) -> Result<(), Violation> {
     let n = problem.n();
     let columns = solution.columns();
     if columns.len() != n as usize {
-        return Err(Violation::WrongSize { expected: n, found: columns.len() });
+        return Err(Violation::WrongSize {
+            expected: n,
+            found: columns.len(),
+        });
     }
     for (row, &col) in columns.iter().enumerate() {
         if col >= n {
-            return Err(Violation::OffBoard { row: row as u32, col, n });
+            return Err(Violation::OffBoard {
+                row: row as u32,
+                col,
+                n,
+            });
         }
     }
     for &fixed in problem.fixed() {
         let col = columns[fixed.row as usize];
         if col != fixed.col {
-            return Err(Violation::FixedQueenMoved { fixed, found: Queen::new(fixed.row, col) });
+            return Err(Violation::FixedQueenMoved {
+                fixed,
+                found: Queen::new(fixed.row, col),
+            });
         }
     }
 
@@ -115,17 +125,26 @@ pub fn verify(problem: &Problem, solution: &Solution) -> Result<(), Violation> {
         let this = Queen::new(row as u32, col as u32);
         if !column_seen.insert(col) {
             let first = earlier(&|_, c| c == col);
-            return Err(Violation::SameColumn { first, second: this });
+            return Err(Violation::SameColumn {
+                first,
+                second: this,
+            });
         }
         let d = diagonal(row, col);
         if !diagonal_seen.insert(d) {
             let first = earlier(&|r, c| diagonal(r, c) == d);
-            return Err(Violation::SameDiagonal { first, second: this });
+            return Err(Violation::SameDiagonal {
+                first,
+                second: this,
+            });
         }
         let a = anti_diagonal(row, col);
         if !anti_diagonal_seen.insert(a) {
             let first = earlier(&|r, c| anti_diagonal(r, c) == a);
-            return Err(Violation::SameAntiDiagonal { first, second: this });
+            return Err(Violation::SameAntiDiagonal {
+                first,
+                second: this,
+            });
         }
     }
     Ok(())
@@ -138,7 +157,9 @@ struct BitSet {
 
 impl BitSet {
     fn new(len: u64) -> Self {
-        BitSet { words: vec![0; len.div_ceil(64) as usize] }
+        BitSet {
+            words: vec![0; len.div_ceil(64) as usize],
+        }
     }
 
     /// Adds `i`; false when it was already there.
@@ -180,24 +201,49 @@ mod tests {
     fn names_each_kind_of_violation() {
         let p = Problem::new(4).unwrap();
         let q = Queen::new;
-        assert_eq!(verify(&p, &sol(&[1, 3, 0])), Err(Violation::WrongSize { expected: 4, found: 3 }));
-        assert_eq!(verify(&p, &sol(&[1, 3, 0, 4])), Err(Violation::OffBoard { row: 3, col: 4, n: 4 }));
+        assert_eq!(
+            verify(&p, &sol(&[1, 3, 0])),
+            Err(Violation::WrongSize {
+                expected: 4,
+                found: 3
+            })
+        );
+        assert_eq!(
+            verify(&p, &sol(&[1, 3, 0, 4])),
+            Err(Violation::OffBoard {
+                row: 3,
+                col: 4,
+                n: 4
+            })
+        );
         assert_eq!(
             verify(&p, &sol(&[1, 3, 1, 2])),
-            Err(Violation::SameColumn { first: q(0, 1), second: q(2, 1) })
+            Err(Violation::SameColumn {
+                first: q(0, 1),
+                second: q(2, 1)
+            })
         );
         assert_eq!(
             verify(&p, &sol(&[0, 3, 1, 2])),
-            Err(Violation::SameDiagonal { first: q(2, 1), second: q(3, 2) })
+            Err(Violation::SameDiagonal {
+                first: q(2, 1),
+                second: q(3, 2)
+            })
         );
         assert_eq!(
             verify(&p, &sol(&[2, 1, 3, 0])),
-            Err(Violation::SameAntiDiagonal { first: q(0, 2), second: q(1, 1) })
+            Err(Violation::SameAntiDiagonal {
+                first: q(0, 2),
+                second: q(1, 1)
+            })
         );
         let fixed = Problem::with_fixed(4, [q(1, 0)]).unwrap();
         assert_eq!(
             verify(&fixed, &sol(&[1, 3, 0, 2])),
-            Err(Violation::FixedQueenMoved { fixed: q(1, 0), found: q(1, 3) })
+            Err(Violation::FixedQueenMoved {
+                fixed: q(1, 0),
+                found: q(1, 3)
+            })
         );
         assert_eq!(verify(&fixed, &sol(&[2, 0, 3, 1])), Ok(()));
     }
