@@ -1,6 +1,33 @@
 //! A generic exact cover engine: Knuth's Algorithm X with dancing links.
 //!
-//! This crate will hold the builder (named items, primary items covered exactly once, secondary
-//! items covered at most once, optionally with colors as in Knuth's XCC), the dancing-links
-//! search over an arena of u32-linked nodes, and Knuth's `.dlx` text format. It does not know
-//! about N-Queens; `nqueens` encodes the puzzle into it.
+//! - [`Problem`] and its [`Builder`]: named items, primary (covered exactly once) or secondary
+//!   (at most once, or shared by options that give it the same color: Knuth's XCC), and
+//!   options, the sets of items to choose from;
+//! - [`Solver`]: the dancing-links search (module [`dlx`]): first solution, count, a lazy
+//!   iterator, a callback that can stop, a limit, random order from a seed, work counters;
+//! - [`format`]: Knuth's text format, read with positioned errors and written back;
+//! - [`naive`]: the brute-force oracle the solver is tested against;
+//! - [`instances`]: pentominoes, Langford pairs and Sudoku, generated.
+//!
+//! It knows nothing about N-Queens; the `nqueens` crate encodes the puzzle into it.
+//!
+//! ```
+//! use exact_cover::{Problem, Solver};
+//! let problem = exact_cover::instances::langford(7).unwrap();
+//! assert_eq!(Solver::new(&problem).count(), 52);
+//! let mut seeded = Solver::with_seed(&problem, 42);
+//! let first: Vec<_> = seeded.solutions().take(3).collect();
+//! let again: Vec<_> = Solver::with_seed(&problem, 42).solutions().take(3).collect();
+//! assert_eq!(first, again);
+//! ```
+
+pub mod dlx;
+pub mod error;
+pub mod format;
+pub mod instances;
+pub mod naive;
+pub mod problem;
+
+pub use dlx::{Enumeration, Solutions, Solver, Stats};
+pub use error::Error;
+pub use problem::{Builder, ColorId, Entry, Item, ItemId, ItemKind, OptionId, Problem};

@@ -1,0 +1,856 @@
+//! Algorithm X with dancing links, for exact covers with secondary and colored items.
+//!
+//! # The data structure
+//!
+//! Every `1` of the matrix (an item of an option) is a [`Node`] in one arena, `nodes`, and every
+//! link is a `u32` index into it, as in Knuth's DLX1: an item's options form a circular doubly
+//! linked list through `up`/`down` that starts and ends at the item's header node; the nodes of
+//! one option lie next to each other in the arena, between two *spacer* nodes, so an option is
+//! walked by `+1`/`-1` and the spacers jump back to the option's first node (`up`) or forward to
+//! its last (`down`). `nodes[0]` is the root, `nodes[1..=items]` the headers (a header's `top`
+//! field holds the list's length), and the options follow. The primary items still to be covered
+//! form a second circular list through `links`, headed by the root; secondary items link only to
+//! themselves there, so covering one leaves the list alone.
+//!
+//! # The invariant, and why undo is exact
+//!
+//! Between search steps, the active lists hold exactly the options compatible with the options
+//! chosen so far, and each header's length counts its list. *Covering* an item unlinks it from
+//! the root list and *hides* every option in its list: each of that option's other nodes leaves
+//! its item's list, which is two writes per node (`down` of the node above, `up` of the node
+//! below) while the hidden node keeps its own `up`/`down`. *Uncovering* walks the same lists in
+//! the opposite order and writes each hidden node back between the neighbours it remembers.
+//! Because the search undoes its steps in exactly the reverse order (last covered, first
+//! uncovered), every neighbour a node remembers is in place again when the node returns, and
+//! the arena comes back bit for bit; debug builds compare it with a snapshot at the end of every
+//! search, and walk it with [`Solver::sanity`] along the way.
+//!
+//! Colors follow Knuth's Algorithm C (DLX2): choosing an option that gives secondary item `x`
+//! color `c` *purifies* `x`: options giving `x` another color (or none) are hidden, and those
+//! giving it `c` are marked (color −1) so that later covers leave them in place; *unpurify*
+//! reverses both. Without colors the marks are never read: the search is compiled twice, and the
+//! plain copy is DLX1.
+//!
+//! # The search, and what it costs
+//!
+//! The search is a loop over an explicit stack (`choice[level]` is the node being tried at each
+//! level), not recursion, so a deep search cannot overflow the call stack and can stop after any
+//! solution and resume later (the lazy iterator). At each node of the search tree it picks the
+//! primary item with the fewest options left (MRV, ties to the item declared first, exactly as
+//! DLX1 does, so node counts can be compared with it), or with a seed, a uniformly random one of
+//! the tied items. Choosing costs one pass over the uncovered primary items; covering an item
+//! costs one update per node hidden, plus one for the item. [`Stats`] counts search-tree nodes
+//! and updates as DLX1 does (`nodes`: one per item chosen for branching; `updates`: one per
+//! covered item and one per hidden node), so the figures can be set beside DLX1's output.
+//!
+//! A seed also shuffles every item's list before the search, so options are tried in a random
+//! order: the same seed gives the same order, and a different seed usually a different one.
+//!
+//! Reference: D. E. Knuth, *The Art of Computer Programming* 4B, §7.2.2.1 (Algorithms X and C),
+//! and his programs DLX1 and DLX2.
+
+use std::ops::ControlFlow;
+
+use crate::error::Error;
+use crate::problem::{ItemKind, OptionId, Problem};
+
+/// One node of the arena: a header, a spacer, or an item of an option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Node {
+    /// The node above in the item's list (for a spacer: the first node of the option before).
+    up: u32,
+    /// The node below in the item's list (for a spacer: the last node of the option after).
+    down: u32,
+    /// For an option's node: its item's header (≥ 1). For a header: the list's length. For the
+    /// spacer after option `k`: `-(k + 1)`, and 0 for the first spacer.
+    top: i32,
+    /// For an option's node: 0 without a color, `c + 1` for color `c`, −1 once purified.
+    color: i32,
+}
+
+/// An item's neighbours in the list of primary items still to cover.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Links {
+    prev: u32,
+    next: u32,
+}
+
+const ROOT: u32 = 0;
+
+/// Work counters of the last search, counted as Knuth's DLX1 counts them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Search-tree nodes: items chosen for branching.
+    pub nodes: u64,
+    /// Link updates: one per covered item and one per node hidden.
+    pub updates: u64,
+    /// Solutions found.
+    pub solutions: u64,
+}
+
+/// How an enumeration ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Enumeration {
+    /// Every solution was visited.
+    Complete,
+    /// The callback or a limit stopped it early.
+    Stopped,
+}
+
+/// Where the search loop stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Nothing chosen; the next step starts a search.
+    Fresh,
+    /// Levels `0..level` are committed; choose an item for `level`.
+    Forward,
+    /// Levels `0..level` are committed, the item of `level` is covered: try `choice[level]`.
+    Advance,
+    /// Levels `0..=level` are committed: undo `choice[level]` and try the next option.
+    Recover,
+    /// The search is over; the arena is back where it started.
+    Done,
+}
+
+/// A small, fast, seedable generator (SplitMix64), so that a seed gives the same order on every
+/// platform and version.
+#[derive(Clone, Debug)]
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A uniform number in `0..bound` (bound ≥ 1), by multiply-shift.
+    fn below(&mut self, bound: u32) -> u32 {
+        ((u128::from(self.next()) * u128::from(bound)) >> 64) as u32
+    }
+}
+
+/// The search state of the preselection check: how each item is used by the options selected
+/// before the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Use {
+    Free,
+    Taken,
+    Colored(i32),
+}
+
+/// Algorithm X with dancing links over one [`Problem`]. See the [module documentation](self).
+///
+/// A solver answers any number of searches, one at a time; each starts from scratch. Options
+/// preselected with [`Solver::select`] are part of every solution.
+///
+/// ```
+/// use exact_cover::{Problem, Solver};
+/// // Knuth's example: items A..E primary, F and G secondary.
+/// let text = "A B C D E | F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n";
+/// let problem = Problem::parse(text).unwrap();
+/// let mut solver = Solver::new(&problem);
+/// let mut solution = solver.first().unwrap();
+/// solution.sort();
+/// let lines: Vec<String> = solution.iter().map(|&o| problem.option_text(o)).collect();
+/// assert_eq!(lines, ["C E F", "A D", "B G"]);
+/// assert_eq!(solver.count(), 1);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Solver {
+    nodes: Vec<Node>,
+    links: Vec<Links>,
+    /// The first spacer: nodes below it are the root and the headers.
+    first_spacer: u32,
+    has_colors: bool,
+    rng: Option<SplitMix64>,
+    /// How each item is used by the preselected options.
+    usage: Vec<Use>,
+    /// Item names, for error messages.
+    names: Vec<String>,
+    /// The preselected options' nodes (each on a primary item), in order.
+    selected: Vec<u32>,
+    phase: Phase,
+    level: usize,
+    choice: Vec<u32>,
+    stats: Stats,
+    /// The arena when the search started, to check that undo is exact.
+    #[cfg(debug_assertions)]
+    snapshot: Option<(Vec<Node>, Vec<Links>)>,
+}
+
+impl Solver {
+    /// A solver that tries options in the order they were added and breaks ties between items
+    /// in favour of the item declared first (Knuth's DLX1 order).
+    pub fn new(problem: &Problem) -> Self {
+        Self::build(problem, None)
+    }
+
+    /// A solver whose choices are randomised by `seed`: every item's list is shuffled and ties
+    /// between items are broken at random. The same seed gives the same order every time.
+    pub fn with_seed(problem: &Problem, seed: u64) -> Self {
+        Self::build(problem, Some(seed))
+    }
+
+    fn build(problem: &Problem, seed: Option<u64>) -> Self {
+        let item_count = problem.items.len();
+        let header = |item: usize| item as u32 + 1;
+        let mut nodes =
+            Vec::with_capacity(item_count + 2 + problem.entries.len() + problem.option_count());
+        nodes.push(Node {
+            up: ROOT,
+            down: ROOT,
+            top: 0,
+            color: 0,
+        });
+        for i in 0..item_count {
+            nodes.push(Node {
+                up: header(i),
+                down: header(i),
+                top: 0,
+                color: 0,
+            });
+        }
+        let mut links = vec![Links { prev: 0, next: 0 }; item_count + 1];
+        let mut last = ROOT;
+        for (i, item) in problem.items.iter().enumerate() {
+            let h = header(i);
+            if item.kind == ItemKind::Primary {
+                links[last as usize].next = h;
+                links[h as usize].prev = last;
+                last = h;
+            } else {
+                links[h as usize] = Links { prev: h, next: h };
+            }
+        }
+        links[last as usize].next = ROOT;
+        links[ROOT as usize].prev = last;
+
+        let first_spacer = nodes.len() as u32;
+        nodes.push(Node {
+            up: 0,
+            down: 0,
+            top: 0,
+            color: 0,
+        });
+        for option in problem.option_ids() {
+            let spacer = nodes.len() - 1;
+            let first = nodes.len() as u32;
+            for entry in problem.option(option) {
+                let h = header(entry.item.index());
+                let index = nodes.len() as u32;
+                let bottom = nodes[h as usize].up;
+                nodes[bottom as usize].down = index;
+                nodes[h as usize].up = index;
+                nodes[h as usize].top += 1;
+                nodes.push(Node {
+                    up: bottom,
+                    down: h,
+                    top: h as i32,
+                    color: entry.color.map_or(0, |c| c.0 as i32 + 1),
+                });
+            }
+            nodes[spacer].down = nodes.len() as u32 - 1;
+            let index = nodes.len() as u32;
+            nodes.push(Node {
+                up: first,
+                down: index,
+                top: -(option.0 as i32) - 1,
+                color: 0,
+            });
+        }
+
+        let mut rng = seed.map(SplitMix64);
+        if let Some(rng) = rng.as_mut() {
+            shuffle_lists(&mut nodes, item_count, rng);
+        }
+        Solver {
+            nodes,
+            links,
+            first_spacer,
+            has_colors: problem.has_colors(),
+            rng,
+            usage: vec![Use::Free; item_count],
+            names: problem.items.iter().map(|i| i.name.clone()).collect(),
+            selected: Vec::new(),
+            phase: Phase::Fresh,
+            level: 0,
+            choice: Vec::new(),
+            stats: Stats::default(),
+            #[cfg(debug_assertions)]
+            snapshot: None,
+        }
+    }
+
+    /// Puts `option` into every solution, as if the search had chosen it first: its items are
+    /// covered (or purified, for colored ones) for good. Fails if the option clashes with an
+    /// option selected before, or once a search has started.
+    pub fn select(&mut self, option: OptionId) -> Result<(), Error> {
+        if self.phase != Phase::Fresh || self.stats != Stats::default() {
+            return Err(Error::SearchStarted);
+        }
+        let spacer = self.spacer_before(option)?;
+        // Check every item before touching the links.
+        let mut p = spacer + 1;
+        let mut primary = None;
+        while self.nodes[p as usize].top > 0 {
+            let node = self.nodes[p as usize];
+            let item = node.top as usize - 1;
+            let clash = match self.usage[item] {
+                Use::Free => false,
+                Use::Taken => true,
+                Use::Colored(c) => node.color != c,
+            };
+            if clash {
+                return Err(Error::Conflict {
+                    option: option.0,
+                    item: self.names[item].clone(),
+                });
+            }
+            // Secondary items are the ones linked to themselves in `links`.
+            if primary.is_none() && self.links[node.top as usize].next != node.top as u32 {
+                primary = Some(p);
+            }
+            p += 1;
+        }
+        let chosen = primary.expect("every option has a primary item");
+        let mut p = spacer + 1;
+        while self.nodes[p as usize].top > 0 {
+            let node = self.nodes[p as usize];
+            self.usage[node.top as usize - 1] = match node.color {
+                0 => Use::Taken,
+                c => Use::Colored(c),
+            };
+            p += 1;
+        }
+        let item = self.nodes[chosen as usize].top as u32;
+        if self.has_colors {
+            self.cover::<true>(item);
+            self.commit_others::<true>(chosen);
+        } else {
+            self.cover::<false>(item);
+            self.commit_others::<false>(chosen);
+        }
+        self.selected.push(chosen);
+        self.stats = Stats::default();
+        Ok(())
+    }
+
+    /// The spacer in front of `option`'s nodes.
+    fn spacer_before(&self, option: OptionId) -> Result<u32, Error> {
+        // Spacers are found by walking from the first one: options vary in length. This is
+        // O(options), fine for preselection, which happens a few times per solver.
+        let mut spacer = self.first_spacer;
+        let mut k = 0u32;
+        loop {
+            if k == option.0 {
+                return Ok(spacer);
+            }
+            let last = self.nodes[spacer as usize].down;
+            if last == spacer || (last as usize) + 1 >= self.nodes.len() {
+                return Err(Error::BadId {
+                    what: "option",
+                    index: option.0,
+                });
+            }
+            spacer = last + 1;
+            k += 1;
+        }
+    }
+
+    /// The counters of the last search (or of the one in progress).
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// The first solution, if any: its options, preselected ones first, then in the order the
+    /// search chose them.
+    pub fn first(&mut self) -> Option<Vec<OptionId>> {
+        self.solutions().next()
+    }
+
+    /// The number of solutions. The fast path: solutions are counted, never built.
+    pub fn count(&mut self) -> u128 {
+        self.restart();
+        let mut count = 0u128;
+        while self.step() {
+            count += 1;
+        }
+        count
+    }
+
+    /// The solutions, lazily: each `next` resumes the search where the last one stopped.
+    /// Starting another search (any method taking `&mut self`) starts over.
+    pub fn solutions(&mut self) -> Solutions<'_> {
+        self.restart();
+        Solutions { solver: self }
+    }
+
+    /// Calls `visit` with each solution's options until it returns `Break` or no solution is
+    /// left.
+    pub fn for_each(
+        &mut self,
+        mut visit: impl FnMut(&[OptionId]) -> ControlFlow<()>,
+    ) -> Enumeration {
+        self.restart();
+        let mut buffer = Vec::new();
+        while self.step() {
+            self.fill(&mut buffer);
+            if visit(&buffer).is_break() {
+                return Enumeration::Stopped;
+            }
+        }
+        Enumeration::Complete
+    }
+
+    /// At most `limit` solutions (all of them when `None`).
+    pub fn list(&mut self, limit: Option<u64>) -> Vec<Vec<OptionId>> {
+        let mut all = Vec::new();
+        if limit == Some(0) {
+            return all;
+        }
+        self.for_each(|s| {
+            all.push(s.to_vec());
+            if Some(all.len() as u64) == limit {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        all
+    }
+
+    /// The options of the solution the search stands on.
+    fn fill(&self, buffer: &mut Vec<OptionId>) {
+        buffer.clear();
+        buffer.extend(self.selected.iter().map(|&p| self.option_of(p)));
+        let depth = match self.phase {
+            Phase::Recover => self.level + 1,
+            _ => 0,
+        };
+        buffer.extend(self.choice[..depth].iter().map(|&p| self.option_of(p)));
+    }
+
+    /// The option a node belongs to: the mark of the spacer after it.
+    fn option_of(&self, mut p: u32) -> OptionId {
+        while self.nodes[p as usize].top > 0 {
+            p += 1;
+        }
+        OptionId((-self.nodes[p as usize].top - 1) as u32)
+    }
+
+    /// Undoes a search in progress, so the next step starts a new one.
+    fn restart(&mut self) {
+        let committed = match self.phase {
+            Phase::Fresh => {
+                self.stats = Stats::default();
+                return;
+            }
+            Phase::Done => 0,
+            Phase::Forward => self.level,
+            Phase::Advance => {
+                // The item of this level is covered but no option of it is committed.
+                let item = self.nodes[self.choice[self.level] as usize].top;
+                let item = if self.choice[self.level] < self.first_spacer {
+                    self.choice[self.level]
+                } else {
+                    item as u32
+                };
+                self.uncover_any(item);
+                self.level
+            }
+            Phase::Recover => self.level + 1,
+        };
+        for level in (0..committed).rev() {
+            let p = self.choice[level];
+            let item = self.nodes[p as usize].top as u32;
+            if self.has_colors {
+                self.uncommit_others::<true>(p);
+                self.uncover::<true>(item);
+            } else {
+                self.uncommit_others::<false>(p);
+                self.uncover::<false>(item);
+            }
+        }
+        self.check_restored();
+        self.phase = Phase::Fresh;
+        self.level = 0;
+        self.stats = Stats::default();
+    }
+
+    fn uncover_any(&mut self, item: u32) {
+        if self.has_colors {
+            self.uncover::<true>(item);
+        } else {
+            self.uncover::<false>(item);
+        }
+    }
+
+    /// Runs the search to its next solution; false when there is none left.
+    fn step(&mut self) -> bool {
+        if self.has_colors {
+            self.step_with::<true>()
+        } else {
+            self.step_with::<false>()
+        }
+    }
+
+    fn step_with<const COLORS: bool>(&mut self) -> bool {
+        loop {
+            match self.phase {
+                Phase::Fresh => {
+                    self.take_snapshot();
+                    self.level = 0;
+                    if self.links[ROOT as usize].next == ROOT {
+                        // Nothing to cover: the options selected so far are the one solution.
+                        self.phase = Phase::Done;
+                        self.stats.solutions += 1;
+                        return true;
+                    }
+                    self.phase = Phase::Forward;
+                }
+                Phase::Forward => {
+                    self.stats.nodes += 1;
+                    if cfg!(debug_assertions) && self.stats.nodes.is_power_of_two() {
+                        self.assert_sane();
+                    }
+                    let item = self.choose_item();
+                    self.cover::<COLORS>(item);
+                    if self.level == self.choice.len() {
+                        self.choice.push(0);
+                    }
+                    self.choice[self.level] = self.nodes[item as usize].down;
+                    self.phase = Phase::Advance;
+                }
+                Phase::Advance => {
+                    let p = self.choice[self.level];
+                    if p < self.first_spacer {
+                        // Every option of this item was tried: back up.
+                        self.uncover::<COLORS>(p);
+                        if self.level == 0 {
+                            self.phase = Phase::Done;
+                            self.check_restored();
+                            return false;
+                        }
+                        self.level -= 1;
+                        self.phase = Phase::Recover;
+                        continue;
+                    }
+                    self.commit_others::<COLORS>(p);
+                    self.phase = Phase::Recover;
+                    if self.links[ROOT as usize].next == ROOT {
+                        self.stats.solutions += 1;
+                        return true;
+                    }
+                    self.level += 1;
+                    self.phase = Phase::Forward;
+                }
+                Phase::Recover => {
+                    let p = self.choice[self.level];
+                    self.uncommit_others::<COLORS>(p);
+                    self.choice[self.level] = self.nodes[p as usize].down;
+                    self.phase = Phase::Advance;
+                }
+                Phase::Done => return false,
+            }
+        }
+    }
+
+    /// The uncovered primary item with the fewest options; ties go to the first in the list,
+    /// or to a uniformly random one with a seed.
+    fn choose_item(&mut self) -> u32 {
+        let mut best = ROOT;
+        let mut fewest = i32::MAX;
+        let mut ties = 0u32;
+        let mut k = self.links[ROOT as usize].next;
+        while k != ROOT {
+            let len = self.nodes[k as usize].top;
+            if len < fewest {
+                best = k;
+                fewest = len;
+                ties = 1;
+                if len == 0 {
+                    break;
+                }
+            } else if len == fewest {
+                if let Some(rng) = self.rng.as_mut() {
+                    ties += 1;
+                    if rng.below(ties) == 0 {
+                        best = k;
+                    }
+                }
+            }
+            k = self.links[k as usize].next;
+        }
+        best
+    }
+
+    /// Removes `item` from the list of items to cover and hides every option in its list.
+    fn cover<const COLORS: bool>(&mut self, item: u32) {
+        let Links { prev, next } = self.links[item as usize];
+        self.links[prev as usize].next = next;
+        self.links[next as usize].prev = prev;
+        self.stats.updates += 1;
+        let mut p = self.nodes[item as usize].down;
+        while p != item {
+            self.hide::<COLORS>(p);
+            p = self.nodes[p as usize].down;
+        }
+    }
+
+    /// The inverse of [`Solver::cover`], walking upwards.
+    fn uncover<const COLORS: bool>(&mut self, item: u32) {
+        let mut p = self.nodes[item as usize].up;
+        while p != item {
+            self.unhide::<COLORS>(p);
+            p = self.nodes[p as usize].up;
+        }
+        let Links { prev, next } = self.links[item as usize];
+        self.links[prev as usize].next = item;
+        self.links[next as usize].prev = item;
+    }
+
+    /// Takes the nodes of `p`'s option, other than `p`, out of their items' lists (purified
+    /// nodes stay).
+    fn hide<const COLORS: bool>(&mut self, p: u32) {
+        let mut q = p + 1;
+        while q != p {
+            let Node {
+                up,
+                down,
+                top,
+                color,
+            } = self.nodes[q as usize];
+            if top <= 0 {
+                q = up;
+                continue;
+            }
+            if !COLORS || color >= 0 {
+                self.nodes[up as usize].down = down;
+                self.nodes[down as usize].up = up;
+                self.nodes[top as usize].top -= 1;
+                self.stats.updates += 1;
+            }
+            q += 1;
+        }
+    }
+
+    /// The inverse of [`Solver::hide`], walking leftwards.
+    fn unhide<const COLORS: bool>(&mut self, p: u32) {
+        let mut q = p - 1;
+        while q != p {
+            let Node {
+                up,
+                down,
+                top,
+                color,
+            } = self.nodes[q as usize];
+            if top <= 0 {
+                q = down;
+                continue;
+            }
+            if !COLORS || color >= 0 {
+                self.nodes[up as usize].down = q;
+                self.nodes[down as usize].up = q;
+                self.nodes[top as usize].top += 1;
+            }
+            q -= 1;
+        }
+    }
+
+    /// Covers (or purifies) the items of `p`'s option other than `p`'s own, left to right.
+    fn commit_others<const COLORS: bool>(&mut self, p: u32) {
+        let mut q = p + 1;
+        while q != p {
+            let Node { up, top, color, .. } = self.nodes[q as usize];
+            if top <= 0 {
+                q = up;
+                continue;
+            }
+            if !COLORS || color == 0 {
+                self.cover::<COLORS>(top as u32);
+            } else if color > 0 {
+                self.purify(q);
+            }
+            q += 1;
+        }
+    }
+
+    /// The inverse of [`Solver::commit_others`], right to left.
+    fn uncommit_others<const COLORS: bool>(&mut self, p: u32) {
+        let mut q = p - 1;
+        while q != p {
+            let Node {
+                down, top, color, ..
+            } = self.nodes[q as usize];
+            if top <= 0 {
+                q = down;
+                continue;
+            }
+            if !COLORS || color == 0 {
+                self.uncover::<COLORS>(top as u32);
+            } else if color > 0 {
+                self.unpurify(q);
+            }
+            q -= 1;
+        }
+    }
+
+    /// Fixes the color of `p`'s item to `p`'s color: options with another color (or none) for
+    /// the item are hidden, options with the same color are marked as compatible.
+    fn purify(&mut self, p: u32) {
+        let Node { top, color, .. } = self.nodes[p as usize];
+        let item = top as u32;
+        let mut q = self.nodes[item as usize].down;
+        while q != item {
+            if self.nodes[q as usize].color == color {
+                self.nodes[q as usize].color = -1;
+            } else {
+                self.hide::<true>(q);
+            }
+            q = self.nodes[q as usize].down;
+        }
+    }
+
+    /// The inverse of [`Solver::purify`], walking upwards.
+    fn unpurify(&mut self, p: u32) {
+        let Node { top, color, .. } = self.nodes[p as usize];
+        let item = top as u32;
+        let mut q = self.nodes[item as usize].up;
+        while q != item {
+            if self.nodes[q as usize].color < 0 {
+                self.nodes[q as usize].color = color;
+            } else {
+                self.unhide::<true>(q);
+            }
+            q = self.nodes[q as usize].up;
+        }
+    }
+
+    /// Walks the active part of the structure and reports the first inconsistency: the list of
+    /// primary items must be doubly linked, and every active item's list doubly linked, with
+    /// nodes that name the item and a length that counts them. O(nodes in active lists).
+    pub fn sanity(&self) -> Result<(), String> {
+        let mut previous = ROOT;
+        let mut k = self.links[ROOT as usize].next;
+        let mut steps = 0usize;
+        loop {
+            if self.links[k as usize].prev != previous {
+                return Err(format!("item {k}: bad prev link"));
+            }
+            if k == ROOT {
+                break;
+            }
+            steps += 1;
+            if steps > self.links.len() {
+                return Err("the item list does not close".into());
+            }
+            let mut above = k;
+            let mut p = self.nodes[k as usize].down;
+            let mut len = 0i32;
+            while p != k {
+                if self.nodes[p as usize].up != above {
+                    return Err(format!("node {p}: bad up link"));
+                }
+                if p < self.first_spacer || self.nodes[p as usize].top != k as i32 {
+                    return Err(format!(
+                        "node {p} in the list of item {k} names another item"
+                    ));
+                }
+                len += 1;
+                if len as usize > self.nodes.len() {
+                    return Err(format!("the list of item {k} does not close"));
+                }
+                above = p;
+                p = self.nodes[p as usize].down;
+            }
+            if self.nodes[k as usize].up != above {
+                return Err(format!("item {k}: bad up link in the header"));
+            }
+            if self.nodes[k as usize].top != len {
+                return Err(format!(
+                    "item {k}: length {} but {len} nodes",
+                    self.nodes[k as usize].top
+                ));
+            }
+            previous = k;
+            k = self.links[k as usize].next;
+        }
+        Ok(())
+    }
+
+    fn assert_sane(&self) {
+        if let Err(problem) = self.sanity() {
+            panic!("dancing links corrupted: {problem}");
+        }
+    }
+
+    #[cfg(debug_assertions)]
+    fn take_snapshot(&mut self) {
+        self.assert_sane();
+        self.snapshot = Some((self.nodes.clone(), self.links.clone()));
+    }
+
+    #[cfg(not(debug_assertions))]
+    fn take_snapshot(&mut self) {}
+
+    /// In debug builds: the arena is exactly as it was when the search started.
+    #[cfg(debug_assertions)]
+    fn check_restored(&mut self) {
+        if let Some((nodes, links)) = self.snapshot.take() {
+            assert!(
+                nodes == self.nodes && links == self.links,
+                "undo is not exact: the links differ from the start of the search"
+            );
+        }
+    }
+
+    #[cfg(not(debug_assertions))]
+    fn check_restored(&mut self) {}
+}
+
+/// Shuffles every item's list (Fisher–Yates), relinking the nodes in the new order.
+fn shuffle_lists(nodes: &mut [Node], item_count: usize, rng: &mut SplitMix64) {
+    let mut members = Vec::new();
+    for h in 1..=item_count as u32 {
+        members.clear();
+        let mut p = nodes[h as usize].down;
+        while p != h {
+            members.push(p);
+            p = nodes[p as usize].down;
+        }
+        for i in (1..members.len()).rev() {
+            let j = rng.below(i as u32 + 1) as usize;
+            members.swap(i, j);
+        }
+        let mut above = h;
+        for &p in &members {
+            nodes[above as usize].down = p;
+            nodes[p as usize].up = above;
+            above = p;
+        }
+        nodes[above as usize].down = h;
+        nodes[h as usize].up = above;
+    }
+}
+
+/// The lazy iterator of [`Solver::solutions`]: each item is one solution's options.
+#[derive(Debug)]
+pub struct Solutions<'a> {
+    solver: &'a mut Solver,
+}
+
+impl Iterator for Solutions<'_> {
+    type Item = Vec<OptionId>;
+
+    fn next(&mut self) -> Option<Vec<OptionId>> {
+        if !self.solver.step() {
+            return None;
+        }
+        let mut buffer = Vec::new();
+        self.solver.fill(&mut buffer);
+        Some(buffer)
+    }
+}

@@ -1,0 +1,164 @@
+//! Classic exact cover problems, generated: pentomino packing, Langford pairs and Sudoku. They
+//! are the test fixtures and benchmarks of this crate, and examples of encodings.
+//!
+//! Item names stay within eight characters, so the problems can also be fed to Knuth's DLX
+//! programs for comparison.
+
+use crate::error::Error;
+use crate::problem::{ItemId, Problem};
+
+/// The twelve pentominoes in Conway's letters, each as five (row, column) cells.
+pub const PENTOMINOES: [(char, [(i32, i32); 5]); 12] = [
+    ('F', [(0, 1), (0, 2), (1, 0), (1, 1), (2, 1)]),
+    ('I', [(0, 0), (1, 0), (2, 0), (3, 0), (4, 0)]),
+    ('L', [(0, 0), (1, 0), (2, 0), (3, 0), (3, 1)]),
+    ('N', [(0, 0), (1, 0), (1, 1), (2, 1), (3, 1)]),
+    ('P', [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)]),
+    ('T', [(0, 0), (0, 1), (0, 2), (1, 1), (2, 1)]),
+    ('U', [(0, 0), (0, 2), (1, 0), (1, 1), (1, 2)]),
+    ('V', [(0, 0), (1, 0), (2, 0), (2, 1), (2, 2)]),
+    ('W', [(0, 0), (1, 0), (1, 1), (2, 1), (2, 2)]),
+    ('X', [(0, 1), (1, 0), (1, 1), (1, 2), (2, 1)]),
+    ('Y', [(0, 1), (1, 0), (1, 1), (2, 1), (3, 1)]),
+    ('Z', [(0, 0), (0, 1), (1, 1), (2, 1), (2, 2)]),
+];
+
+/// The distinct orientations (rotations and reflections) of a shape, each shifted to touch
+/// row 0 and column 0 and sorted, in a fixed order.
+pub fn orientations(cells: &[(i32, i32)]) -> Vec<Vec<(i32, i32)>> {
+    let mut all: Vec<Vec<(i32, i32)>> = Vec::new();
+    for t in 0..8 {
+        let mut shape: Vec<(i32, i32)> = cells
+            .iter()
+            .map(|&(r, c)| {
+                let (r, c) = if t & 4 != 0 { (c, r) } else { (r, c) };
+                let r = if t & 1 != 0 { -r } else { r };
+                let c = if t & 2 != 0 { -c } else { c };
+                (r, c)
+            })
+            .collect();
+        let min_r = shape.iter().map(|p| p.0).min().unwrap_or(0);
+        let min_c = shape.iter().map(|p| p.1).min().unwrap_or(0);
+        for p in &mut shape {
+            *p = (p.0 - min_r, p.1 - min_c);
+        }
+        shape.sort_unstable();
+        if !all.contains(&shape) {
+            all.push(shape);
+        }
+    }
+    all
+}
+
+/// The name of the cell at `row`, `col` in the pentomino problems: `r{row}c{col}`, 0-based.
+pub fn cell_name(row: usize, col: usize) -> String {
+    format!("r{row}c{col}")
+}
+
+/// Packing the twelve pentominoes into a `rows`×`cols` box (rows·cols must be 60 for a
+/// solution to exist): items are the twelve pieces, then the cells row by row; options are
+/// every placement of every orientation of each piece, piece by piece, then by orientation,
+/// then by position (row-major).
+///
+/// The 6×10 box has 9,356 solutions (2,339 up to the box's four symmetries), the 3×20 box 8
+/// (2 up to symmetry).
+pub fn pentominoes(rows: usize, cols: usize) -> Result<Problem, Error> {
+    let mut b = Problem::builder();
+    let pieces: Vec<ItemId> = PENTOMINOES
+        .iter()
+        .map(|(name, _)| b.primary(&name.to_string()))
+        .collect::<Result<_, _>>()?;
+    let mut cells = Vec::with_capacity(rows * cols);
+    for r in 0..rows {
+        for c in 0..cols {
+            cells.push(b.primary(&cell_name(r, c))?);
+        }
+    }
+    for (piece, (_, shape)) in pieces.iter().zip(PENTOMINOES.iter()) {
+        for orientation in orientations(shape) {
+            let height = orientation.iter().map(|p| p.0).max().unwrap_or(0) as usize + 1;
+            let width = orientation.iter().map(|p| p.1).max().unwrap_or(0) as usize + 1;
+            for r in 0..(rows + 1).saturating_sub(height) {
+                for c in 0..(cols + 1).saturating_sub(width) {
+                    let placed = orientation
+                        .iter()
+                        .map(|&(dr, dc)| cells[(r + dr as usize) * cols + c + dc as usize]);
+                    b.option(std::iter::once(*piece).chain(placed))?;
+                }
+            }
+        }
+    }
+    Ok(b.build())
+}
+
+/// Langford pairs: place two copies of each of 1..=n in 2n slots so that the two copies of k
+/// have k numbers between them. Items are `1`..`n`, then slots `s1`..`s2n` (1-based); the
+/// option `k sI sJ` puts the copies of k in slots I and J = I + k + 1.
+///
+/// Every arrangement and its reversal are both counted: n = 7 has 52 solutions, 26 up to
+/// reversal; n ≡ 1 or 2 (mod 4) has none.
+pub fn langford(n: usize) -> Result<Problem, Error> {
+    let mut b = Problem::builder();
+    let values: Vec<ItemId> = (1..=n)
+        .map(|k| b.primary(&k.to_string()))
+        .collect::<Result<_, _>>()?;
+    let slots: Vec<ItemId> = (1..=2 * n)
+        .map(|s| b.primary(&format!("s{s}")))
+        .collect::<Result<_, _>>()?;
+    for k in 1..=n {
+        for first in 0..(2 * n).saturating_sub(k + 1) {
+            b.option([values[k - 1], slots[first], slots[first + k + 1]])?;
+        }
+    }
+    Ok(b.build())
+}
+
+/// A 9×9 Sudoku as exact cover. `grid` holds 81 cells row by row: a digit 1–9 for a clue,
+/// `0` or `.` for an empty cell (other characters, like spaces and newlines, are skipped).
+/// Items: `pRC` (cell R,C has a digit), `rRD`, `cCD`, `bBD` (row, column, box has digit D),
+/// 1-based. Each empty cell has nine options `pRC rRD cCD bBD`, each clue only its own.
+///
+/// # Panics
+/// If `grid` does not hold exactly 81 cells.
+pub fn sudoku(grid: &str) -> Problem {
+    let cells: Vec<u8> = grid
+        .bytes()
+        .filter_map(|ch| match ch {
+            b'1'..=b'9' => Some(ch - b'0'),
+            b'0' | b'.' => Some(0),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(cells.len(), 81, "a Sudoku grid has 81 cells");
+    let mut b = Problem::builder();
+    let mut declare = |prefix: char| -> Vec<ItemId> {
+        (1..=9)
+            .flat_map(|x| (1..=9).map(move |y| (x, y)))
+            .map(|(x, y)| {
+                b.primary(&format!("{prefix}{x}{y}"))
+                    .expect("fresh, valid names")
+            })
+            .collect()
+    };
+    let (p, r, c, x) = (declare('p'), declare('r'), declare('c'), declare('b'));
+    for row in 0..9 {
+        for col in 0..9 {
+            let clue = cells[row * 9 + col];
+            let square = row / 3 * 3 + col / 3;
+            for d in 1..=9u8 {
+                if clue != 0 && clue != d {
+                    continue;
+                }
+                let d = usize::from(d) - 1;
+                b.option([
+                    p[row * 9 + col],
+                    r[row * 9 + d],
+                    c[col * 9 + d],
+                    x[square * 9 + d],
+                ])
+                .expect("four distinct primary items");
+            }
+        }
+    }
+    b.build()
+}
