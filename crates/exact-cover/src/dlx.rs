@@ -64,8 +64,6 @@ struct Node {
     /// For an option's node: its item's header (≥ 1). For a header: the list's length. For the
     /// spacer after option `k`: `-(k + 1)`, and 0 for the first spacer.
     top: i32,
-    /// For an option's node: 0 without a color, `c + 1` for color `c`, −1 once purified.
-    color: i32,
 }
 
 /// An item's neighbours in the list of primary items still to cover.
@@ -161,6 +159,10 @@ enum Use {
 #[derive(Clone, Debug)]
 pub struct Solver {
     nodes: Vec<Node>,
+    /// Without colors, empty. With colors, one per node: for an option's node, 0 without a
+    /// color, `c + 1` for color `c`, −1 once purified. Kept apart from the nodes so that
+    /// problems without colors use 12-byte nodes (DLX1 uses 16).
+    colors: Vec<i32>,
     links: Vec<Links>,
     /// The first spacer: nodes below it are the root and the headers.
     first_spacer: u32,
@@ -178,7 +180,7 @@ pub struct Solver {
     stats: Stats,
     /// The arena when the search started, to check that undo is exact.
     #[cfg(debug_assertions)]
-    snapshot: Option<(Vec<Node>, Vec<Links>)>,
+    snapshot: Option<(Vec<Node>, Vec<i32>, Vec<Links>)>,
 }
 
 impl Solver {
@@ -203,14 +205,12 @@ impl Solver {
             up: ROOT,
             down: ROOT,
             top: 0,
-            color: 0,
         });
         for i in 0..item_count {
             nodes.push(Node {
                 up: header(i),
                 down: header(i),
                 top: 0,
-                color: 0,
             });
         }
         let mut links = vec![Links { prev: 0, next: 0 }; item_count + 1];
@@ -228,12 +228,13 @@ impl Solver {
         links[last as usize].next = ROOT;
         links[ROOT as usize].prev = last;
 
+        let has_colors = problem.has_colors();
+        let mut colors = Vec::new();
         let first_spacer = nodes.len() as u32;
         nodes.push(Node {
             up: 0,
             down: 0,
             top: 0,
-            color: 0,
         });
         for option in problem.option_ids() {
             let spacer = nodes.len() - 1;
@@ -249,8 +250,11 @@ impl Solver {
                     up: bottom,
                     down: h,
                     top: h as i32,
-                    color: entry.color.map_or(0, |c| c.0 as i32 + 1),
                 });
+                if has_colors {
+                    colors.resize(nodes.len(), 0);
+                    colors[index as usize] = entry.color.map_or(0, |c| c.0 as i32 + 1);
+                }
             }
             nodes[spacer].down = nodes.len() as u32 - 1;
             let index = nodes.len() as u32;
@@ -258,10 +262,12 @@ impl Solver {
                 up: first,
                 down: index,
                 top: -(option.0 as i32) - 1,
-                color: 0,
             });
         }
 
+        if has_colors {
+            colors.resize(nodes.len(), 0);
+        }
         let mut rng = seed.map(SplitMix64);
         if let Some(rng) = rng.as_mut() {
             shuffle_lists(&mut nodes, item_count, rng);
@@ -270,7 +276,8 @@ impl Solver {
             nodes,
             links,
             first_spacer,
-            has_colors: problem.has_colors(),
+            colors,
+            has_colors,
             rng,
             usage: vec![Use::Free; item_count],
             names: problem.items.iter().map(|i| i.name.clone()).collect(),
@@ -301,7 +308,7 @@ impl Solver {
             let clash = match self.usage[item] {
                 Use::Free => false,
                 Use::Taken => true,
-                Use::Colored(c) => node.color != c,
+                Use::Colored(c) => self.color(p) != c,
             };
             if clash {
                 return Err(Error::Conflict {
@@ -319,7 +326,7 @@ impl Solver {
         let mut p = spacer + 1;
         while self.nodes[p as usize].top > 0 {
             let node = self.nodes[p as usize];
-            self.usage[node.top as usize - 1] = match node.color {
+            self.usage[node.top as usize - 1] = match self.color(p) {
                 0 => Use::Taken,
                 c => Use::Colored(c),
             };
@@ -566,7 +573,7 @@ impl Solver {
         let mut ties = 0u32;
         let mut k = self.links[ROOT as usize].next;
         while k != ROOT {
-            let len = self.nodes[k as usize].top;
+            let len = self.node(k).top;
             if len < fewest {
                 best = k;
                 fewest = len;
@@ -587,25 +594,55 @@ impl Solver {
         best
     }
 
+    /// The node at index `i`.
+    ///
+    /// Unchecked in release builds, because the inner loops below read and write three or four
+    /// nodes per update and the bounds checks cost about a fifth of the running time (measured
+    /// on pentominoes; see BENCHMARKS.md). Sound because every link is set at build time to an
+    /// index of a node that exists, the arena never shrinks, and the search only ever copies
+    /// links between nodes; debug builds (the whole test suite) check every access, and
+    /// [`Solver::sanity`] walks the links.
+    #[inline(always)]
+    fn node(&self, i: u32) -> Node {
+        debug_assert!((i as usize) < self.nodes.len());
+        // SAFETY: `i` is a link, hence in bounds (see above).
+        unsafe { *self.nodes.get_unchecked(i as usize) }
+    }
+
+    /// The color mark of node `i` (0 when the problem has no colors).
+    #[inline(always)]
+    fn color(&self, i: u32) -> i32 {
+        self.colors.get(i as usize).copied().unwrap_or(0)
+    }
+
+    /// The node at index `i`, to change. Unchecked in release builds: see [`Solver::node`].
+    #[inline(always)]
+    fn node_mut(&mut self, i: u32) -> &mut Node {
+        debug_assert!((i as usize) < self.nodes.len());
+        // SAFETY: `i` is a link, hence in bounds (see `node`).
+        unsafe { self.nodes.get_unchecked_mut(i as usize) }
+    }
+
     /// Removes `item` from the list of items to cover and hides every option in its list.
     fn cover<const COLORS: bool>(&mut self, item: u32) {
         let Links { prev, next } = self.links[item as usize];
         self.links[prev as usize].next = next;
         self.links[next as usize].prev = prev;
-        self.stats.updates += 1;
-        let mut p = self.nodes[item as usize].down;
+        let mut updates = 1;
+        let mut p = self.node(item).down;
         while p != item {
-            self.hide::<COLORS>(p);
-            p = self.nodes[p as usize].down;
+            updates += self.hide::<COLORS>(p);
+            p = self.node(p).down;
         }
+        self.stats.updates += updates;
     }
 
     /// The inverse of [`Solver::cover`], walking upwards.
     fn uncover<const COLORS: bool>(&mut self, item: u32) {
-        let mut p = self.nodes[item as usize].up;
+        let mut p = self.node(item).up;
         while p != item {
             self.unhide::<COLORS>(p);
-            p = self.nodes[p as usize].up;
+            p = self.node(p).up;
         }
         let Links { prev, next } = self.links[item as usize];
         self.links[prev as usize].next = item;
@@ -613,48 +650,42 @@ impl Solver {
     }
 
     /// Takes the nodes of `p`'s option, other than `p`, out of their items' lists (purified
-    /// nodes stay).
-    fn hide<const COLORS: bool>(&mut self, p: u32) {
+    /// nodes stay). Returns the number of nodes taken out.
+    #[inline(always)]
+    fn hide<const COLORS: bool>(&mut self, p: u32) -> u64 {
+        let mut updates = 0;
         let mut q = p + 1;
         while q != p {
-            let Node {
-                up,
-                down,
-                top,
-                color,
-            } = self.nodes[q as usize];
+            let Node { up, down, top } = self.node(q);
             if top <= 0 {
                 q = up;
                 continue;
             }
-            if !COLORS || color >= 0 {
-                self.nodes[up as usize].down = down;
-                self.nodes[down as usize].up = up;
-                self.nodes[top as usize].top -= 1;
-                self.stats.updates += 1;
+            if !COLORS || self.color(q) >= 0 {
+                self.node_mut(up).down = down;
+                self.node_mut(down).up = up;
+                self.node_mut(top as u32).top -= 1;
+                updates += 1;
             }
             q += 1;
         }
+        updates
     }
 
     /// The inverse of [`Solver::hide`], walking leftwards.
+    #[inline(always)]
     fn unhide<const COLORS: bool>(&mut self, p: u32) {
         let mut q = p - 1;
         while q != p {
-            let Node {
-                up,
-                down,
-                top,
-                color,
-            } = self.nodes[q as usize];
+            let Node { up, down, top } = self.node(q);
             if top <= 0 {
                 q = down;
                 continue;
             }
-            if !COLORS || color >= 0 {
-                self.nodes[up as usize].down = q;
-                self.nodes[down as usize].up = q;
-                self.nodes[top as usize].top += 1;
+            if !COLORS || self.color(q) >= 0 {
+                self.node_mut(up).down = q;
+                self.node_mut(down).up = q;
+                self.node_mut(top as u32).top += 1;
             }
             q -= 1;
         }
@@ -664,12 +695,13 @@ impl Solver {
     fn commit_others<const COLORS: bool>(&mut self, p: u32) {
         let mut q = p + 1;
         while q != p {
-            let Node { up, top, color, .. } = self.nodes[q as usize];
+            let Node { up, top, .. } = self.node(q);
             if top <= 0 {
                 q = up;
                 continue;
             }
-            if !COLORS || color == 0 {
+            let color = if COLORS { self.color(q) } else { 0 };
+            if color == 0 {
                 self.cover::<COLORS>(top as u32);
             } else if color > 0 {
                 self.purify(q);
@@ -682,14 +714,13 @@ impl Solver {
     fn uncommit_others<const COLORS: bool>(&mut self, p: u32) {
         let mut q = p - 1;
         while q != p {
-            let Node {
-                down, top, color, ..
-            } = self.nodes[q as usize];
+            let Node { down, top, .. } = self.node(q);
             if top <= 0 {
                 q = down;
                 continue;
             }
-            if !COLORS || color == 0 {
+            let color = if COLORS { self.color(q) } else { 0 };
+            if color == 0 {
                 self.uncover::<COLORS>(top as u32);
             } else if color > 0 {
                 self.unpurify(q);
@@ -701,31 +732,31 @@ impl Solver {
     /// Fixes the color of `p`'s item to `p`'s color: options with another color (or none) for
     /// the item are hidden, options with the same color are marked as compatible.
     fn purify(&mut self, p: u32) {
-        let Node { top, color, .. } = self.nodes[p as usize];
-        let item = top as u32;
-        let mut q = self.nodes[item as usize].down;
+        let (item, color) = (self.node(p).top as u32, self.color(p));
+        let mut updates = 0;
+        let mut q = self.node(item).down;
         while q != item {
-            if self.nodes[q as usize].color == color {
-                self.nodes[q as usize].color = -1;
+            if self.color(q) == color {
+                self.colors[q as usize] = -1;
             } else {
-                self.hide::<true>(q);
+                updates += self.hide::<true>(q);
             }
-            q = self.nodes[q as usize].down;
+            q = self.node(q).down;
         }
+        self.stats.updates += updates;
     }
 
     /// The inverse of [`Solver::purify`], walking upwards.
     fn unpurify(&mut self, p: u32) {
-        let Node { top, color, .. } = self.nodes[p as usize];
-        let item = top as u32;
-        let mut q = self.nodes[item as usize].up;
+        let (item, color) = (self.node(p).top as u32, self.color(p));
+        let mut q = self.node(item).up;
         while q != item {
-            if self.nodes[q as usize].color < 0 {
-                self.nodes[q as usize].color = color;
+            if self.color(q) < 0 {
+                self.colors[q as usize] = color;
             } else {
                 self.unhide::<true>(q);
             }
-            q = self.nodes[q as usize].up;
+            q = self.node(q).up;
         }
     }
 
@@ -790,7 +821,7 @@ impl Solver {
     #[cfg(debug_assertions)]
     fn take_snapshot(&mut self) {
         self.assert_sane();
-        self.snapshot = Some((self.nodes.clone(), self.links.clone()));
+        self.snapshot = Some((self.nodes.clone(), self.colors.clone(), self.links.clone()));
     }
 
     #[cfg(not(debug_assertions))]
@@ -799,9 +830,9 @@ impl Solver {
     /// In debug builds: the arena is exactly as it was when the search started.
     #[cfg(debug_assertions)]
     fn check_restored(&mut self) {
-        if let Some((nodes, links)) = self.snapshot.take() {
+        if let Some((nodes, colors, links)) = self.snapshot.take() {
             assert!(
-                nodes == self.nodes && links == self.links,
+                nodes == self.nodes && colors == self.colors && links == self.links,
                 "undo is not exact: the links differ from the start of the search"
             );
         }
