@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 use crate::backtrack::Backtrack;
 use crate::board::Problem;
+use crate::dlx::{Dlx, Encoding};
 use crate::engine::{Engine, Job, ProgressSink};
 
 /// A way to solve N-Queens, as users name it on the command line.
@@ -15,17 +16,28 @@ pub enum Method {
     Auto,
     /// Bitboard backtracking, the baseline ([`crate::backtrack`]).
     Backtrack,
+    /// Exact cover with dancing links, diagonals as secondary items ([`crate::dlx`]).
+    Dlx,
+    /// Exact cover with dancing links, all items primary with gadget options ([`crate::dlx`]).
+    DlxGadgets,
 }
 
 impl Method {
     /// Every method, `auto` first; the order of `--help`.
-    pub const ALL: &'static [Method] = &[Method::Auto, Method::Backtrack];
+    pub const ALL: &'static [Method] = &[
+        Method::Auto,
+        Method::Backtrack,
+        Method::Dlx,
+        Method::DlxGadgets,
+    ];
 
     /// The name users type.
     pub fn name(self) -> &'static str {
         match self {
             Method::Auto => "auto",
             Method::Backtrack => "backtrack",
+            Method::Dlx => "dlx",
+            Method::DlxGadgets => "dlx-gadgets",
         }
     }
 
@@ -34,6 +46,12 @@ impl Method {
         match self {
             Method::Auto => "pick the best method for the job and the board",
             Method::Backtrack => "bitboard backtracking, row by row (n ≤ 64); the honest baseline",
+            Method::Dlx => {
+                "exact cover with dancing links, diagonals as secondary items (n ≤ 1000)"
+            }
+            Method::DlxGadgets => {
+                "exact cover with dancing links, every item primary plus one gadget option per diagonal (n ≤ 1000)"
+            }
         }
     }
 
@@ -54,6 +72,8 @@ impl Method {
                 engine.progress = config.progress.clone();
                 Box::new(engine)
             }
+            Method::Dlx => Box::new(Dlx::new(Encoding::Secondary, config.seed)),
+            Method::DlxGadgets => Box::new(Dlx::new(Encoding::Gadgets, config.seed)),
             Method::Auto => unreachable!("resolve never returns auto"),
         }
     }

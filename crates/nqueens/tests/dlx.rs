@@ -1,0 +1,182 @@
+//! The exact cover methods against OEIS, the independent verifier and the backtracking
+//! engine.
+
+use std::ops::ControlFlow;
+
+use nqueens::backtrack::Backtrack;
+use nqueens::dlx::{Dlx, Encoding, encode};
+use nqueens::{Engine, Error, Job, Outcome, Problem, Queen, oeis, verify};
+
+const ENCODINGS: [Encoding; 2] = [Encoding::Secondary, Encoding::Gadgets];
+
+#[test]
+fn counts_match_a000170() {
+    for encoding in ENCODINGS {
+        let mut engine = Dlx::new(encoding, None);
+        for n in 1..=12 {
+            let problem = Problem::new(n).unwrap();
+            let counts = engine.count(&problem, false).unwrap();
+            assert_eq!(Some(counts.total), oeis::total(n), "{encoding:?} n={n}");
+            assert_eq!(engine.stats().get("solutions"), Some(counts.total));
+            // A seed changes the order, not the count.
+            if n <= 9 {
+                let seeded = Dlx::new(encoding, Some(n.into()))
+                    .count(&problem, false)
+                    .unwrap();
+                assert_eq!(seeded, counts);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_solution_passes_verify_and_unique_counts_match_a002562() {
+    for encoding in ENCODINGS {
+        let mut engine = Dlx::new(encoding, None);
+        for n in 1..=9 {
+            let problem = Problem::new(n).unwrap();
+            let mut seen = std::collections::HashSet::new();
+            engine
+                .for_each(&problem, &mut |s| {
+                    assert_eq!(verify(&problem, s), Ok(()));
+                    assert!(seen.insert(s.clone()), "a solution came twice");
+                    ControlFlow::Continue(())
+                })
+                .unwrap();
+            assert_eq!(Some(seen.len() as u128), oeis::total(n));
+            let counts = engine.count(&problem, true).unwrap();
+            assert_eq!(counts.unique, oeis::known(n).map(|k| k.unique), "n={n}");
+        }
+    }
+}
+
+#[test]
+fn solve_finds_verified_boards_or_proves_none() {
+    for encoding in ENCODINGS {
+        let mut engine = Dlx::new(encoding, None);
+        for n in (1..=24).chain([64]) {
+            let problem = Problem::new(n).unwrap();
+            match engine.solve(&problem).unwrap() {
+                Outcome::Found(s) => assert_eq!(verify(&problem, &s), Ok(())),
+                other => assert!(n == 2 || n == 3, "n={n}: {other:?}"),
+            }
+        }
+    }
+    // The secondary-item encoding's seeded order reaches big boards quickly.
+    let problem = Problem::new(200).unwrap();
+    let Outcome::Found(s) = Dlx::new(Encoding::Secondary, Some(7))
+        .solve(&problem)
+        .unwrap()
+    else {
+        panic!("n = 200 has solutions");
+    };
+    assert_eq!(verify(&problem, &s), Ok(()));
+}
+
+/// A small deterministic generator, so the test needs no dependency and repeats exactly.
+fn next(state: &mut u64) -> u64 {
+    *state = state
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    *state >> 33
+}
+
+#[test]
+fn completions_agree_with_backtracking() {
+    let mut state = 2024u64;
+    let mut tried = 0;
+    while tried < 60 {
+        let n = 4 + (next(&mut state) % 7) as u32;
+        let k = 1 + next(&mut state) % 3;
+        let queens: Vec<Queen> = (0..k)
+            .map(|_| {
+                let row = (next(&mut state) % u64::from(n)) as u32;
+                let col = (next(&mut state) % u64::from(n)) as u32;
+                Queen::new(row, col)
+            })
+            .collect();
+        let Ok(problem) = Problem::with_fixed(n, queens) else {
+            continue; // the random queens attack each other
+        };
+        tried += 1;
+        let expected = Backtrack::default().count(&problem, false).unwrap().total;
+        for encoding in ENCODINGS {
+            let mut engine = Dlx::new(encoding, None);
+            assert_eq!(
+                engine.count(&problem, false).unwrap().total,
+                expected,
+                "{problem:?}"
+            );
+            let mut listed = 0u128;
+            engine
+                .for_each(&problem, &mut |s| {
+                    assert_eq!(verify(&problem, s), Ok(()));
+                    listed += 1;
+                    ControlFlow::Continue(())
+                })
+                .unwrap();
+            assert_eq!(listed, expected);
+            // The file written for other solvers has the fixed queens built in.
+            let instance = encode(&problem, encoding);
+            let flat = instance.without_preselection();
+            assert_eq!(exact_cover::Solver::new(&flat).count(), expected);
+            match engine.solve(&problem).unwrap() {
+                Outcome::Found(s) => assert_eq!(verify(&problem, &s), Ok(())),
+                Outcome::NoSolution => assert_eq!(expected, 0),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn limits_and_unsupported_jobs() {
+    let engine = Dlx::new(Encoding::Secondary, None);
+    let big = Problem::new(1001).unwrap();
+    assert!(matches!(
+        engine.check(Job::Solve, &big),
+        Err(Error::TooLarge {
+            n: 1001,
+            max: 1000,
+            ..
+        })
+    ));
+    let fixed = Problem::with_fixed(8, [Queen::new(0, 0)]).unwrap();
+    assert!(matches!(
+        engine.check(Job::CountUnique, &fixed),
+        Err(Error::Unsupported { .. })
+    ));
+    let mut engine = Dlx::new(Encoding::Gadgets, None);
+    let mut listed = Vec::new();
+    engine
+        .list(&Problem::new(6).unwrap(), Some(3), &mut |s| {
+            listed.push(s.clone());
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+    assert_eq!(listed.len(), 3);
+}
+
+#[test]
+fn the_encodings_have_the_expected_shape() {
+    let problem = Problem::new(4).unwrap();
+    let secondary = encode(&problem, Encoding::Secondary).problem;
+    assert_eq!(secondary.primary_count(), 8);
+    assert_eq!(secondary.items().len(), 8 + 14);
+    assert_eq!(secondary.option_count(), 16);
+    // Square (1, 2) (0-based) is option 1·4 + 2: row 2, column 3, anti-diagonal 5, diagonal −1.
+    assert_eq!(
+        secondary.option_text(exact_cover::OptionId(6)),
+        "r2 c3 a5 b-1"
+    );
+    let gadgets = encode(&problem, Encoding::Gadgets).problem;
+    assert_eq!(gadgets.primary_count(), 22);
+    assert_eq!(gadgets.option_count(), 16 + 14);
+    assert_eq!(gadgets.option_text(exact_cover::OptionId(16)), "a2");
+    // Rows and columns from the middle out.
+    let first: Vec<&str> = secondary.items()[..4]
+        .iter()
+        .map(|i| i.name.as_str())
+        .collect();
+    assert_eq!(first, ["r3", "c3", "r2", "c2"]);
+}
