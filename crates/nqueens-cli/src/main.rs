@@ -40,6 +40,8 @@ enum Command {
     Solve(commands::solve::SolveArgs),
     List(commands::list::ListArgs),
     Count(commands::count::CountArgs),
+    Xc(commands::xc::XcArgs),
+    XcExport(commands::xc_export::XcExportArgs),
 }
 
 /// What a command found, as an exit status.
@@ -67,6 +69,8 @@ fn main() -> ExitCode {
         Command::Solve(args) => commands::solve::run(args),
         Command::List(args) => commands::list::run(args),
         Command::Count(args) => commands::count::run(args),
+        Command::Xc(args) => commands::xc::run(args),
+        Command::XcExport(args) => commands::xc_export::run(args),
     };
     match result {
         Ok(Status::Success) => ExitCode::SUCCESS,

@@ -2,28 +2,45 @@
 //!
 //! ```text
 //! cargo run --release -p nqueens --example dlx_first -- 64 200 500
+//! cargo run --release -p nqueens --example dlx_first -- --gadgets 8 16 32
 //! ```
+//!
+//! Boards below 64 are also searched in Knuth's deterministic order (`seed=None`).
 
 use std::time::Instant;
 
 use nqueens::Problem;
-use nqueens::dlx::{Encoding, encode};
+use nqueens::dlx::{DEFAULT_SEED, Encoding, encode};
 
 fn main() {
-    let sizes: Vec<u32> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let mut encoding = Encoding::Secondary;
+    let mut sizes = Vec::new();
+    for arg in std::env::args().skip(1) {
+        match arg.as_str() {
+            "--gadgets" => encoding = Encoding::Gadgets,
+            _ => match arg.parse::<u32>() {
+                Ok(n) if (1..=nqueens::dlx::MAX_N).contains(&n) => sizes.push(n),
+                _ => {
+                    eprintln!("usage: dlx_first [--gadgets] N...  (1 ≤ N ≤ 1000)");
+                    std::process::exit(2)
+                }
+            },
+        }
+    }
     for n in sizes {
         let problem = Problem::new(n).expect("n ≥ 1");
         let start = Instant::now();
-        let instance = encode(&problem, Encoding::Secondary);
+        let instance = encode(&problem, encoding);
         let built = start.elapsed();
         let plain = if n < 64 { vec![None] } else { vec![] };
-        for seed in plain.into_iter().chain([Some(nqueens::dlx::DEFAULT_SEED), Some(1), Some(2), Some(3)]) {
+        let seeds = [Some(DEFAULT_SEED), Some(1), Some(2), Some(3)];
+        for seed in plain.into_iter().chain(seeds) {
             let start = Instant::now();
             let mut solver = instance.solver(seed);
             let found = solver.first().is_some();
             let s = solver.stats();
             println!(
-                "n={n} seed={seed:?} found={found} nodes={} updates={} build={:.1}ms search={:.1}ms",
+                "{encoding:?} n={n} seed={seed:?} found={found} nodes={} updates={} build={:.1}ms search={:.1}ms",
                 s.nodes,
                 s.updates,
                 built.as_secs_f64() * 1e3,

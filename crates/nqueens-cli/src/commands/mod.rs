@@ -3,6 +3,8 @@
 pub mod count;
 pub mod list;
 pub mod solve;
+pub mod xc;
+pub mod xc_export;
 
 use nqueens::{Problem, Solution, verify};
 
