@@ -80,7 +80,11 @@ fn dlx_methods_list_and_solve_verified_boards() {
             assert_eq!(verify(&problem, board), Ok(()));
         }
         // Gadgets make first solutions of large boards slow (see the dlx module).
-        let sizes: &[&str] = if method == "dlx" { &["8", "30", "64"] } else { &["8", "12"] };
+        let sizes: &[&str] = if method == "dlx" {
+            &["8", "30", "64"]
+        } else {
+            &["8", "12"]
+        };
         for &n in sizes {
             let (code, stdout, stderr) = run(&[
                 "solve", n, "--method", method, "--format", "coords", "--stats",
@@ -96,8 +100,7 @@ fn dlx_methods_list_and_solve_verified_boards() {
         }
         // Fixed queens are kept.
         let (code, stdout, _) = run(&[
-            "solve", "8", "--fix", "1:1", "--fix", "2:5", "--method", method, "--format",
-            "coords",
+            "solve", "8", "--fix", "1:1", "--fix", "2:5", "--method", method, "--format", "coords",
         ]);
         assert_eq!(code, 0);
         let problem = Problem::with_fixed(8, [Queen::new(0, 0), Queen::new(1, 4)]).unwrap();
@@ -129,7 +132,10 @@ fn xc_prints_the_first_solution_as_options() {
 #[test]
 fn xc_counts_limits_and_seeds() {
     let colors = fixture("shared-color.dlx");
-    assert_eq!(run(&["xc", &colors, "--count"]), (0, "3\n".into(), String::new()));
+    assert_eq!(
+        run(&["xc", &colors, "--count"]),
+        (0, "3\n".into(), String::new())
+    );
     // Every solution, separated by blank lines; each a set of options covering a and b.
     let (code, stdout, _) = run(&["xc", &colors, "--limit", "10"]);
     assert_eq!(code, 0);
@@ -144,7 +150,7 @@ fn xc_counts_limits_and_seeds() {
     solutions.sort();
     assert_eq!(
         solutions,
-        [vec!["a x", "b"], vec!["a x:1", "b x:1"], vec!["a x:1", "b"]]
+        [vec!["a x", "b"], vec!["a x:1", "b"], vec!["a x:1", "b x:1"]]
     );
     let (_, two, _) = run(&["xc", &colors, "--limit", "2"]);
     assert_eq!(two.split("\n\n").count(), 2, "{two}");
@@ -156,7 +162,9 @@ fn xc_counts_limits_and_seeds() {
     let (code, stdout, stderr) = run(&["xc", &colors, "--count", "--stats"]);
     assert_eq!((code, stdout.as_str()), (0, "3\n"));
     assert!(
-        stderr.starts_with("elapsed=") && stderr.contains(" nodes=") && stderr.ends_with(" solutions=3\n"),
+        stderr.starts_with("elapsed=")
+            && stderr.contains(" nodes=")
+            && stderr.ends_with(" solutions=3\n"),
         "{stderr}"
     );
 }
@@ -164,16 +172,21 @@ fn xc_counts_limits_and_seeds() {
 #[test]
 fn xc_without_solution_exits_1() {
     let unsolvable = fixture("unsolvable.dlx");
-    assert_eq!(run(&["xc", &unsolvable]), (1, String::new(), "no solution\n".into()));
-    assert_eq!(run(&["xc", &unsolvable, "--count"]), (0, "0\n".into(), String::new()));
+    assert_eq!(
+        run(&["xc", &unsolvable]),
+        (1, String::new(), "no solution\n".into())
+    );
+    assert_eq!(
+        run(&["xc", &unsolvable, "--count"]),
+        (0, "0\n".into(), String::new())
+    );
 }
 
 #[test]
 fn xc_export_round_trips_through_xc() {
     for encoding in ["secondary", "gadgets"] {
         for n in [1u32, 4, 6, 8] {
-            let (code, exported, _) =
-                run(&["xc-export", &n.to_string(), "--encoding", encoding]);
+            let (code, exported, _) = run(&["xc-export", &n.to_string(), "--encoding", encoding]);
             assert_eq!(code, 0);
             assert!(exported.starts_with(&format!("| {n}-queens")), "{exported}");
             let (code, stdout, _) = run_with(&["xc", "-", "--count"], &exported);
@@ -203,7 +216,10 @@ fn xc_export_round_trips_through_xc() {
     // Fixed queens are built in: only completions remain.
     let (code, exported, _) = run(&["xc-export", "8", "--fix", "1:1"]);
     assert_eq!(code, 0);
-    assert!(exported.starts_with("| 8-queens with 1 fixed queen"), "{exported}");
+    assert!(
+        exported.starts_with("| 8-queens with 1 fixed queen"),
+        "{exported}"
+    );
     let (_, stdout, _) = run_with(&["xc", "-", "--count"], &exported);
     assert_eq!(stdout, "4\n");
 }
@@ -213,9 +229,15 @@ fn xc_errors_are_one_line() {
     let dir = tempfile::tempdir().unwrap();
     let cases = [
         ("a b\na c\n", "line 2, column 3: unknown item 'c'"),
-        ("x | y\ny\n", "line 2, column 1: the option has no primary item"),
+        (
+            "x | y\ny\n",
+            "line 2, column 1: the option has no primary item",
+        ),
         ("| only a comment\n", "no item line"),
-        ("a | b\na b:\n", "line 2, column 3: 'b:' is not ITEM or ITEM:COLOR"),
+        (
+            "a | b\na b:\n",
+            "line 2, column 3: 'b:' is not ITEM or ITEM:COLOR",
+        ),
     ];
     for (i, (text, expected)) in cases.into_iter().enumerate() {
         let path = dir.path().join(format!("bad{i}.dlx"));
@@ -231,7 +253,10 @@ fn xc_errors_are_one_line() {
     }
     let (code, _, stderr) = run(&["xc", "/nonexistent/p.dlx"]);
     assert_eq!(code, 2);
-    assert!(stderr.starts_with("error: cannot read /nonexistent/p.dlx"), "{stderr}");
+    assert!(
+        stderr.starts_with("error: cannot read /nonexistent/p.dlx"),
+        "{stderr}"
+    );
     let knuth = fixture("knuth.dlx");
     for args in [
         &["xc", &knuth, "--count", "--limit", "2"][..],

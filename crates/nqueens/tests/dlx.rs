@@ -55,7 +55,10 @@ fn solve_finds_verified_boards_or_proves_none() {
     // The gadget encoding branches on diagonals too, and its first solutions cost thousands of
     // times more nodes from n ≈ 20 on (BENCHMARKS.md), so it is only asked for small boards.
     for (encoding, sizes) in [
-        (Encoding::Secondary, (1..=24).chain([64]).collect::<Vec<u32>>()),
+        (
+            Encoding::Secondary,
+            (1..=24).chain([64]).collect::<Vec<u32>>(),
+        ),
         (Encoding::Gadgets, (1..=16).collect()),
     ] {
         let mut engine = Dlx::new(encoding, None);
