@@ -57,7 +57,7 @@ use crate::error::Error;
 pub const MAX_N: u32 = 1000;
 
 /// The seed [`Dlx::solve`] uses when none is configured, so runs repeat.
-pub const DEFAULT_SEED: u64 = 0x5EED_0F_D1A6;
+pub const DEFAULT_SEED: u64 = 0x005E_ED0F_D1A6;
 
 /// How "at most one queen per diagonal" is expressed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
