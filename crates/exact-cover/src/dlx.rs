@@ -571,7 +571,7 @@ impl Solver {
         let mut best = ROOT;
         let mut fewest = i32::MAX;
         let mut ties = 0u32;
-        let mut k = self.links[ROOT as usize].next;
+        let mut k = self.link(ROOT).next;
         while k != ROOT {
             let len = self.node(k).top;
             if len < fewest {
@@ -589,9 +589,29 @@ impl Solver {
                     }
                 }
             }
-            k = self.links[k as usize].next;
+            k = self.link(k).next;
         }
         best
+    }
+
+    /// The item list links of item `i` (or of the root). Unchecked in release builds like
+    /// [`Solver::node`]: MRV reads one per uncovered item at every search node. Sound because
+    /// every `prev`/`next` is set at build time to an item index below `links.len()` and the
+    /// search only copies them between items; debug builds check every access.
+    #[inline(always)]
+    fn link(&self, i: u32) -> Links {
+        debug_assert!((i as usize) < self.links.len());
+        // SAFETY: `i` is the root or an item link, hence in bounds (see above).
+        unsafe { *self.links.get_unchecked(i as usize) }
+    }
+
+    /// The item list links of item `i`, to change. Unchecked in release builds: see
+    /// [`Solver::link`].
+    #[inline(always)]
+    fn link_mut(&mut self, i: u32) -> &mut Links {
+        debug_assert!((i as usize) < self.links.len());
+        // SAFETY: `i` is the root or an item link, hence in bounds (see `link`).
+        unsafe { self.links.get_unchecked_mut(i as usize) }
     }
 
     /// The node at index `i`.
@@ -625,9 +645,9 @@ impl Solver {
 
     /// Removes `item` from the list of items to cover and hides every option in its list.
     fn cover<const COLORS: bool>(&mut self, item: u32) {
-        let Links { prev, next } = self.links[item as usize];
-        self.links[prev as usize].next = next;
-        self.links[next as usize].prev = prev;
+        let Links { prev, next } = self.link(item);
+        self.link_mut(prev).next = next;
+        self.link_mut(next).prev = prev;
         let mut updates = 1;
         let mut p = self.node(item).down;
         while p != item {
@@ -644,9 +664,9 @@ impl Solver {
             self.unhide::<COLORS>(p);
             p = self.node(p).up;
         }
-        let Links { prev, next } = self.links[item as usize];
-        self.links[prev as usize].next = item;
-        self.links[next as usize].prev = item;
+        let Links { prev, next } = self.link(item);
+        self.link_mut(prev).next = item;
+        self.link_mut(next).prev = item;
     }
 
     /// Takes the nodes of `p`'s option, other than `p`, out of their items' lists (purified
