@@ -618,10 +618,10 @@ impl Solver {
     ///
     /// Unchecked in release builds, because the inner loops below read and write three or four
     /// nodes per update and the bounds checks cost about a fifth of the running time (measured
-    /// on pentominoes 6×10 when this was written). Sound because every link is set at build time to an
-    /// index of a node that exists, the arena never shrinks, and the search only ever copies
-    /// links between nodes; debug builds (the whole test suite) check every access, and
-    /// [`Solver::sanity`] walks the links.
+    /// on pentominoes 6×10 when this was written). Sound because every link is set at build
+    /// time to an index of a node that exists, the arena never shrinks, and the search only
+    /// ever copies links between nodes; debug builds (the whole test suite) check every
+    /// access, and [`Solver::sanity`] walks the links.
     #[inline(always)]
     fn node(&self, i: u32) -> Node {
         debug_assert!((i as usize) < self.nodes.len());
