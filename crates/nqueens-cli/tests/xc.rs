@@ -251,6 +251,14 @@ fn xc_errors_are_one_line() {
             "{stderr:?} should name {expected:?}"
         );
     }
+    assert_eq!(
+        run_with(&["xc", "-"], "a b\na c\n"),
+        (
+            2,
+            String::new(),
+            "error: standard input: line 2, column 3: unknown item 'c'\n".into()
+        )
+    );
     let (code, _, stderr) = run(&["xc", "/nonexistent/p.dlx"]);
     assert_eq!(code, 2);
     assert!(

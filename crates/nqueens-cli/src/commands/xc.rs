@@ -46,8 +46,13 @@ pub struct XcArgs {
 }
 
 pub fn run(args: XcArgs) -> Result<Status> {
-    let name = args.file.display().to_string();
-    let text = if name == "-" {
+    let stdin = args.file.as_os_str() == "-";
+    let name = if stdin {
+        "standard input".to_string()
+    } else {
+        args.file.display().to_string()
+    };
+    let text = if stdin {
         let mut text = String::new();
         std::io::stdin()
             .read_to_string(&mut text)
