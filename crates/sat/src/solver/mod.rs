@@ -843,11 +843,9 @@ impl Solver {
             }
             self.marks[var.index()] = 0;
             match self.reason[var.index()] {
-                Reason::Decision => {
-                    if p != lit {
-                        self.failed.push(p);
-                    }
-                }
+                // A decision above level 0 is an assumption (`lit` itself among them, when
+                // the failing assumption contradicts an earlier one).
+                Reason::Decision => self.failed.push(p),
                 Reason::Binary(other) => {
                     if self.level[other.var().index()] > 0 {
                         self.marks[other.var().index()] = SEEN;
