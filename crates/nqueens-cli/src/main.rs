@@ -40,6 +40,8 @@ enum Command {
     Solve(commands::solve::SolveArgs),
     List(commands::list::ListArgs),
     Count(commands::count::CountArgs),
+    Cnf(commands::cnf::CnfArgs),
+    Sat(commands::sat::SatArgs),
 }
 
 /// What a command found, as an exit status.
@@ -51,6 +53,10 @@ pub enum Status {
     NoSolution,
     /// A limit stopped the method before it decided (exit 3).
     GaveUp,
+    /// `nqueens sat`: the formula is satisfiable (exit 10, as SAT solvers do).
+    Satisfiable,
+    /// `nqueens sat`: the formula is unsatisfiable (exit 20).
+    Unsatisfiable,
 }
 
 /// An error that means "the check failed" rather than "you used me wrongly": exit 1, not 2.
@@ -67,11 +73,15 @@ fn main() -> ExitCode {
         Command::Solve(args) => commands::solve::run(args),
         Command::List(args) => commands::list::run(args),
         Command::Count(args) => commands::count::run(args),
+        Command::Cnf(args) => commands::cnf::run(args),
+        Command::Sat(args) => commands::sat::run(args),
     };
     match result {
         Ok(Status::Success) => ExitCode::SUCCESS,
         Ok(Status::NoSolution) => ExitCode::from(1),
         Ok(Status::GaveUp) => ExitCode::from(3),
+        Ok(Status::Satisfiable) => ExitCode::from(10),
+        Ok(Status::Unsatisfiable) => ExitCode::from(20),
         Err(err) => report_error(&err),
     }
 }

@@ -7,6 +7,8 @@
 //! - [`engine`]: the API all engines share (first solution, enumeration with a callback that
 //!   can stop, count), and [`methods`], which names the engines and picks one for `auto`;
 //! - [`backtrack`]: the baseline bitboard backtracking engine;
+//! - [`cnf`]: N-Queens as CNF (the seed's pairwise encoding and a compact one) and the SAT
+//!   engine;
 //! - [`render`]: text, matrix, coordinates, JSON and SVG output; [`partial`]: partial-board
 //!   files;
 //! - [`oeis`]: the published counts (A000170, A002562) the tests check every engine against.
@@ -26,6 +28,7 @@
 
 pub mod backtrack;
 pub mod board;
+pub mod cnf;
 pub mod engine;
 pub mod error;
 pub mod methods;

@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 use crate::backtrack::Backtrack;
 use crate::board::Problem;
+use crate::cnf::{Encoding, Sat};
 use crate::engine::{Engine, Job, ProgressSink};
 
 /// A way to solve N-Queens, as users name it on the command line.
@@ -15,17 +16,20 @@ pub enum Method {
     Auto,
     /// Bitboard backtracking, the baseline ([`crate::backtrack`]).
     Backtrack,
+    /// CNF encoding solved by the `sat` crate's CDCL solver ([`crate::cnf`]).
+    Sat,
 }
 
 impl Method {
     /// Every method, `auto` first; the order of `--help`.
-    pub const ALL: &'static [Method] = &[Method::Auto, Method::Backtrack];
+    pub const ALL: &'static [Method] = &[Method::Auto, Method::Backtrack, Method::Sat];
 
     /// The name users type.
     pub fn name(self) -> &'static str {
         match self {
             Method::Auto => "auto",
             Method::Backtrack => "backtrack",
+            Method::Sat => "sat",
         }
     }
 
@@ -34,6 +38,7 @@ impl Method {
         match self {
             Method::Auto => "pick the best method for the job and the board",
             Method::Backtrack => "bitboard backtracking, row by row (n ≤ 64); the honest baseline",
+            Method::Sat => "CNF solved by our CDCL SAT solver; --encoding pairwise (the seed's) or compact",
         }
     }
 
@@ -54,6 +59,7 @@ impl Method {
                 engine.progress = config.progress.clone();
                 Box::new(engine)
             }
+            Method::Sat => Box::new(Sat::new(config.encoding, config.seed.unwrap_or(0))),
             Method::Auto => unreachable!("resolve never returns auto"),
         }
     }
@@ -93,6 +99,8 @@ pub struct Config {
     pub seed: Option<u64>,
     /// Where long runs report progress (`None`: nowhere).
     pub progress: Option<ProgressSink>,
+    /// The CNF encoding of the SAT method.
+    pub encoding: Encoding,
 }
 
 impl Default for Config {
@@ -101,6 +109,7 @@ impl Default for Config {
             threads: 1,
             seed: None,
             progress: None,
+            encoding: Encoding::default(),
         }
     }
 }

@@ -76,6 +76,7 @@ impl ClauseDb {
     }
 
     /// The clause's literals, as a vector.
+    #[cfg_attr(not(debug_assertions), allow(dead_code))]
     pub(crate) fn to_lits(&self, cref: ClauseRef) -> Vec<Lit> {
         self.lits(cref).iter().map(|&c| Lit::from_code(c)).collect()
     }
@@ -98,11 +99,6 @@ impl ClauseDb {
 
     pub(crate) fn lbd(&self, cref: ClauseRef) -> u32 {
         self.meta(cref) >> LBD_SHIFT
-    }
-
-    pub(crate) fn set_lbd(&mut self, cref: ClauseRef, lbd: u32) {
-        let meta = self.meta_mut(cref);
-        *meta = (*meta & ((1 << LBD_SHIFT) - 1)) | lbd.min(LBD_MAX) << LBD_SHIFT;
     }
 
     /// Takes the "used since the last reduction" bit, clearing it.
@@ -129,6 +125,7 @@ impl ClauseDb {
     }
 
     /// Every clause in arena order, deleted ones included.
+    #[cfg_attr(not(debug_assertions), allow(dead_code))]
     pub(crate) fn refs(&self) -> impl Iterator<Item = ClauseRef> + '_ {
         let mut at = 0;
         std::iter::from_fn(move || {
