@@ -81,8 +81,9 @@ fn cnf_then_sat_gives_a_board() {
         // Variable i·12 + j + 1 is the queen on row i, column j.
         let columns: Vec<u32> = (0..12)
             .map(|i| {
-                let row: Vec<i32> =
-                    (0..12).filter(|&j| model.contains(&(i * 12 + j + 1))).collect();
+                let row: Vec<i32> = (0..12)
+                    .filter(|&j| model.contains(&(i * 12 + j + 1)))
+                    .collect();
                 assert_eq!(row.len(), 1, "one queen in row {i}");
                 row[0] as u32
             })
@@ -107,7 +108,12 @@ fn cnf_writes_fixed_queens_as_units_and_to_a_file() {
 #[test]
 fn unsat_boards_come_with_proofs_the_checker_accepts() {
     let dir = tempfile::tempdir().unwrap();
-    for (n, fix) in [("3", None), ("2", None), ("6", Some("1:1")), ("8", Some("1:1"))] {
+    for (n, fix) in [
+        ("3", None),
+        ("2", None),
+        ("6", Some("1:1")),
+        ("8", Some("1:1")),
+    ] {
         let mut args = vec!["cnf", n];
         if let Some(square) = fix {
             args.extend(["--fix", square]);
@@ -123,7 +129,11 @@ fn unsat_boards_come_with_proofs_the_checker_accepts() {
             assert!(satisfies(&model(&stdout), &clauses));
             continue;
         }
-        assert_eq!((code, stdout.as_str()), (20, "s UNSATISFIABLE\n"), "n = {n}");
+        assert_eq!(
+            (code, stdout.as_str()),
+            (20, "s UNSATISFIABLE\n"),
+            "n = {n}"
+        );
         let drat = std::fs::read_to_string(&proof).unwrap();
         assert_eq!(rup::check(vars, &clauses, &drat), Ok(()), "n = {n} {fix:?}");
     }
@@ -186,13 +196,24 @@ fn method_sat_counts_and_lists_with_both_encodings() {
     for encoding in ["pairwise", "compact"] {
         for n in 1..=8u32 {
             let n_text = n.to_string();
-            let (code, stdout, _) =
-                run(&["count", &n_text, "-m", "sat", "--encoding", encoding]);
+            let (code, stdout, _) = run(&["count", &n_text, "-m", "sat", "--encoding", encoding]);
             assert_eq!(code, 0);
-            assert_eq!(stdout.trim(), oeis::total(n).unwrap().to_string(), "n = {n}");
+            assert_eq!(
+                stdout.trim(),
+                oeis::total(n).unwrap().to_string(),
+                "n = {n}"
+            );
         }
-        let (code, stdout, _) =
-            run(&["list", "6", "-m", "sat", "--encoding", encoding, "--format", "coords"]);
+        let (code, stdout, _) = run(&[
+            "list",
+            "6",
+            "-m",
+            "sat",
+            "--encoding",
+            encoding,
+            "--format",
+            "coords",
+        ]);
         assert_eq!((code, stdout.lines().count()), (0, 4));
         let (code, _, _) = run(&["solve", "3", "-m", "sat", "--encoding", encoding]);
         assert_eq!(code, 1);
@@ -204,10 +225,16 @@ fn malformed_dimacs_is_one_line_with_its_line_number_and_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     for (text, expected) in [
         ("p cnf x 1\n1 0\n", "line 1: bad header"),
-        ("c hi\np cnf 2 1\n1 3 0\n", "line 3: literal 3 is out of range"),
+        (
+            "c hi\np cnf 2 1\n1 3 0\n",
+            "line 3: literal 3 is out of range",
+        ),
         ("p cnf 2 1\n1 2\n", "missing its terminating 0"),
         ("p cnf 2 1\n1 two 0\n", "line 2: 'two' is not a literal"),
-        ("1 2 0\n", "line 1: '1' before the 'p cnf VARIABLES CLAUSES' header"),
+        (
+            "1 2 0\n",
+            "line 1: '1' before the 'p cnf VARIABLES CLAUSES' header",
+        ),
         ("", "no 'p cnf VARIABLES CLAUSES' header"),
     ] {
         let file = write_temp(&dir, "bad.cnf", text);

@@ -99,11 +99,15 @@ fn queen(n: u32, row: u32, col: u32) -> Lit {
 /// The squares of each row, column, diagonal and anti-diagonal, as lists of literals; lines
 /// are listed in order of their first square, squares in row-major order.
 fn rows(n: u32) -> Vec<Vec<Lit>> {
-    (0..n).map(|i| (0..n).map(|j| queen(n, i, j)).collect()).collect()
+    (0..n)
+        .map(|i| (0..n).map(|j| queen(n, i, j)).collect())
+        .collect()
 }
 
 fn columns(n: u32) -> Vec<Vec<Lit>> {
-    (0..n).map(|j| (0..n).map(|i| queen(n, i, j)).collect()).collect()
+    (0..n)
+        .map(|j| (0..n).map(|i| queen(n, i, j)).collect())
+        .collect()
 }
 
 /// Lines along which `i − j` (`anti` false) or `i + j` (`anti` true) is constant.

@@ -38,7 +38,9 @@ impl Method {
         match self {
             Method::Auto => "pick the best method for the job and the board",
             Method::Backtrack => "bitboard backtracking, row by row (n ≤ 64); the honest baseline",
-            Method::Sat => "CNF solved by our CDCL SAT solver; --encoding pairwise (the seed's) or compact",
+            Method::Sat => {
+                "CNF solved by our CDCL SAT solver; --encoding pairwise (the seed's) or compact"
+            }
         }
     }
 

@@ -33,7 +33,10 @@ fn the_seeds_clause_lists_for_n_2_and_3() {
 
 #[test]
 fn the_pairwise_lists_for_n_4() {
-    assert_eq!(lisp(&cnf::at_least_one_per_row(4)), "((1 2 3 4) (5 6 7 8) (9 10 11 12) (13 14 15 16))");
+    assert_eq!(
+        lisp(&cnf::at_least_one_per_row(4)),
+        "((1 2 3 4) (5 6 7 8) (9 10 11 12) (13 14 15 16))"
+    );
     assert_eq!(
         lisp(&cnf::at_most_one_per_row(4)),
         "((-16 -15) (-16 -14) (-16 -13) (-15 -14) (-15 -13) (-14 -13) \
@@ -81,13 +84,19 @@ fn the_header_counts_what_encode_writes() {
             let problem = Problem::new(n).unwrap();
             let cnf = formula(&problem, encoding);
             let header = cnf::header(&problem, encoding);
-            assert_eq!((header.vars, header.clauses), (cnf.num_vars(), cnf.len() as u64));
+            assert_eq!(
+                (header.vars, header.clauses),
+                (cnf.num_vars(), cnf.len() as u64)
+            );
         }
     }
     // The pairwise size in closed form: n ALO clauses, then 2·n·C(n,2) for rows and columns and
     // 2·Σ over diagonals of C(k,2) = 2·(n(n−1)(2n−1)/6 − ... ) checked here for n = 8 by hand:
     // 8 + 2·8·28 + 2·(2·(1+3+6+10+15+21) + 28) = 8 + 448 + 2·140 = 736.
-    assert_eq!(cnf::header(&Problem::new(8).unwrap(), Encoding::Pairwise).clauses, 736);
+    assert_eq!(
+        cnf::header(&Problem::new(8).unwrap(), Encoding::Pairwise).clauses,
+        736
+    );
 }
 
 /// Enumerates the models of the formula directly with the `sat` crate, checking each model
@@ -150,7 +159,10 @@ fn the_engine_solves_lists_and_counts() {
             assert_eq!(verify(&problem, &solution), Ok(()));
         }
         for n in [2, 3] {
-            assert_eq!(engine.solve(&Problem::new(n).unwrap()).unwrap(), Outcome::NoSolution);
+            assert_eq!(
+                engine.solve(&Problem::new(n).unwrap()).unwrap(),
+                Outcome::NoSolution
+            );
         }
         let counts = engine.count(&Problem::new(8).unwrap(), true).unwrap();
         assert_eq!((counts.total, counts.unique), (92, Some(12)));
@@ -164,6 +176,8 @@ fn the_engine_solves_lists_and_counts() {
 fn the_compact_encoding_solves_a_larger_board() {
     let problem = Problem::new(60).unwrap();
     let mut engine = cnf::Sat::new(Encoding::Compact, 0);
-    let Outcome::Found(solution) = engine.solve(&problem).unwrap() else { panic!() };
+    let Outcome::Found(solution) = engine.solve(&problem).unwrap() else {
+        panic!()
+    };
     assert_eq!(verify(&problem, &solution), Ok(()));
 }

@@ -330,7 +330,10 @@ enum LineKind {
 
 /// Reads a DIMACS formula into `sink`: first the header's variables, then each clause.
 /// Returns the header.
-pub fn read_dimacs<S: ClauseSink + ?Sized>(input: impl BufRead, sink: &mut S) -> Result<Header, Error> {
+pub fn read_dimacs<S: ClauseSink + ?Sized>(
+    input: impl BufRead,
+    sink: &mut S,
+) -> Result<Header, Error> {
     let mut reader = DimacsReader::new(input)?;
     sink.ensure_vars(reader.header().vars);
     while let Some(clause) = reader.next_clause()? {
@@ -565,12 +568,26 @@ mod tests {
 
     #[test]
     fn the_writer_checks_its_header() {
-        let mut writer = DimacsWriter::new(Vec::new(), Header { vars: 2, clauses: 1 }, &["hi"]);
+        let mut writer = DimacsWriter::new(
+            Vec::new(),
+            Header {
+                vars: 2,
+                clauses: 1,
+            },
+            &["hi"],
+        );
         writer.add_clause(&[Lit::from_dimacs(-2), Lit::from_dimacs(1)]);
         let out = writer.finish().unwrap();
         assert_eq!(String::from_utf8(out).unwrap(), "c hi\np cnf 2 1\n-2 1 0\n");
 
-        let mut writer = DimacsWriter::new(Vec::new(), Header { vars: 2, clauses: 1 }, &[]);
+        let mut writer = DimacsWriter::new(
+            Vec::new(),
+            Header {
+                vars: 2,
+                clauses: 1,
+            },
+            &[],
+        );
         writer.add_clause(&[Lit::from_dimacs(3)]);
         assert_eq!(
             writer.finish().unwrap_err().to_string(),

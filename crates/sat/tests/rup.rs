@@ -25,7 +25,10 @@ struct Checker {
 
 impl Checker {
     fn add(&mut self, clause: Vec<i32>) {
-        self.by_key.entry(key(&clause)).or_default().push(self.clauses.len());
+        self.by_key
+            .entry(key(&clause))
+            .or_default()
+            .push(self.clauses.len());
         self.clauses.push(Some(clause));
     }
 
@@ -100,7 +103,10 @@ pub fn check(vars: u32, clauses: &[Vec<i32>], proof: &str) -> Result<(), String>
         };
         let mut lits: Vec<i32> = body
             .split_whitespace()
-            .map(|t| t.parse::<i32>().map_err(|_| format!("line {line_no}: bad token {t:?}")))
+            .map(|t| {
+                t.parse::<i32>()
+                    .map_err(|_| format!("line {line_no}: bad token {t:?}"))
+            })
             .collect::<Result<_, _>>()?;
         if lits.pop() != Some(0) || lits.contains(&0) {
             return Err(format!("line {line_no}: not a clause ended by 0"));
@@ -134,8 +140,17 @@ fn the_checker_rejects_what_it_should() {
     let formula = vec![vec![1, 2], vec![-1, 2], vec![1, -2], vec![-1, -2]];
     assert_eq!(check(2, &formula, "2 0\n0\n"), Ok(()));
     assert!(check(2, &formula, "").is_err(), "no empty clause");
-    assert!(check(2, &formula[..3], "2 0\n0\n").is_err(), "a satisfiable formula");
-    assert!(check(2, &formula, "d 1 -1 0\n0\n").is_err(), "deleting a missing clause");
-    assert!(check(2, &formula, "d 2 1 0\nd 2 -1 0\n2 0\n").is_err(), "lemma no longer RUP");
+    assert!(
+        check(2, &formula[..3], "2 0\n0\n").is_err(),
+        "a satisfiable formula"
+    );
+    assert!(
+        check(2, &formula, "d 1 -1 0\n0\n").is_err(),
+        "deleting a missing clause"
+    );
+    assert!(
+        check(2, &formula, "d 2 1 0\nd 2 -1 0\n2 0\n").is_err(),
+        "lemma no longer RUP"
+    );
     assert!(check(2, &formula, "3 0\n").is_err(), "unknown variable");
 }

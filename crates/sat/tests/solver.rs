@@ -10,7 +10,7 @@ use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 
 use proptest::prelude::*;
-use sat::{ClauseSink, Cnf, Enumeration, Lit, Limits, Model, Outcome, Solver, Var};
+use sat::{ClauseSink, Cnf, Enumeration, Limits, Lit, Model, Outcome, Solver, Var};
 
 /// Every model of `cnf` over its variables, by trying all assignments.
 fn brute_force_models(cnf: &Cnf) -> Vec<Vec<bool>> {
@@ -180,8 +180,15 @@ fn pigeonhole(pigeons: u32, holes: u32) -> Cnf {
 #[test]
 fn pigeonhole_formulas_are_unsat_with_checked_proofs() {
     for holes in 1..=5 {
-        assert!(!solve_checked(&pigeonhole(holes + 1, holes)), "{} into {holes}", holes + 1);
-        assert!(solve_checked(&pigeonhole(holes, holes)), "{holes} into {holes}");
+        assert!(
+            !solve_checked(&pigeonhole(holes + 1, holes)),
+            "{} into {holes}",
+            holes + 1
+        );
+        assert!(
+            solve_checked(&pigeonhole(holes, holes)),
+            "{holes} into {holes}"
+        );
     }
 }
 
@@ -245,7 +252,10 @@ fn a_conflict_limit_gives_unknown_and_the_solver_can_go_on() {
         conflicts: Some(10),
         time: None,
     });
-    assert!(matches!(solver.solve(), Outcome::Unknown(sat::StopReason::Conflicts)));
+    assert!(matches!(
+        solver.solve(),
+        Outcome::Unknown(sat::StopReason::Conflicts)
+    ));
     solver.set_limits(Limits::default());
     assert_eq!(solver.solve(), Outcome::Unsat);
 }

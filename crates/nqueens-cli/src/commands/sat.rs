@@ -35,8 +35,8 @@ pub fn run(args: SatArgs) -> Result<Status> {
     let input = File::open(&args.file).with_context(|| format!("cannot read {name}"))?;
     let mut solver = Solver::new();
     if let Some(path) = &args.proof {
-        let file = File::create(path)
-            .with_context(|| format!("cannot create {}", path.display()))?;
+        let file =
+            File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
         solver.set_proof(BufWriter::with_capacity(1 << 16, file));
     }
     read_dimacs(BufReader::with_capacity(1 << 16, input), &mut solver)

@@ -43,7 +43,7 @@ impl ClauseDb {
         let at = u32::try_from(self.arena.len()).expect("clause arena beyond 2^32 words");
         self.arena.push(lits.len() as u32);
         self.arena
-            .push(u32::from(learnt) * LEARNT | lbd.min(LBD_MAX) << LBD_SHIFT);
+            .push((u32::from(learnt) * LEARNT) | (lbd.min(LBD_MAX) << LBD_SHIFT));
         self.arena.push(HEADER as u32);
         self.arena.extend(lits.iter().map(|l| l.code()));
         ClauseRef(at)

@@ -1117,7 +1117,10 @@ impl Solver {
             let lits = self.db.to_lits(cref);
             let falses = lits.iter().filter(|&&l| self.value(l) < 0).count();
             let satisfied = lits.iter().any(|&l| self.value(l) > 0);
-            assert!(satisfied || falses + 1 < lits.len(), "clause {lits:?} not propagated");
+            assert!(
+                satisfied || falses + 1 < lits.len(),
+                "clause {lits:?} not propagated"
+            );
             for &watched in &lits[..2] {
                 assert!(
                     self.watches[watched.index()].iter().any(|w| w.cref == cref),
