@@ -587,6 +587,11 @@ impl Solver {
                     continue;
                 }
                 let cref = watch.cref;
+                // A clause deleted by a reduction keeps its watches until the next garbage
+                // collection; it must not propagate any more (its watch is dropped here).
+                if self.db.is_deleted(cref) {
+                    continue;
+                }
                 let (lits, search) = self.db.lits_and_search_mut(cref);
                 if lits[0] == false_lit.code() {
                     lits.swap(0, 1);
@@ -926,9 +931,19 @@ impl Solver {
     fn reduce(&mut self) {
         self.stats.reductions += 1;
         let mut candidates = Vec::with_capacity(self.learnts.len());
+        // Every clause that is the reason of an assignment on the trail stays.
+        let reasons: std::collections::HashSet<ClauseRef> = self
+            .trail
+            .iter()
+            .filter_map(|lit| match self.reason[lit.var().index()] {
+                Reason::Long(cref) => Some(cref),
+                _ => None,
+            })
+            .collect();
         for &cref in &self.learnts {
             let used = self.db.take_used(cref);
-            if !used && self.db.lbd(cref) > 2 && !self.locked(cref) {
+            if !used && self.db.lbd(cref) > 2 && !reasons.contains(&cref) {
+                debug_assert!(!self.locked(cref));
                 candidates.push(cref);
             }
         }
