@@ -10,7 +10,7 @@ use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 
 use proptest::prelude::*;
-use sat::{ClauseSink, Cnf, Enumeration, Limits, Lit, Model, Outcome, Solver, Var};
+use sat::{ClauseSink, Cnf, Enumeration, Limits, Lit, Model, Options, Outcome, Solver, Var};
 
 /// Every model of `cnf` over its variables, by trying all assignments.
 fn brute_force_models(cnf: &Cnf) -> Vec<Vec<bool>> {
@@ -64,8 +64,12 @@ impl SharedBuf {
 /// Solves `cnf` with a DRAT proof; checks a model against the formula, or the proof with the
 /// forward RUP checker. Returns whether it was satisfiable.
 fn solve_checked(cnf: &Cnf) -> bool {
+    solve_checked_with(cnf, Options::default())
+}
+
+fn solve_checked_with(cnf: &Cnf, options: Options) -> bool {
     let proof = SharedBuf::default();
-    let mut solver = Solver::new();
+    let mut solver = Solver::with_options(options);
     solver.set_proof(proof.clone());
     cnf.add_to(&mut solver);
     let outcome = solver.solve();
@@ -258,4 +262,27 @@ fn a_conflict_limit_gives_unknown_and_the_solver_can_go_on() {
     ));
     solver.set_limits(Limits::default());
     assert_eq!(solver.solve(), Outcome::Unsat);
+}
+
+#[test]
+fn frequent_reductions_keep_answers_and_proofs_right() {
+    // Reductions every few conflicts: deleted clauses must stop propagating, and every
+    // deletion must be written to the proof before the clause disappears.
+    let options = Options {
+        reduce_first: 10,
+        reduce_increment: 5,
+        ..Options::default()
+    };
+    assert!(!solve_checked_with(&pigeonhole(6, 5), options.clone()));
+    for seed in SEEDS.take(15) {
+        let cnf = random_3sat(60, 262, seed);
+        let mut plain = Solver::new();
+        cnf.add_to(&mut plain);
+        let expected = matches!(plain.solve(), Outcome::Sat(_));
+        assert_eq!(
+            solve_checked_with(&cnf, options.clone()),
+            expected,
+            "seed {seed}"
+        );
+    }
 }
