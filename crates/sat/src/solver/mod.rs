@@ -10,7 +10,7 @@
 //!
 //! Unit propagation watches two literals of each clause. Binary clauses live in implication
 //! lists: for `a ∨ b`, `binaries[a]` holds `b` (when `a` becomes false, `b` is implied) and
-//! `binaries[b]` holds `a`. Longer clauses live in an arena ([`clause_db`]) with their two
+//! `binaries[b]` holds `a`. Longer clauses live in an arena (`clause_db`) with their two
 //! watched literals in positions 0 and 1, and `watches[l]` lists the clauses that watch `l`
 //! together with a *blocking literal* from the clause: when `l` becomes false and the blocker is
 //! true, the clause is satisfied and is skipped without reading its memory. Otherwise the clause
@@ -33,7 +33,7 @@
 //!
 //! # Heuristics
 //!
-//! - Decisions: the unassigned variable of highest VSIDS activity ([`heap`]), with the sign it
+//! - Decisions: the unassigned variable of highest VSIDS activity (`heap`), with the sign it
 //!   last had (phase saving, Pipatsrisawat and Darwiche 2007).
 //! - Restarts: glucose-style by default (restart when the LBDs of the recent conflicts average
 //!   well above the long-run average), or the Luby sequence ([`Restarts`]).
@@ -52,7 +52,7 @@
 //! # Proofs and enumeration
 //!
 //! With [`Solver::set_proof`], every learnt clause, deletion and the final empty clause are
-//! written in DRAT ([`proof`]). Enumeration ([`Solver::enumerate`]) adds blocking clauses,
+//! written in DRAT (`proof`). Enumeration ([`Solver::enumerate`]) adds blocking clauses,
 //! which are not implied by the formula, so a proof written during enumeration is not a
 //! refutation of the original formula.
 
