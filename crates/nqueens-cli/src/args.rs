@@ -8,6 +8,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use nqueens::cnf::Encoding;
 use nqueens::methods::{Config, Method};
 use nqueens::render::{Colour, Format, SvgStyle};
 use nqueens::{Engine, Problem, Queen, partial};
@@ -90,6 +91,12 @@ pub fn method_parser() -> impl TypedValueParser<Value = Method> {
     .map(|name| name.parse::<Method>().expect("a listed method"))
 }
 
+/// A value parser for `--encoding`.
+pub fn encoding_parser() -> impl TypedValueParser<Value = Encoding> {
+    PossibleValuesParser::new(Encoding::ALL.iter().map(|e| PossibleValue::new(e.name())))
+        .map(|name| name.parse::<Encoding>().expect("a listed encoding"))
+}
+
 fn format_parser() -> impl TypedValueParser<Value = Format> {
     PossibleValuesParser::new(
         Format::ALL
@@ -118,6 +125,11 @@ pub struct MethodArgs {
     /// runs longer than a second anyway).
     #[arg(long)]
     pub progress: bool,
+
+    /// The CNF encoding of the sat method: the seed's pairwise clauses or the compact
+    /// sequential counter (for large boards).
+    #[arg(long, value_name = "ENCODING", default_value = "pairwise", value_parser = encoding_parser())]
+    pub encoding: Encoding,
 }
 
 impl MethodArgs {
@@ -128,6 +140,7 @@ impl MethodArgs {
         config.threads = threads;
         config.seed = self.seed;
         config.progress = line.as_ref().map(ProgressLine::sink);
+        config.encoding = self.encoding;
         (config, line)
     }
 

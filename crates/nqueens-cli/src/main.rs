@@ -42,6 +42,8 @@ enum Command {
     Count(commands::count::CountArgs),
     Xc(commands::xc::XcArgs),
     XcExport(commands::xc_export::XcExportArgs),
+    Cnf(commands::cnf::CnfArgs),
+    Sat(commands::sat::SatArgs),
 }
 
 /// What a command found, as an exit status.
@@ -53,6 +55,10 @@ pub enum Status {
     NoSolution,
     /// A limit stopped the method before it decided (exit 3).
     GaveUp,
+    /// `nqueens sat`: the formula is satisfiable (exit 10, as SAT solvers do).
+    Satisfiable,
+    /// `nqueens sat`: the formula is unsatisfiable (exit 20).
+    Unsatisfiable,
 }
 
 /// An error that means "the check failed" rather than "you used me wrongly": exit 1, not 2.
@@ -71,11 +77,15 @@ fn main() -> ExitCode {
         Command::Count(args) => commands::count::run(args),
         Command::Xc(args) => commands::xc::run(args),
         Command::XcExport(args) => commands::xc_export::run(args),
+        Command::Cnf(args) => commands::cnf::run(args),
+        Command::Sat(args) => commands::sat::run(args),
     };
     match result {
         Ok(Status::Success) => ExitCode::SUCCESS,
         Ok(Status::NoSolution) => ExitCode::from(1),
         Ok(Status::GaveUp) => ExitCode::from(3),
+        Ok(Status::Satisfiable) => ExitCode::from(10),
+        Ok(Status::Unsatisfiable) => ExitCode::from(20),
         Err(err) => report_error(&err),
     }
 }

@@ -8,6 +8,8 @@
 //!   can stop, count), and [`methods`], which names the engines and picks one for `auto`;
 //! - [`backtrack`]: the baseline bitboard backtracking engine;
 //! - [`dlx`]: N-Queens as exact cover (two encodings), solved with dancing links;
+//! - [`cnf`]: N-Queens as CNF (the seed's pairwise encoding and a compact one) and the SAT
+//!   engine;
 //! - [`render`]: text, matrix, coordinates, JSON and SVG output; [`partial`]: partial-board
 //!   files;
 //! - [`oeis`]: the published counts (A000170, A002562) the tests check every engine against.
@@ -27,6 +29,7 @@
 
 pub mod backtrack;
 pub mod board;
+pub mod cnf;
 pub mod dlx;
 pub mod engine;
 pub mod error;

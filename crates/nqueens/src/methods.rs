@@ -5,7 +5,8 @@ use std::str::FromStr;
 
 use crate::backtrack::Backtrack;
 use crate::board::Problem;
-use crate::dlx::{Dlx, Encoding};
+use crate::cnf::{self, Sat};
+use crate::dlx::{self, Dlx};
 use crate::engine::{Engine, Job, ProgressSink};
 
 /// A way to solve N-Queens, as users name it on the command line.
@@ -20,6 +21,8 @@ pub enum Method {
     Dlx,
     /// Exact cover with dancing links, all items primary with gadget options ([`crate::dlx`]).
     DlxGadgets,
+    /// CNF encoding solved by the `sat` crate's CDCL solver ([`crate::cnf`]).
+    Sat,
 }
 
 impl Method {
@@ -29,6 +32,7 @@ impl Method {
         Method::Backtrack,
         Method::Dlx,
         Method::DlxGadgets,
+        Method::Sat,
     ];
 
     /// The name users type.
@@ -38,6 +42,7 @@ impl Method {
             Method::Backtrack => "backtrack",
             Method::Dlx => "dlx",
             Method::DlxGadgets => "dlx-gadgets",
+            Method::Sat => "sat",
         }
     }
 
@@ -51,6 +56,9 @@ impl Method {
             }
             Method::DlxGadgets => {
                 "exact cover, every item primary plus one gadget option per diagonal; slow to a first solution beyond n ≈ 20"
+            }
+            Method::Sat => {
+                "CNF solved by our CDCL SAT solver; --encoding pairwise (the seed's) or compact"
             }
         }
     }
@@ -72,8 +80,9 @@ impl Method {
                 engine.progress = config.progress.clone();
                 Box::new(engine)
             }
-            Method::Dlx => Box::new(Dlx::new(Encoding::Secondary, config.seed)),
-            Method::DlxGadgets => Box::new(Dlx::new(Encoding::Gadgets, config.seed)),
+            Method::Dlx => Box::new(Dlx::new(dlx::Encoding::Secondary, config.seed)),
+            Method::DlxGadgets => Box::new(Dlx::new(dlx::Encoding::Gadgets, config.seed)),
+            Method::Sat => Box::new(Sat::new(config.encoding, config.seed.unwrap_or(0))),
             Method::Auto => unreachable!("resolve never returns auto"),
         }
     }
@@ -113,6 +122,8 @@ pub struct Config {
     pub seed: Option<u64>,
     /// Where long runs report progress (`None`: nowhere).
     pub progress: Option<ProgressSink>,
+    /// The CNF encoding of the SAT method.
+    pub encoding: cnf::Encoding,
 }
 
 impl Default for Config {
@@ -121,6 +132,7 @@ impl Default for Config {
             threads: 1,
             seed: None,
             progress: None,
+            encoding: cnf::Encoding::default(),
         }
     }
 }

@@ -1,6 +1,34 @@
 //! CNF formulas, DIMACS input and output, and a CDCL SAT solver.
 //!
-//! This crate will hold `Var`/`Lit` as u32 newtypes, a trait that clauses are added to (an
-//! in-memory CNF, a DIMACS writer and the solver all implement it), a streaming DIMACS reader and
-//! writer, and a conflict-driven clause-learning solver. It does not know about N-Queens;
-//! `nqueens` encodes the puzzle into it.
+//! - [`Var`] and [`Lit`]: `u32` newtypes, `code = 2·var + sign`; DIMACS integers only at the
+//!   edge ([`lit`]);
+//! - [`ClauseSink`]: what encoders write into, implemented by the in-memory [`Cnf`], the
+//!   streaming [`DimacsWriter`], the sizing [`ClauseCounter`] and the [`Solver`] ([`cnf`]);
+//! - [`DimacsReader`] / [`read_dimacs`]: a streaming, strict DIMACS reader with line-numbered
+//!   errors ([`dimacs`]);
+//! - [`Solver`]: conflict-driven clause learning with watched literals, first-UIP learning and
+//!   minimisation, VSIDS, phase saving, restarts, LBD-based clause reduction, assumptions,
+//!   limits, model enumeration and DRAT proofs ([`solver`]).
+//!
+//! The crate does not know about N-Queens; `nqueens` encodes the puzzle into it.
+//!
+//! ```
+//! use sat::{parse_dimacs, Outcome, Solver};
+//! let cnf = parse_dimacs("p cnf 3 3\n1 2 0\n-1 2 0\n-2 -3 0\n").unwrap();
+//! let mut solver = Solver::new();
+//! cnf.add_to(&mut solver);
+//! let Outcome::Sat(model) = solver.solve() else { panic!("satisfiable") };
+//! assert!(cnf.is_satisfied_by(&model));
+//! ```
+
+pub mod cnf;
+pub mod dimacs;
+pub mod error;
+pub mod lit;
+pub mod solver;
+
+pub use cnf::{ClauseCounter, ClauseSink, Cnf, Model};
+pub use dimacs::{DimacsReader, DimacsWriter, Header, parse_dimacs, read_dimacs, write_dimacs};
+pub use error::Error;
+pub use lit::{Lit, Var};
+pub use solver::{Enumeration, Limits, Options, Outcome, Restarts, Solver, Stats, StopReason};

@@ -1,7 +1,9 @@
 //! One module per subcommand.
 
+pub mod cnf;
 pub mod count;
 pub mod list;
+pub mod sat;
 pub mod solve;
 pub mod xc;
 pub mod xc_export;

@@ -1,0 +1,206 @@
+//! The arena of long clauses (three or more literals).
+//!
+//! Every clause lives in one `Vec<u32>`: three header words, then its literal codes. A
+//! [`ClauseRef`] is the offset of the first header word, so a clause is reached with one index
+//! and its header shares a cache line with its first literals. Binary clauses never come here:
+//! the solver keeps them in implication lists.
+//!
+//! Header words: `size`; `meta` (bit 0 learnt, bit 1 deleted, bit 2 used since the last
+//! reduction, bits 3.. the LBD); `search`, the position where the last search for a replacement
+//! watch stopped (Gent 2013: starting there instead of at 2 keeps long clauses from being
+//! rescanned from the front). Deleting only sets a bit; [`ClauseDb::collect_garbage`] later
+//! copies the live clauses into a fresh arena and returns a [`Relocation`] to remap references.
+
+use crate::lit::Lit;
+
+/// The offset of a clause in the arena.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub(crate) struct ClauseRef(u32);
+
+const HEADER: usize = 3;
+const SIZE: usize = 0;
+const META: usize = 1;
+const SEARCH: usize = 2;
+
+const LEARNT: u32 = 1;
+const DELETED: u32 = 2;
+const USED: u32 = 4;
+const LBD_SHIFT: u32 = 3;
+const LBD_MAX: u32 = u32::MAX >> LBD_SHIFT;
+
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ClauseDb {
+    arena: Vec<u32>,
+    /// Words taken by deleted clauses.
+    wasted: usize,
+}
+
+impl ClauseDb {
+    /// Stores a clause of at least three literals and returns its reference.
+    pub(crate) fn add(&mut self, lits: &[Lit], learnt: bool, lbd: u32) -> ClauseRef {
+        debug_assert!(lits.len() >= 3);
+        let at = u32::try_from(self.arena.len()).expect("clause arena beyond 2^32 words");
+        self.arena.push(lits.len() as u32);
+        self.arena
+            .push((u32::from(learnt) * LEARNT) | (lbd.min(LBD_MAX) << LBD_SHIFT));
+        self.arena.push(HEADER as u32);
+        self.arena.extend(lits.iter().map(|l| l.code()));
+        ClauseRef(at)
+    }
+
+    #[inline]
+    fn start(cref: ClauseRef) -> usize {
+        cref.0 as usize
+    }
+
+    #[inline]
+    pub(crate) fn size(&self, cref: ClauseRef) -> usize {
+        self.arena[Self::start(cref) + SIZE] as usize
+    }
+
+    /// The literal codes.
+    #[inline]
+    pub(crate) fn lits(&self, cref: ClauseRef) -> &[u32] {
+        let start = Self::start(cref) + HEADER;
+        &self.arena[start..start + self.size(cref)]
+    }
+
+    /// The literal codes, mutable, and the saved search position.
+    #[inline]
+    pub(crate) fn lits_and_search_mut(&mut self, cref: ClauseRef) -> (&mut [u32], &mut u32) {
+        let start = Self::start(cref);
+        let size = self.arena[start + SIZE] as usize;
+        let (header, rest) = self.arena[start..start + HEADER + size].split_at_mut(HEADER);
+        (rest, &mut header[SEARCH])
+    }
+
+    /// The clause's literals, as a vector.
+    #[cfg_attr(not(debug_assertions), allow(dead_code))]
+    pub(crate) fn to_lits(&self, cref: ClauseRef) -> Vec<Lit> {
+        self.lits(cref).iter().map(|&c| Lit::from_code(c)).collect()
+    }
+
+    fn meta(&self, cref: ClauseRef) -> u32 {
+        self.arena[Self::start(cref) + META]
+    }
+
+    fn meta_mut(&mut self, cref: ClauseRef) -> &mut u32 {
+        &mut self.arena[Self::start(cref) + META]
+    }
+
+    pub(crate) fn is_learnt(&self, cref: ClauseRef) -> bool {
+        self.meta(cref) & LEARNT != 0
+    }
+
+    pub(crate) fn is_deleted(&self, cref: ClauseRef) -> bool {
+        self.meta(cref) & DELETED != 0
+    }
+
+    pub(crate) fn lbd(&self, cref: ClauseRef) -> u32 {
+        self.meta(cref) >> LBD_SHIFT
+    }
+
+    /// Takes the "used since the last reduction" bit, clearing it.
+    pub(crate) fn take_used(&mut self, cref: ClauseRef) -> bool {
+        let meta = self.meta_mut(cref);
+        let used = *meta & USED != 0;
+        *meta &= !USED;
+        used
+    }
+
+    pub(crate) fn mark_used(&mut self, cref: ClauseRef) {
+        *self.meta_mut(cref) |= USED;
+    }
+
+    pub(crate) fn delete(&mut self, cref: ClauseRef) {
+        debug_assert!(!self.is_deleted(cref));
+        *self.meta_mut(cref) |= DELETED;
+        self.wasted += HEADER + self.size(cref);
+    }
+
+    /// Whether deleted clauses take more than half of the arena.
+    pub(crate) fn mostly_garbage(&self) -> bool {
+        self.wasted * 2 > self.arena.len()
+    }
+
+    /// Every clause in arena order, deleted ones included.
+    #[cfg_attr(not(debug_assertions), allow(dead_code))]
+    pub(crate) fn refs(&self) -> impl Iterator<Item = ClauseRef> + '_ {
+        let mut at = 0;
+        std::iter::from_fn(move || {
+            if at >= self.arena.len() {
+                return None;
+            }
+            let cref = ClauseRef(at as u32);
+            at += HEADER + self.arena[at + SIZE] as usize;
+            Some(cref)
+        })
+    }
+
+    /// Copies the live clauses into a new arena, in order. The returned relocation maps old
+    /// references to new ones until it is dropped.
+    pub(crate) fn collect_garbage(&mut self) -> Relocation {
+        let old = std::mem::take(&mut self.arena);
+        let mut fresh = Vec::with_capacity(old.len() - self.wasted);
+        let mut at = 0;
+        let mut moved = old;
+        while at < moved.len() {
+            let len = HEADER + moved[at + SIZE] as usize;
+            if moved[at + META] & DELETED == 0 {
+                let new_at = fresh.len() as u32;
+                fresh.extend_from_slice(&moved[at..at + len]);
+                // The old search word now holds the forwarding address.
+                moved[at + SEARCH] = new_at;
+            }
+            at += len;
+        }
+        self.arena = fresh;
+        self.wasted = 0;
+        Relocation { old: moved }
+    }
+}
+
+/// Old-to-new clause references after [`ClauseDb::collect_garbage`].
+pub(crate) struct Relocation {
+    old: Vec<u32>,
+}
+
+impl Relocation {
+    /// Where a clause moved, or `None` when it was deleted.
+    pub(crate) fn map(&self, cref: ClauseRef) -> Option<ClauseRef> {
+        let at = cref.0 as usize;
+        (self.old[at + META] & DELETED == 0).then(|| ClauseRef(self.old[at + SEARCH]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lits(numbers: &[i32]) -> Vec<Lit> {
+        numbers.iter().map(|&n| Lit::from_dimacs(n)).collect()
+    }
+
+    #[test]
+    fn garbage_collection_keeps_live_clauses_and_forwards_references() {
+        let mut db = ClauseDb::default();
+        let a = db.add(&lits(&[1, 2, 3]), false, 0);
+        let b = db.add(&lits(&[-1, 2, 4, 5]), true, 3);
+        let c = db.add(&lits(&[3, -4, 5]), true, 2);
+        assert_eq!(db.lbd(b), 3);
+        assert!(db.is_learnt(b) && !db.is_learnt(a));
+        db.mark_used(c);
+        db.delete(b);
+        assert_eq!(db.refs().count(), 3);
+        let relocation = db.collect_garbage();
+        assert_eq!(relocation.map(b), None);
+        let (a2, c2) = (relocation.map(a).unwrap(), relocation.map(c).unwrap());
+        assert_eq!(db.to_lits(a2), lits(&[1, 2, 3]));
+        assert_eq!(db.to_lits(c2), lits(&[3, -4, 5]));
+        assert_eq!(db.lbd(c2), 2);
+        assert!(db.take_used(c2));
+        assert!(!db.take_used(c2));
+        assert_eq!(db.refs().count(), 2);
+    }
+}

@@ -1,0 +1,288 @@
+//! The solver against a brute-force oracle, pigeonhole formulas, and random 3-SAT at the phase
+//! transition with every model checked and every refutation replayed by an independent forward
+//! RUP checker (`rup.rs`, which shares no code with the solver).
+
+mod rup;
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::ops::ControlFlow;
+use std::sync::{Arc, Mutex};
+
+use proptest::prelude::*;
+use sat::{ClauseSink, Cnf, Enumeration, Limits, Lit, Model, Options, Outcome, Solver, Var};
+
+/// Every model of `cnf` over its variables, by trying all assignments.
+fn brute_force_models(cnf: &Cnf) -> Vec<Vec<bool>> {
+    let n = cnf.num_vars();
+    (0u32..1 << n)
+        .map(|bits| (0..n).map(|v| bits >> v & 1 == 1).collect::<Vec<bool>>())
+        .filter(|values| cnf.is_satisfied_by(&Model::from_values(values.clone())))
+        .collect()
+}
+
+fn cnf_from(vars: u32, clauses: &[Vec<i32>]) -> Cnf {
+    let mut cnf = Cnf::new();
+    cnf.ensure_vars(vars);
+    for clause in clauses {
+        let lits: Vec<Lit> = clause.iter().map(|&d| Lit::from_dimacs(d)).collect();
+        cnf.add_clause(&lits);
+    }
+    cnf
+}
+
+/// A random clause list: `vars` variables, clauses of 0 to 4 literals (duplicates and
+/// tautologies included, as real inputs have them).
+fn random_formula() -> impl Strategy<Value = (u32, Vec<Vec<i32>>)> {
+    (1u32..=12).prop_flat_map(|vars| {
+        let lit = (1..=vars as i32, any::<bool>()).prop_map(|(v, neg)| if neg { -v } else { v });
+        let clause = prop::collection::vec(lit, 0..=4);
+        (Just(vars), prop::collection::vec(clause, 0..=60))
+    })
+}
+
+/// A shared buffer a proof can be written into while the solver owns the writer.
+#[derive(Clone, Default)]
+struct SharedBuf(Arc<Mutex<Vec<u8>>>);
+
+impl Write for SharedBuf {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl SharedBuf {
+    fn text(&self) -> String {
+        String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+    }
+}
+
+/// Solves `cnf` with a DRAT proof; checks a model against the formula, or the proof with the
+/// forward RUP checker. Returns whether it was satisfiable.
+fn solve_checked(cnf: &Cnf) -> bool {
+    solve_checked_with(cnf, Options::default())
+}
+
+fn solve_checked_with(cnf: &Cnf, options: Options) -> bool {
+    let proof = SharedBuf::default();
+    let mut solver = Solver::with_options(options);
+    solver.set_proof(proof.clone());
+    cnf.add_to(&mut solver);
+    let outcome = solver.solve();
+    solver.finish_proof().unwrap();
+    match outcome {
+        Outcome::Sat(model) => {
+            assert!(cnf.is_satisfied_by(&model), "the model falsifies a clause");
+            true
+        }
+        Outcome::Unsat => {
+            let clauses: Vec<Vec<i32>> = cnf
+                .clauses()
+                .map(|c| c.iter().map(|l| l.to_dimacs()).collect())
+                .collect();
+            if let Err(e) = rup::check(cnf.num_vars(), &clauses, &proof.text()) {
+                panic!("the DRAT proof was rejected: {e}");
+            }
+            false
+        }
+        Outcome::Unknown(reason) => panic!("no limit was set, yet: {reason}"),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn agrees_with_brute_force((vars, clauses) in random_formula()) {
+        let cnf = cnf_from(vars, &clauses);
+        let models = brute_force_models(&cnf);
+        let sat = solve_checked(&cnf);
+        prop_assert_eq!(sat, !models.is_empty());
+    }
+
+    #[test]
+    fn enumeration_visits_every_model_once((vars, clauses) in random_formula()) {
+        let cnf = cnf_from(vars, &clauses);
+        let expected: HashSet<Vec<bool>> = brute_force_models(&cnf).into_iter().collect();
+        let mut solver = Solver::new();
+        cnf.add_to(&mut solver);
+        let all: Vec<Var> = (0..vars).map(Var::from_index).collect();
+        let mut seen = HashSet::new();
+        let end = solver.enumerate(&all, |model| {
+            assert!(cnf.is_satisfied_by(model));
+            assert!(seen.insert(model.values()[..vars as usize].to_vec()), "a model twice");
+            ControlFlow::Continue(())
+        });
+        prop_assert_eq!(end, Enumeration::Complete(expected.len() as u64));
+        prop_assert_eq!(seen, expected);
+    }
+
+    #[test]
+    fn assumptions_agree_with_unit_clauses(
+        (vars, clauses) in random_formula(),
+        picks in prop::collection::vec((0u32..12, any::<bool>()), 0..4),
+    ) {
+        let cnf = cnf_from(vars, &clauses);
+        let assumptions: Vec<Lit> = picks
+            .iter()
+            .filter(|&&(v, _)| v < vars)
+            .map(|&(v, neg)| Lit::new(Var::from_index(v), neg))
+            .collect();
+        let mut with_units = cnf.clone();
+        for &a in &assumptions {
+            with_units.add_clause(&[a]);
+        }
+        let expected = !brute_force_models(&with_units).is_empty();
+        let mut solver = Solver::new();
+        cnf.add_to(&mut solver);
+        match solver.solve_with(&assumptions) {
+            Outcome::Sat(model) => {
+                prop_assert!(expected);
+                prop_assert!(with_units.is_satisfied_by(&model));
+            }
+            Outcome::Unsat => {
+                prop_assert!(!expected);
+                // The failed assumptions alone already make the formula unsatisfiable.
+                let mut core = cnf.clone();
+                for &a in solver.failed_assumptions() {
+                    prop_assert!(assumptions.contains(&a));
+                    core.add_clause(&[a]);
+                }
+                prop_assert!(brute_force_models(&core).is_empty());
+            }
+            Outcome::Unknown(reason) => panic!("{reason}"),
+        }
+        // The solver is still usable, and the assumptions are gone.
+        let free = matches!(solver.solve(), Outcome::Sat(_));
+        prop_assert_eq!(free, !brute_force_models(&cnf).is_empty());
+    }
+}
+
+/// Pigeon p in hole h is variable p·holes + h.
+fn pigeonhole(pigeons: u32, holes: u32) -> Cnf {
+    let mut cnf = Cnf::new();
+    let x = |p: u32, h: u32| Lit::positive(Var::from_index(p * holes + h));
+    cnf.ensure_vars(pigeons * holes);
+    for p in 0..pigeons {
+        let lits: Vec<Lit> = (0..holes).map(|h| x(p, h)).collect();
+        cnf.add_clause(&lits);
+    }
+    for h in 0..holes {
+        for p in 0..pigeons {
+            for q in p + 1..pigeons {
+                cnf.add_clause(&[!x(p, h), !x(q, h)]);
+            }
+        }
+    }
+    cnf
+}
+
+#[test]
+fn pigeonhole_formulas_are_unsat_with_checked_proofs() {
+    for holes in 1..=5 {
+        assert!(
+            !solve_checked(&pigeonhole(holes + 1, holes)),
+            "{} into {holes}",
+            holes + 1
+        );
+        assert!(
+            solve_checked(&pigeonhole(holes, holes)),
+            "{holes} into {holes}"
+        );
+    }
+}
+
+/// A xorshift64* generator: the formulas below depend on nothing outside this file.
+struct XorShift(u64);
+
+impl XorShift {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 32) % n
+    }
+}
+
+/// Uniform random 3-SAT: `clauses` clauses of three distinct variables with random signs.
+fn random_3sat(vars: u32, clauses: u32, seed: u64) -> Cnf {
+    let mut rng = XorShift(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut cnf = Cnf::new();
+    cnf.ensure_vars(vars);
+    for _ in 0..clauses {
+        let mut picked: Vec<u32> = Vec::with_capacity(3);
+        while picked.len() < 3 {
+            let v = rng.below(u64::from(vars)) as u32;
+            if !picked.contains(&v) {
+                picked.push(v);
+            }
+        }
+        let lits: Vec<Lit> = picked
+            .iter()
+            .map(|&v| Lit::new(Var::from_index(v), rng.below(2) == 1))
+            .collect();
+        cnf.add_clause(&lits);
+    }
+    cnf
+}
+
+/// The seeds of the phase-transition test (fixed, so the test is the same on every run).
+const SEEDS: std::ops::Range<u64> = 1..41;
+
+#[test]
+fn random_3sat_at_the_phase_transition_is_decided_and_certified() {
+    let (mut sat, mut unsat) = (0, 0);
+    for seed in SEEDS {
+        if solve_checked(&random_3sat(50, 218, seed)) {
+            sat += 1;
+        } else {
+            unsat += 1;
+        }
+    }
+    // Near the threshold both answers occur; this pins that the list exercises both paths.
+    assert!(sat >= 5 && unsat >= 5, "{sat} sat, {unsat} unsat");
+}
+
+#[test]
+fn a_conflict_limit_gives_unknown_and_the_solver_can_go_on() {
+    let cnf = pigeonhole(7, 6);
+    let mut solver = Solver::new();
+    cnf.add_to(&mut solver);
+    solver.set_limits(Limits {
+        conflicts: Some(10),
+        time: None,
+    });
+    assert!(matches!(
+        solver.solve(),
+        Outcome::Unknown(sat::StopReason::Conflicts)
+    ));
+    solver.set_limits(Limits::default());
+    assert_eq!(solver.solve(), Outcome::Unsat);
+}
+
+#[test]
+fn frequent_reductions_keep_answers_and_proofs_right() {
+    // Reductions every few conflicts: deleted clauses must stop propagating, and every
+    // deletion must be written to the proof before the clause disappears.
+    let options = Options {
+        reduce_first: 10,
+        reduce_increment: 5,
+        ..Options::default()
+    };
+    assert!(!solve_checked_with(&pigeonhole(6, 5), options.clone()));
+    for seed in SEEDS.take(15) {
+        let cnf = random_3sat(60, 262, seed);
+        let mut plain = Solver::new();
+        cnf.add_to(&mut plain);
+        let expected = matches!(plain.solve(), Outcome::Sat(_));
+        assert_eq!(
+            solve_checked_with(&cnf, options.clone()),
+            expected,
+            "seed {seed}"
+        );
+    }
+}
