@@ -1,5 +1,19 @@
-//! A finite-domain constraint programming engine.
-//!
-//! This crate will hold integer variables with bitset domains, offset views `x + c`, a trail for
-//! exact undo, not-equal and all-different propagators, and first-fail search with a callback
-//! per solution. It does not know about N-Queens; `nqueens` encodes the puzzle into it.
+//! A finite-domain constraint programming engine. (essay to come)
+
+mod alldiff;
+mod domain;
+mod error;
+mod hall;
+mod propagator;
+mod rng;
+mod search;
+mod solver;
+mod store;
+
+pub use domain::{MAX_DOMAIN_SIZE, VALUE_LIMIT, Var, View};
+pub use error::Error;
+pub use search::{
+    Observer, Restarts, SearchConfig, SearchResult, Solution, Stats, Status, ValueOrder,
+    VariableOrder,
+};
+pub use solver::{Solver, Strength};
