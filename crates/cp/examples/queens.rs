@@ -21,7 +21,8 @@ fn main() {
     let columns: Vec<View> = x.iter().map(|&v| v.into()).collect();
     let up: Vec<View> = x.iter().zip(0..).map(|(&v, i)| v.plus(i)).collect();
     let down: Vec<View> = x.iter().zip(0..).map(|(&v, i)| v.minus(i)).collect();
-    for views in [&columns, &up, &down] {
+    for (i, views) in [&columns, &up, &down].into_iter().enumerate() {
+        let strength = if has("mixed") && i > 0 { Strength::Value } else { strength };
         solver.all_different(views, strength).unwrap();
     }
     // Rows from the middle outwards.

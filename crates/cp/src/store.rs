@@ -216,7 +216,7 @@ impl Store {
 
     /// [`Store::remove`] without the trail entry: the caller records the removal (in a `Take`)
     /// whenever this returns anything but `Ok(Event::NONE)`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn remove_untrailed(&mut self, var: Var, value: i32) -> Change {
         let d = &mut self.domains.meta[var.index()];
         if value < d.min || value > d.max {
