@@ -22,7 +22,11 @@ fn main() {
     let up: Vec<View> = x.iter().zip(0..).map(|(&v, i)| v.plus(i)).collect();
     let down: Vec<View> = x.iter().zip(0..).map(|(&v, i)| v.minus(i)).collect();
     for (i, views) in [&columns, &up, &down].into_iter().enumerate() {
-        let strength = if has("mixed") && i > 0 { Strength::Value } else { strength };
+        let strength = if has("mixed") && i > 0 {
+            Strength::Value
+        } else {
+            strength
+        };
         solver.all_different(views, strength).unwrap();
     }
     // Rows from the middle outwards.
@@ -64,5 +68,11 @@ fn main() {
             ControlFlow::Continue(())
         })
         .unwrap();
-    println!("n={n} {:?} solutions={} {:?} time={:?}", result.status, result.solutions, solver.stats(), result.elapsed);
+    println!(
+        "n={n} {:?} solutions={} {:?} time={:?}",
+        result.status,
+        result.solutions,
+        solver.stats(),
+        result.elapsed
+    );
 }

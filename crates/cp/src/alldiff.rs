@@ -163,12 +163,7 @@ impl AllDifferent {
     }
 
     /// Takes note of `event` on `position`; says when to run.
-    pub(crate) fn notify(
-        &mut self,
-        position: u32,
-        event: Event,
-        from_self: bool,
-    ) -> Option<Level> {
+    pub(crate) fn notify(&mut self, position: u32, event: Event, from_self: bool) -> Option<Level> {
         let mut wake = None;
         if self.bounds && event.bounds() && !from_self {
             self.dirty = true;
@@ -262,7 +257,10 @@ impl AllDifferent {
     pub(crate) fn undo_take(&mut self, store: &mut Store, take: Take) {
         let position = take.position;
         let last = self.free;
-        debug_assert_eq!(self.place[position as usize], last, "takes are undone newest first");
+        debug_assert_eq!(
+            self.place[position as usize], last,
+            "takes are undone newest first"
+        );
         let view = self.views[position as usize];
         let value = store.domains.get(view.var).min + view.offset;
         let (order, views) = (&self.order, &self.views);
@@ -405,9 +403,7 @@ impl AllDifferent {
         }
         if self.bounds {
             let rank = |value: i32| -> i32 {
-                (self.universe_lo..value)
-                    .filter(|&v| !is_taken(v))
-                    .count() as i32
+                (self.universe_lo..value).filter(|&v| !is_taken(v)).count() as i32
             };
             let n = self.views.len();
             let (mut lo, mut hi) = (vec![0; n], vec![0; n]);

@@ -19,7 +19,9 @@ pub enum Error {
         hi: i64,
     },
     /// A domain holds more values than a bitset domain supports.
-    #[error("the domain {lo}..={hi} has {size} values; bitset domains hold at most {MAX_DOMAIN_SIZE}")]
+    #[error(
+        "the domain {lo}..={hi} has {size} values; bitset domains hold at most {MAX_DOMAIN_SIZE}"
+    )]
     DomainTooLarge {
         /// Lower end asked for.
         lo: i64,

@@ -87,8 +87,16 @@ impl HallIntervals {
         if k == 0 {
             return Ok(());
         }
-        debug_assert!(by_lo.windows(2).all(|w| lo[w[0] as usize] <= lo[w[1] as usize]));
-        debug_assert!(by_hi.windows(2).all(|w| hi[w[0] as usize] <= hi[w[1] as usize]));
+        debug_assert!(
+            by_lo
+                .windows(2)
+                .all(|w| lo[w[0] as usize] <= lo[w[1] as usize])
+        );
+        debug_assert!(
+            by_hi
+                .windows(2)
+                .all(|w| hi[w[0] as usize] <= hi[w[1] as usize])
+        );
         if self.lo_rank.len() < lo.len() {
             self.lo_rank.resize(lo.len(), 0);
             self.hi_rank.resize(lo.len(), 0);

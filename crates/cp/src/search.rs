@@ -252,7 +252,10 @@ impl Solver {
         let mut next_clock = CLOCK_EVERY;
         let mut last_report = start;
         loop {
-            if config.node_limit.is_some_and(|limit| self.stats.nodes >= limit) {
+            if config
+                .node_limit
+                .is_some_and(|limit| self.stats.nodes >= limit)
+            {
                 return Status::NodeLimit;
             }
             if self.stats.nodes >= next_clock {
@@ -382,7 +385,9 @@ impl Solver {
                     (Some(b), Some(a)) if middle - b <= a - middle => b,
                     (_, Some(a)) => a,
                     (Some(b), None) => b,
-                    (None, None) => unreachable!("a domain with two values has one near the middle"),
+                    (None, None) => {
+                        unreachable!("a domain with two values has one near the middle")
+                    }
                 }
             }
             ValueOrder::Random => domains

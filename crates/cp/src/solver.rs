@@ -234,8 +234,12 @@ impl Solver {
             }
             Strength::Value | Strength::Bounds if views.len() > 1 => {
                 let id = self.props.len() as u32;
-                let prop =
-                    AllDifferent::new(id, &self.store, views.to_vec(), strength == Strength::Bounds);
+                let prop = AllDifferent::new(
+                    id,
+                    &self.store,
+                    views.to_vec(),
+                    strength == Strength::Bounds,
+                );
                 self.add(Propagator::AllDifferent(Box::new(prop)));
             }
             _ => {}

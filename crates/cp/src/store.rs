@@ -132,7 +132,11 @@ impl Store {
     pub(crate) fn restore(&mut self, var: Var, value: i32) {
         let d = &mut self.domains.meta[var.index()];
         let (word, mask) = Domains::locate(d, value);
-        debug_assert_eq!(self.domains.words[word] & mask, 0, "restoring a present value");
+        debug_assert_eq!(
+            self.domains.words[word] & mask,
+            0,
+            "restoring a present value"
+        );
         d.size += 1;
         d.min = d.min.min(value);
         d.max = d.max.max(value);
@@ -284,7 +288,14 @@ impl Store {
         self.narrow(var, d, value, value, 1)
     }
 
-    fn narrow(&mut self, var: Var, old: crate::domain::Domain, min: i32, max: i32, size: u32) -> Change {
+    fn narrow(
+        &mut self,
+        var: Var,
+        old: crate::domain::Domain,
+        min: i32,
+        max: i32,
+        size: u32,
+    ) -> Change {
         self.trail.push(Entry::Bounds {
             var,
             min: old.min,
@@ -295,7 +306,11 @@ impl Store {
         d.min = min;
         d.max = max;
         d.size = size;
-        let event = if size == 1 { Event::FIXED } else { Event::BOUNDS };
+        let event = if size == 1 {
+            Event::FIXED
+        } else {
+            Event::BOUNDS
+        };
         self.note(var, event);
         Ok(event)
     }

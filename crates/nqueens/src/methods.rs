@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 use crate::backtrack::Backtrack;
 use crate::board::Problem;
+use crate::cp_model::Cp;
 use crate::engine::{Engine, Job, ProgressSink};
 
 /// A way to solve N-Queens, as users name it on the command line.
@@ -15,17 +16,21 @@ pub enum Method {
     Auto,
     /// Bitboard backtracking, the baseline ([`crate::backtrack`]).
     Backtrack,
+    /// Constraint programming: three all-different constraints on the [`cp`] engine
+    /// ([`crate::cp_model`]).
+    Cp,
 }
 
 impl Method {
     /// Every method, `auto` first; the order of `--help`.
-    pub const ALL: &'static [Method] = &[Method::Auto, Method::Backtrack];
+    pub const ALL: &'static [Method] = &[Method::Auto, Method::Backtrack, Method::Cp];
 
     /// The name users type.
     pub fn name(self) -> &'static str {
         match self {
             Method::Auto => "auto",
             Method::Backtrack => "backtrack",
+            Method::Cp => "cp",
         }
     }
 
@@ -34,6 +39,9 @@ impl Method {
         match self {
             Method::Auto => "pick the best method for the job and the board",
             Method::Backtrack => "bitboard backtracking, row by row (n ≤ 64); the honest baseline",
+            Method::Cp => {
+                "constraint programming: three all-different constraints, first-fail (n ≤ 20000)"
+            }
         }
     }
 
@@ -51,6 +59,12 @@ impl Method {
         match self.resolve(job, problem) {
             Method::Backtrack => {
                 let mut engine = Backtrack::new(config.threads);
+                engine.progress = config.progress.clone();
+                Box::new(engine)
+            }
+            Method::Cp => {
+                let mut engine = Cp::new();
+                engine.seed = config.seed;
                 engine.progress = config.progress.clone();
                 Box::new(engine)
             }
