@@ -118,6 +118,10 @@ pub struct Stats {
     pub restarts: u64,
     /// The deepest stack of open left branches.
     pub max_depth: u64,
+    /// Right branches taken at the root on the first variable branched on: each closes the
+    /// subtree of one of its values, so with a domain of d values this counts up to d − 1 (a
+    /// measure of progress through the tree; with restarts, through the current run).
+    pub root_branches: u64,
 }
 
 /// How a search ended.
@@ -251,6 +255,7 @@ impl Solver {
         let mut run_failures = 0u64;
         let mut next_clock = CLOCK_EVERY;
         let mut last_report = start;
+        let mut first_var = None;
         loop {
             if config
                 .node_limit
@@ -290,6 +295,9 @@ impl Solver {
                     }
                 }
                 Some(var) => {
+                    if stack.is_empty() && first_var.is_none() {
+                        first_var = Some(var);
+                    }
                     let value = self.select_value(var, config.values, &mut rng);
                     stack.push(Frame {
                         mark: self.mark(),
@@ -316,6 +324,8 @@ impl Solver {
                     self.undo_to(base);
                     stack.clear();
                     self.stats.restarts += 1;
+                    self.stats.root_branches = 0;
+                    first_var = None;
                     run_failures = 0;
                     budget = Some(restarts.scale.saturating_mul(luby(self.stats.restarts + 1)));
                     random_ties = true;
@@ -326,6 +336,9 @@ impl Solver {
                 };
                 self.undo_to(frame.mark);
                 self.stats.nodes += 1;
+                if stack.is_empty() && first_var == Some(frame.var) {
+                    self.stats.root_branches += 1;
+                }
                 let removed = self.store.remove(frame.var, frame.value);
                 debug_assert!(removed.is_ok(), "a branched variable had two values");
                 if self.fixpoint().is_ok() {
@@ -406,5 +419,24 @@ mod tests {
     fn luby_sequence_starts_right() {
         let first: Vec<u64> = (1..=15).map(luby).collect();
         assert_eq!(first, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+    }
+
+    #[test]
+    fn root_branches_count_the_closed_subtrees_of_the_first_variable() {
+        // Five variables in 0..=4, all different: the first variable's five values are tried
+        // at the root, four of them closed by a right branch (the fifth is then forced).
+        let mut solver = Solver::new();
+        let vars = solver.new_vars(5, 0, 4).unwrap();
+        let views: Vec<_> = vars.iter().map(|&v| v.into()).collect();
+        solver
+            .all_different(&views, crate::Strength::Value)
+            .unwrap();
+        let result = solver
+            .search(&SearchConfig::default(), &mut |_: &Solution<'_>| {
+                ControlFlow::Continue(())
+            })
+            .unwrap();
+        assert_eq!(result.solutions, 120);
+        assert_eq!(solver.stats().root_branches, 4);
     }
 }

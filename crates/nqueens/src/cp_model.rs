@@ -114,9 +114,12 @@ impl Model {
     }
 }
 
-/// Reports search progress to the sink, if any.
+/// Hands solutions to the visitor and progress to the sink, if any.
 struct Observer<'a, 'v> {
     rows: &'a [Var],
+    /// Subtrees of the root, when known: without fixed queens the middle row is branched on
+    /// first and keeps the smallest domain until all its n values are tried.
+    root_subtrees: Option<u64>,
     visit: &'a mut Visit<'v>,
     progress: Option<&'a ProgressSink>,
 }
@@ -134,8 +137,8 @@ impl cp::Observer for Observer<'_, '_> {
     fn progress(&mut self, stats: &cp::Stats) -> ControlFlow<()> {
         if let Some(sink) = self.progress {
             sink.report(&Progress {
-                done: stats.restarts,
-                total: None,
+                done: stats.root_branches,
+                total: self.root_subtrees,
                 solutions: u128::from(stats.solutions),
                 nodes: u128::from(stats.nodes),
             });
@@ -174,6 +177,7 @@ impl Cp {
         };
         let mut observer = Observer {
             rows: &model.rows,
+            root_subtrees: (!problem.is_completion()).then_some(u64::from(problem.n())),
             visit,
             progress: self.progress.as_ref(),
         };
