@@ -21,7 +21,7 @@ impl Rng {
     /// A number in `0..bound` (`bound > 0`), by multiply-shift (bias below 2^-32 for the bounds
     /// used here).
     pub(crate) fn below(&mut self, bound: u32) -> u32 {
-        ((self.next_u64() >> 32) * u64::from(bound) >> 32) as u32
+        (((self.next_u64() >> 32) * u64::from(bound)) >> 32) as u32
     }
 }
 
