@@ -207,7 +207,7 @@ fn luby(mut i: u64) -> u64 {
 
 impl Solver {
     /// Searches for solutions, handing each one to `observer`, and leaves the solver as it was
-    /// (the root state), so it can search again. See the [module documentation](self).
+    /// (the root state), so it can search again. See the [crate documentation](crate).
     pub fn search<O: Observer + ?Sized>(
         &mut self,
         config: &SearchConfig,
