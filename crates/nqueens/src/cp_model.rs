@@ -51,9 +51,11 @@ pub struct Cp {
     /// one solution restarts on a Luby schedule; without, the search is the deterministic
     /// middle-out one.
     pub seed: Option<u64>,
-    /// Give up after this many search nodes.
+    /// Give up after this many search nodes. [`Engine::solve`] then answers
+    /// [`Outcome::GaveUp`] and [`Engine::for_each`] [`Enumeration::Stopped`]; [`Engine::count`]
+    /// counts only the solutions visited, so set no limit when counting (the CLI sets none).
     pub node_limit: Option<u64>,
-    /// Give up after this much time.
+    /// Give up after this much time (checked every 256 nodes); as for `node_limit`.
     pub time_limit: Option<Duration>,
     /// Where long runs report progress (solutions and nodes so far).
     pub progress: Option<ProgressSink>,
