@@ -10,6 +10,7 @@
 //! - [`dlx`]: N-Queens as exact cover (two encodings), solved with dancing links;
 //! - [`cnf`]: N-Queens as CNF (the seed's pairwise encoding and a compact one) and the SAT
 //!   engine;
+//! - [`cp_model`]: the three-all-different model on the [`cp`] constraint engine;
 //! - [`render`]: text, matrix, coordinates, JSON and SVG output; [`partial`]: partial-board
 //!   files;
 //! - [`oeis`]: the published counts (A000170, A002562) the tests check every engine against.
@@ -30,6 +31,7 @@
 pub mod backtrack;
 pub mod board;
 pub mod cnf;
+pub mod cp_model;
 pub mod dlx;
 pub mod engine;
 pub mod error;

@@ -6,6 +6,7 @@ use std::str::FromStr;
 use crate::backtrack::Backtrack;
 use crate::board::Problem;
 use crate::cnf::{self, Sat};
+use crate::cp_model::Cp;
 use crate::dlx::{self, Dlx};
 use crate::engine::{Engine, Job, ProgressSink};
 
@@ -23,6 +24,9 @@ pub enum Method {
     DlxGadgets,
     /// CNF encoding solved by the `sat` crate's CDCL solver ([`crate::cnf`]).
     Sat,
+    /// Constraint programming: three all-different constraints on the [`cp`] engine
+    /// ([`crate::cp_model`]).
+    Cp,
 }
 
 impl Method {
@@ -33,6 +37,7 @@ impl Method {
         Method::Dlx,
         Method::DlxGadgets,
         Method::Sat,
+        Method::Cp,
     ];
 
     /// The name users type.
@@ -43,6 +48,7 @@ impl Method {
             Method::Dlx => "dlx",
             Method::DlxGadgets => "dlx-gadgets",
             Method::Sat => "sat",
+            Method::Cp => "cp",
         }
     }
 
@@ -59,6 +65,9 @@ impl Method {
             }
             Method::Sat => {
                 "CNF solved by our CDCL SAT solver; --encoding pairwise (the seed's) or compact"
+            }
+            Method::Cp => {
+                "constraint programming: three all-different constraints, first-fail (n ≤ 20000)"
             }
         }
     }
@@ -83,6 +92,12 @@ impl Method {
             Method::Dlx => Box::new(Dlx::new(dlx::Encoding::Secondary, config.seed)),
             Method::DlxGadgets => Box::new(Dlx::new(dlx::Encoding::Gadgets, config.seed)),
             Method::Sat => Box::new(Sat::new(config.encoding, config.seed.unwrap_or(0))),
+            Method::Cp => {
+                let mut engine = Cp::new();
+                engine.seed = config.seed;
+                engine.progress = config.progress.clone();
+                Box::new(engine)
+            }
             Method::Auto => unreachable!("resolve never returns auto"),
         }
     }

@@ -1,0 +1,442 @@
+//! Depth-first search with binary branching, first-fail, value orders, restarts and limits.
+//!
+//! At each node the search propagates to a fixpoint, picks an unfixed variable `x` and a value
+//! `v`, and branches on `x = v` (left) then `x ≠ v` (right). The right branch is applied at the
+//! parent's level, so the next choice is made afresh with the domains it leaves, which is what
+//! lets first-fail pick the most constrained variable at every node. The stack holds one frame per
+//! open left branch (a trail mark, `x` and `v`); backtracking undoes the trail to the mark, so a
+//! node costs its propagation plus O(changes) to undo.
+//!
+//! Counters: `nodes` counts branches taken (left and right), `failures` the branches whose
+//! propagation failed, `propagations` the propagator runs. They are deterministic for a given
+//! model, configuration and seed.
+//!
+//! With restarts (Luby et al. 1993: run `i` may fail `scale · luby(i)` times before starting over
+//! from the root), the runs after the first break ties at random, so each run tries another part
+//! of the tree; the search then ends at its first solution (it would repeat solutions otherwise),
+//! or proves there is none when a run exhausts its tree within its budget.
+
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
+
+use crate::domain::{Domains, Var};
+use crate::error::Error;
+use crate::rng::Rng;
+use crate::solver::Solver;
+use crate::store::Mark;
+
+/// How often (in nodes) the search looks at the clock.
+const CLOCK_EVERY: u64 = 256;
+
+/// Which variable to branch on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum VariableOrder {
+    /// The first unfixed variable of [`SearchConfig::priority`].
+    Input,
+    /// First-fail: a variable with the smallest domain; among those, the first in
+    /// [`SearchConfig::priority`] (or one at random, see [`SearchConfig::random_ties`]).
+    #[default]
+    FirstFail,
+}
+
+/// Which value to try first on the chosen variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum ValueOrder {
+    /// The smallest value.
+    #[default]
+    Min,
+    /// The largest value.
+    Max,
+    /// The value closest to the middle of the variable's current bounds (the lower one on a
+    /// tie): values near the middle first, edges last.
+    MiddleOut,
+    /// A value drawn uniformly from the domain.
+    Random,
+}
+
+/// Restarts on a Luby schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Restarts {
+    /// Failures allowed in run `i` are `scale · luby(i)` (1, 1, 2, 1, 1, 2, 4, ...); at least 1.
+    pub scale: u64,
+}
+
+/// How to search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchConfig {
+    /// Which variable to branch on.
+    pub variables: VariableOrder,
+    /// The variables to branch on, in order of preference (ties of first-fail go to the
+    /// earliest). Empty: every variable, in order of creation. Variables left out are never
+    /// branched on, so a solution only fixes them if propagation does; list them all unless
+    /// that is what you want.
+    pub priority: Vec<Var>,
+    /// Break first-fail ties uniformly at random instead of by priority.
+    pub random_ties: bool,
+    /// Which value to try first.
+    pub values: ValueOrder,
+    /// Restart on a Luby schedule (then the search ends at the first solution).
+    pub restarts: Option<Restarts>,
+    /// Seed for random ties, random values and restarts.
+    pub seed: u64,
+    /// Give up after this many nodes.
+    pub node_limit: Option<u64>,
+    /// Give up after this much time (checked every few hundred nodes).
+    pub time_limit: Option<Duration>,
+    /// How often to call [`Observer::progress`].
+    pub progress_every: Duration,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            variables: VariableOrder::FirstFail,
+            priority: Vec::new(),
+            random_ties: false,
+            values: ValueOrder::Min,
+            restarts: None,
+            seed: 0,
+            node_limit: None,
+            time_limit: None,
+            progress_every: Duration::from_millis(250),
+        }
+    }
+}
+
+/// The work counters of a search.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Branches taken, left (`x = v`) and right (`x ≠ v`).
+    pub nodes: u64,
+    /// Branches whose propagation failed.
+    pub failures: u64,
+    /// Propagator runs.
+    pub propagations: u64,
+    /// Solutions visited.
+    pub solutions: u64,
+    /// Restarts made.
+    pub restarts: u64,
+    /// The deepest stack of open left branches.
+    pub max_depth: u64,
+    /// Right branches taken at the root on the first variable branched on: each closes the
+    /// subtree of one of its values, so with a domain of d values this counts up to d − 1 (a
+    /// measure of progress through the tree; with restarts, through the current run).
+    pub root_branches: u64,
+}
+
+/// How a search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// The whole tree was explored: every solution was visited (none, if none was).
+    Complete,
+    /// The observer stopped the search, or restarts ended it at its first solution.
+    Stopped,
+    /// The node limit was reached.
+    NodeLimit,
+    /// The time limit was reached.
+    TimeLimit,
+}
+
+/// The end of a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// Why it ended.
+    pub status: Status,
+    /// Solutions visited.
+    pub solutions: u64,
+    /// Wall-clock time.
+    pub elapsed: Duration,
+}
+
+/// A solution, as the observer sees it: valid only during the call.
+pub struct Solution<'a> {
+    domains: &'a Domains,
+}
+
+impl Solution<'_> {
+    /// The value of `var`.
+    pub fn value(&self, var: Var) -> i32 {
+        let d = self.domains.get(var);
+        debug_assert_eq!(d.size, 1, "every branched variable is fixed in a solution");
+        d.min
+    }
+
+    /// The values of all variables, in order of creation.
+    pub fn values(&self) -> Vec<i32> {
+        self.domains.meta.iter().map(|d| d.min).collect()
+    }
+}
+
+/// What a search reports to.
+pub trait Observer {
+    /// Called with each solution; `Break` stops the search.
+    fn solution(&mut self, solution: &Solution<'_>) -> ControlFlow<()>;
+
+    /// Called every [`SearchConfig::progress_every`] or so; `Break` stops the search.
+    fn progress(&mut self, _stats: &Stats) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+}
+
+impl<F: FnMut(&Solution<'_>) -> ControlFlow<()>> Observer for F {
+    fn solution(&mut self, solution: &Solution<'_>) -> ControlFlow<()> {
+        self(solution)
+    }
+}
+
+/// One open left branch.
+struct Frame {
+    mark: Mark,
+    var: Var,
+    value: i32,
+}
+
+/// The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ... (`i ≥ 1`).
+fn luby(mut i: u64) -> u64 {
+    loop {
+        let mut k = 1;
+        while (1u64 << k) - 1 < i {
+            k += 1;
+        }
+        if (1u64 << k) - 1 == i {
+            return 1 << (k - 1);
+        }
+        i -= (1 << (k - 1)) - 1;
+    }
+}
+
+impl Solver {
+    /// Searches for solutions, handing each one to `observer`, and leaves the solver as it was
+    /// (the root state), so it can search again. See the [crate documentation](crate).
+    pub fn search<O: Observer + ?Sized>(
+        &mut self,
+        config: &SearchConfig,
+        observer: &mut O,
+    ) -> Result<SearchResult, Error> {
+        for &var in &config.priority {
+            self.check_var(var)?;
+        }
+        if config.restarts.is_some_and(|r| r.scale == 0) {
+            return Err(Error::InvalidSearch("the restart scale must be at least 1"));
+        }
+        let start = Instant::now();
+        self.stats = super::search::Stats::default();
+        let root = self.mark();
+        let status = if self.infeasible || self.start().is_err() {
+            Status::Complete
+        } else {
+            self.explore(config, observer, start)
+        };
+        self.undo_to(root);
+        Ok(SearchResult {
+            status,
+            solutions: self.stats.solutions,
+            elapsed: start.elapsed(),
+        })
+    }
+
+    /// The search proper, from a root at fixpoint.
+    fn explore<O: Observer + ?Sized>(
+        &mut self,
+        config: &SearchConfig,
+        observer: &mut O,
+        start: Instant,
+    ) -> Status {
+        let base = self.mark();
+        let order: Vec<Var> = if config.priority.is_empty() {
+            self.vars().collect()
+        } else {
+            config.priority.clone()
+        };
+        let mut rng = Rng::new(config.seed);
+        let mut random_ties = config.random_ties;
+        let mut stack: Vec<Frame> = Vec::new();
+        let mut budget = config.restarts.map(|r| r.scale.saturating_mul(luby(1)));
+        let mut run_failures = 0u64;
+        let mut next_clock = CLOCK_EVERY;
+        let mut last_report = start;
+        let mut first_var = None;
+        loop {
+            if config
+                .node_limit
+                .is_some_and(|limit| self.stats.nodes >= limit)
+            {
+                return Status::NodeLimit;
+            }
+            if self.stats.nodes >= next_clock {
+                next_clock = self.stats.nodes + CLOCK_EVERY;
+                let now = Instant::now();
+                if config
+                    .time_limit
+                    .is_some_and(|limit| now.duration_since(start) >= limit)
+                {
+                    return Status::TimeLimit;
+                }
+                if now.duration_since(last_report) >= config.progress_every {
+                    last_report = now;
+                    if observer.progress(&self.stats).is_break() {
+                        return Status::Stopped;
+                    }
+                }
+            }
+
+            match self.select_variable(&order, config.variables, random_ties, &mut rng) {
+                None => {
+                    debug_assert!(
+                        self.vars().all(|v| self.store.domains.is_consistent(v)),
+                        "a domain's size or bounds disagree with its bits"
+                    );
+                    self.stats.solutions += 1;
+                    let solution = Solution {
+                        domains: &self.store.domains,
+                    };
+                    if observer.solution(&solution).is_break() || config.restarts.is_some() {
+                        return Status::Stopped;
+                    }
+                }
+                Some(var) => {
+                    if stack.is_empty() && first_var.is_none() {
+                        first_var = Some(var);
+                    }
+                    let value = self.select_value(var, config.values, &mut rng);
+                    stack.push(Frame {
+                        mark: self.mark(),
+                        var,
+                        value,
+                    });
+                    self.stats.nodes += 1;
+                    self.stats.max_depth = self.stats.max_depth.max(stack.len() as u64);
+                    let assigned = self.store.assign(var, value);
+                    debug_assert!(assigned.is_ok(), "the chosen value is in the domain");
+                    if self.fixpoint().is_ok() {
+                        continue;
+                    }
+                    self.stats.failures += 1;
+                    run_failures += 1;
+                }
+            }
+
+            // Backtrack to the newest open left branch whose right branch propagates.
+            loop {
+                if let (Some(limit), Some(restarts)) = (budget, config.restarts)
+                    && run_failures >= limit
+                {
+                    self.undo_to(base);
+                    stack.clear();
+                    self.stats.restarts += 1;
+                    self.stats.root_branches = 0;
+                    first_var = None;
+                    run_failures = 0;
+                    budget = Some(restarts.scale.saturating_mul(luby(self.stats.restarts + 1)));
+                    random_ties = true;
+                    break;
+                }
+                let Some(frame) = stack.pop() else {
+                    return Status::Complete;
+                };
+                self.undo_to(frame.mark);
+                self.stats.nodes += 1;
+                if stack.is_empty() && first_var == Some(frame.var) {
+                    self.stats.root_branches += 1;
+                }
+                let removed = self.store.remove(frame.var, frame.value);
+                debug_assert!(removed.is_ok(), "a branched variable had two values");
+                if self.fixpoint().is_ok() {
+                    break;
+                }
+                self.stats.failures += 1;
+                run_failures += 1;
+            }
+        }
+    }
+
+    fn select_variable(
+        &self,
+        order: &[Var],
+        how: VariableOrder,
+        random_ties: bool,
+        rng: &mut Rng,
+    ) -> Option<Var> {
+        let meta = &self.store.domains.meta;
+        match how {
+            VariableOrder::Input => order.iter().copied().find(|v| meta[v.index()].size > 1),
+            VariableOrder::FirstFail => {
+                let (mut best, mut best_size, mut ties) = (None, u32::MAX, 0u32);
+                for &var in order {
+                    let size = meta[var.index()].size;
+                    if size <= 1 || size > best_size {
+                        continue;
+                    }
+                    if size < best_size {
+                        (best, best_size, ties) = (Some(var), size, 1);
+                        if size == 2 && !random_ties {
+                            break;
+                        }
+                    } else if random_ties {
+                        ties += 1;
+                        if rng.below(ties) == 0 {
+                            best = Some(var);
+                        }
+                    }
+                }
+                best
+            }
+        }
+    }
+
+    fn select_value(&self, var: Var, how: ValueOrder, rng: &mut Rng) -> i32 {
+        let domains = &self.store.domains;
+        let d = domains.get(var);
+        match how {
+            ValueOrder::Min => d.min,
+            ValueOrder::Max => d.max,
+            ValueOrder::MiddleOut => {
+                let middle = d.min + (d.max - d.min) / 2;
+                let below = domains.prev_set(d, middle, d.min);
+                let above = domains.next_set(d, middle, d.max);
+                match (below, above) {
+                    (Some(b), Some(a)) if middle - b <= a - middle => b,
+                    (_, Some(a)) => a,
+                    (Some(b), None) => b,
+                    (None, None) => {
+                        unreachable!("a domain with two values has one near the middle")
+                    }
+                }
+            }
+            ValueOrder::Random => domains
+                .values(var)
+                .nth(rng.below(d.size) as usize)
+                .expect("size counts the live values"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn luby_sequence_starts_right() {
+        let first: Vec<u64> = (1..=15).map(luby).collect();
+        assert_eq!(first, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+    }
+
+    #[test]
+    fn root_branches_count_the_closed_subtrees_of_the_first_variable() {
+        // Five variables in 0..=4, all different: the first variable's five values are tried
+        // at the root, four of them closed by a right branch (the fifth is then forced).
+        let mut solver = Solver::new();
+        let vars = solver.new_vars(5, 0, 4).unwrap();
+        let views: Vec<_> = vars.iter().map(|&v| v.into()).collect();
+        solver
+            .all_different(&views, crate::Strength::Value)
+            .unwrap();
+        let result = solver
+            .search(&SearchConfig::default(), &mut |_: &Solution<'_>| {
+                ControlFlow::Continue(())
+            })
+            .unwrap();
+        assert_eq!(result.solutions, 120);
+        assert_eq!(solver.stats().root_branches, 4);
+    }
+}
