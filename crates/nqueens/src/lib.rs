@@ -7,6 +7,7 @@
 //! - [`engine`]: the API all engines share (first solution, enumeration with a callback that
 //!   can stop, count), and [`methods`], which names the engines and picks one for `auto`;
 //! - [`backtrack`]: the baseline bitboard backtracking engine;
+//! - [`counter`]: the fast counter (full symmetry, threads, checkpoints, shards);
 //! - [`render`]: text, matrix, coordinates, JSON and SVG output; [`partial`]: partial-board
 //!   files;
 //! - [`oeis`]: the published counts (A000170, A002562) the tests check every engine against.
@@ -26,6 +27,7 @@
 
 pub mod backtrack;
 pub mod board;
+pub mod counter;
 pub mod engine;
 pub mod error;
 pub mod methods;

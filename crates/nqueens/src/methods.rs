@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 use crate::backtrack::Backtrack;
 use crate::board::Problem;
+use crate::counter::{self, Counter};
 use crate::engine::{Engine, Job, ProgressSink};
 
 /// A way to solve N-Queens, as users name it on the command line.
@@ -15,17 +16,20 @@ pub enum Method {
     Auto,
     /// Bitboard backtracking, the baseline ([`crate::backtrack`]).
     Backtrack,
+    /// The fast counter: full symmetry, threads ([`crate::counter`]).
+    Counter,
 }
 
 impl Method {
     /// Every method, `auto` first; the order of `--help`.
-    pub const ALL: &'static [Method] = &[Method::Auto, Method::Backtrack];
+    pub const ALL: &'static [Method] = &[Method::Auto, Method::Backtrack, Method::Counter];
 
     /// The name users type.
     pub fn name(self) -> &'static str {
         match self {
             Method::Auto => "auto",
             Method::Backtrack => "backtrack",
+            Method::Counter => "counter",
         }
     }
 
@@ -34,13 +38,23 @@ impl Method {
         match self {
             Method::Auto => "pick the best method for the job and the board",
             Method::Backtrack => "bitboard backtracking, row by row (n ≤ 64); the honest baseline",
+            Method::Counter => {
+                "counts only: full 8-fold symmetry, all threads, checkpoints, shards (n ≤ 32)"
+            }
         }
     }
 
     /// The method `auto` stands for on this job and problem; other methods are returned as
     /// they are.
-    pub fn resolve(self, _job: Job, _problem: &Problem) -> Method {
+    pub fn resolve(self, job: Job, problem: &Problem) -> Method {
         match self {
+            Method::Auto
+                if matches!(job, Job::Count | Job::CountUnique)
+                    && !problem.is_completion()
+                    && problem.n() <= counter::MAX_N =>
+            {
+                Method::Counter
+            }
             Method::Auto => Method::Backtrack,
             other => other,
         }
@@ -51,6 +65,11 @@ impl Method {
         match self.resolve(job, problem) {
             Method::Backtrack => {
                 let mut engine = Backtrack::new(config.threads);
+                engine.progress = config.progress.clone();
+                Box::new(engine)
+            }
+            Method::Counter => {
+                let mut engine = Counter::new(config.threads);
                 engine.progress = config.progress.clone();
                 Box::new(engine)
             }
