@@ -94,31 +94,63 @@ struct Frame {
 /// Per-worker scratch space, reused from task to task.
 pub(crate) struct Scratch {
     stack: [Frame; ROWS],
-    columns: [u8; ROWS],
+    /// The queen of each row on the current path (one bit), when the loop tracks them.
+    placed: [u64; ROWS],
 }
 
 impl Default for Scratch {
     fn default() -> Self {
         Scratch {
             stack: [Frame::default(); ROWS],
-            columns: [0; ROWS],
+            placed: [0; ROWS],
         }
     }
 }
 
 /// The number of ways to complete `start` to a full board under `masks`, and the number of
 /// queens placed on the way (nodes).
+pub(crate) fn count_completions(masks: &RowMasks, start: State, scratch: &mut Scratch) -> (u64, u64) {
+    search::<false>(masks, start, scratch, &mut |_| {})
+}
+
+/// Like [`count_completions`], but calls `on_solution` with the queen of every row (one bit
+/// per row) for each solution, instead of counting it.
+pub(crate) fn visit_completions(
+    masks: &RowMasks,
+    prefix: &[u8],
+    start: State,
+    scratch: &mut Scratch,
+    on_solution: &mut impl FnMut(&[u64]),
+) -> u64 {
+    for (row, &col) in prefix.iter().enumerate() {
+        scratch.placed[row] = 1 << col;
+    }
+    search::<true>(masks, start, scratch, on_solution).1
+}
+
+/// The counting loop (see the module essay of [`super`]). With `TRACK`, each placement is also
+/// written to `scratch.placed[row]` and solutions go to `on_solution`.
 ///
 /// The loop keeps the current row's state in registers and pushes a frame only when it
 /// descends from a row that still has untried squares (a row whose last square is being tried
 /// is replaced, not stacked), and it descends only when the next row has a free square, so dead
 /// ends cost no push or pop. A solution shows up as a placement that fills every column.
-pub(crate) fn count_completions(masks: &RowMasks, start: State, scratch: &mut Scratch) -> (u64, u64) {
+#[inline(always)]
+fn search<const TRACK: bool>(
+    masks: &RowMasks,
+    start: State,
+    scratch: &mut Scratch,
+    on_solution: &mut impl FnMut(&[u64]),
+) -> (u64, u64) {
+    let n = masks.n;
     let blocked = &masks.blocked;
-    if start.row >= masks.n {
-        return (u64::from(start.row == masks.n), 0);
+    if start.row >= n {
+        if TRACK {
+            on_solution(&scratch.placed[..n]);
+        }
+        return (u64::from(start.row == n), 0);
     }
-    let stack = &mut scratch.stack;
+    let Scratch { stack, placed, .. } = scratch;
     let mut row = start.row;
     let mut columns = start.columns | masks.outside;
     let mut left = start.left;
@@ -132,6 +164,9 @@ pub(crate) fn count_completions(masks: &RowMasks, start: State, scratch: &mut Sc
             let bit = !taken & taken.wrapping_add(1);
             taken |= bit;
             nodes += 1;
+            if TRACK {
+                placed[row] = bit;
+            }
             let next_columns = columns | bit;
             let next_left = (left | bit) << 1;
             let next_right = (right | bit) >> 1;
@@ -150,6 +185,10 @@ pub(crate) fn count_completions(masks: &RowMasks, start: State, scratch: &mut Sc
                 right = next_right;
                 row += 1;
                 taken = next_taken;
+            } else if TRACK {
+                if next_columns == u64::MAX {
+                    on_solution(&placed[..n]);
+                }
             } else {
                 solutions += u64::from(next_columns == u64::MAX);
             }
@@ -167,9 +206,9 @@ pub(crate) fn count_completions(masks: &RowMasks, start: State, scratch: &mut Sc
     }
 }
 
-/// Calls `visit` with the columns of every completion of `prefix` (whose state is `start`)
-/// under `masks`; returns the nodes. Plain recursion: this path only sees the rare solutions
-/// that need the full symmetry check.
+/// Calls `visit` with the columns of every completion of the board in state `start` under
+/// `masks`; returns the nodes. Plain recursion: the oracle of the counting loop in tests.
+#[cfg(test)]
 fn for_each_completion(
     masks: &RowMasks,
     start: State,
@@ -262,49 +301,29 @@ fn fits(masks: &RowMasks, prefix: &[u8]) -> bool {
     prefix.iter().enumerate().all(|(row, &col)| masks.allows(row, col))
 }
 
-/// Restricts row `row` to the one square `col` and removes the squares that queen attacks from
-/// every other row, so rows above it feel it before the search reaches it.
-fn force(allowed: &mut [u64], row: usize, col: usize) {
-    for (r, mask) in allowed.iter_mut().enumerate() {
-        if r == row {
-            *mask &= 1 << col;
-            continue;
-        }
-        let distance = r.abs_diff(row);
-        *mask &= !(1 << col);
-        if col >= distance {
-            *mask &= !(1 << (col - distance));
-        }
-        if col + distance < 64 {
-            *mask &= !(1 << (col + distance));
-        }
-    }
-}
-
 /// The result of the task with this prefix on an n×n board (the prefix comes from
 /// [`super::TaskList`], so it obeys its class's rules).
 ///
-/// Corner class: every solution counts eight times. Side class: the solutions with no *tie*
-/// (no other border queen as close to a corner as the top one, in the three places where that
-/// can happen) are counted by the fast loop and count eight times; the tie solutions, a small
-/// minority, are enumerated in three disjoint forced searches and each is checked exactly with
-/// [`canonical_orbit`].
+/// Corner class: every solution counts eight times. Side class: a solution on none of the
+/// three tie squares counts eight times; one on a tie square (a small minority) is checked
+/// exactly with [`canonical_orbit`].
 pub(crate) fn solve_task(n: u32, prefix: &[u8], scratch: &mut Scratch) -> TaskResult {
-    let rules = ClassRules::new(n, Class::of(prefix));
+    let class = Class::of(prefix);
+    let rules = ClassRules::new(n, class);
+    let masks = RowMasks::new(&rules.allowed);
+    debug_assert!(fits(&masks, prefix));
     let start = State::after(prefix).expect("task prefixes are legal");
     let mut result = TaskResult::default();
     if prefix.len() == n as usize {
         // Tiny boards: the prefix is a whole solution.
-        debug_assert!(fits(&RowMasks::new(&rules.allowed), prefix));
         result.add_orbit(canonical_orbit(prefix));
         return result;
     }
-    match Class::of(prefix) {
+    match class {
         Class::Corner { .. } => {
-            let masks = RowMasks::new(&rules.allowed);
             let (count, nodes) = count_completions(&masks, start, scratch);
             result.add_eightfold(count);
-            result.nodes += nodes;
+            result.nodes = nodes;
         }
         Class::Side { b1 } => {
             let (b1, last) = (b1 as usize, n as usize - 1);
@@ -312,37 +331,23 @@ pub(crate) fn solve_task(n: u32, prefix: &[u8], scratch: &mut Scratch) -> TaskRe
             // The three tie squares: the right column's queen in row b1 (a quarter turn
             // clockwise of the board starts the same way), the left column's queen in row b2
             // (a quarter turn the other way), the bottom queen in column n-1-b1 (a half turn).
-            let ties = [(b1, last), (b2, 0), (last, last - b1)];
-            let mut no_tie = rules.allowed.clone();
-            for &(row, col) in &ties {
-                no_tie[row] &= !(1 << col);
-            }
-            let masks = RowMasks::new(&no_tie);
-            if fits(&masks, prefix) {
-                let (count, nodes) = count_completions(&masks, start, scratch);
-                result.add_eightfold(count);
-                result.nodes += nodes;
-            }
-            // Tie k: square k taken, the squares before it free (disjoint sets).
-            for (k, &(row, col)) in ties.iter().enumerate() {
-                let mut allowed = rules.allowed.clone();
-                for &(r, c) in &ties[..k] {
-                    allowed[r] &= !(1 << c);
+            let ties = [(b1, 1u64 << last), (b2, 1), (last, 1 << (last - b1))];
+            let mut eightfold = 0u64;
+            let mut tied = TaskResult::default();
+            let mut columns = [0u8; ROWS];
+            let nodes = visit_completions(&masks, prefix, start, scratch, &mut |placed| {
+                if ties.iter().all(|&(row, bit)| placed[row] != bit) {
+                    eightfold += 1;
+                } else {
+                    for (col, &bit) in columns.iter_mut().zip(placed) {
+                        *col = bit.trailing_zeros() as u8;
+                    }
+                    tied.add_orbit(canonical_orbit(&columns[..placed.len()]));
                 }
-                force(&mut allowed, row, col);
-                let masks = RowMasks::new(&allowed);
-                if !fits(&masks, prefix) {
-                    continue;
-                }
-                scratch.columns[..prefix.len()].copy_from_slice(prefix);
-                let mut found = TaskResult::default();
-                let nodes = for_each_completion(&masks, start, &mut scratch.columns, &mut |s| {
-                    found.add_orbit(canonical_orbit(s))
-                });
-                result.total += found.total;
-                result.unique += found.unique;
-                result.nodes += nodes;
-            }
+            });
+            result = tied;
+            result.nodes = nodes;
+            result.add_eightfold(eightfold);
         }
     }
     result
@@ -382,16 +387,6 @@ mod tests {
     }
 
     #[test]
-    fn forcing_a_square_removes_its_attacks() {
-        let mut allowed = vec![0xff_u64; 8];
-        force(&mut allowed, 3, 2);
-        assert_eq!(allowed[3], 1 << 2);
-        assert_eq!(allowed[0], 0xff & !(1 << 2 | 1 << 5));
-        assert_eq!(allowed[2], 0xff & !(1 << 1 | 1 << 2 | 1 << 3));
-        assert_eq!(allowed[7], 0xff & !(1 << 2 | 1 << 6));
-    }
-
-    #[test]
     fn counting_and_enumerating_agree() {
         // Plain boards (no class rules): both loops count A000170.
         let mut scratch = Scratch::default();
@@ -399,10 +394,9 @@ mod tests {
             let masks = RowMasks::new(&vec![full_mask(n); n as usize]);
             let (count, nodes) = count_completions(&masks, State::default(), &mut scratch);
             let mut listed = 0;
+            let mut columns = [0u8; ROWS];
             let enum_nodes =
-                for_each_completion(&masks, State::default(), &mut scratch.columns, &mut |_| {
-                    listed += 1
-                });
+                for_each_completion(&masks, State::default(), &mut columns, &mut |_| listed += 1);
             assert_eq!(u128::from(count), crate::oeis::total(n).unwrap());
             assert_eq!(count, listed);
             assert_eq!(nodes, enum_nodes, "both count every queen placed");
