@@ -40,6 +40,7 @@ enum Command {
     Solve(commands::solve::SolveArgs),
     List(commands::list::ListArgs),
     Count(commands::count::CountArgs),
+    Merge(commands::merge::MergeArgs),
 }
 
 /// What a command found, as an exit status.
@@ -67,6 +68,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => commands::solve::run(args),
         Command::List(args) => commands::list::run(args),
         Command::Count(args) => commands::count::run(args),
+        Command::Merge(args) => commands::merge::run(args),
     };
     match result {
         Ok(Status::Success) => ExitCode::SUCCESS,

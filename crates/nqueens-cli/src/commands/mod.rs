@@ -2,6 +2,7 @@
 
 pub mod count;
 pub mod list;
+pub mod merge;
 pub mod solve;
 
 use nqueens::{Problem, Solution, verify};

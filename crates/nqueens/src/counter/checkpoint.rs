@@ -86,7 +86,10 @@ pub struct Checkpoint {
 impl Checkpoint {
     /// Opens the checkpoint at `path` for a run described by `header`, creating it if it does
     /// not exist (or holds no complete line), and returns it with the records already there.
-    pub fn open(path: &Path, header: &Header) -> Result<(Checkpoint, Vec<(TaskId, TaskResult)>), CounterError> {
+    pub fn open(
+        path: &Path,
+        header: &Header,
+    ) -> Result<(Checkpoint, Vec<(TaskId, TaskResult)>), CounterError> {
         let io_error = |source| CounterError::Io {
             path: path.to_path_buf(),
             source,
@@ -102,6 +105,16 @@ impl Checkpoint {
         file.read_to_end(&mut bytes).map_err(io_error)?;
         // Everything after the last newline is a torn write.
         let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        if complete == 0 && !header.line().as_bytes().starts_with(&bytes) {
+            // Not a torn header of this run: some other file, which must not be overwritten.
+            return Err(CounterError::CorruptCheckpoint {
+                path: path.to_path_buf(),
+                line: 1,
+                reason: format!(
+                    "not an nqueens counter checkpoint (expected a line starting '{MAGIC} {VERSION}')"
+                ),
+            });
+        }
         let records = if complete == 0 {
             file.set_len(0).map_err(io_error)?;
             file.seek(SeekFrom::Start(0)).map_err(io_error)?;
@@ -131,7 +144,9 @@ impl Checkpoint {
     /// than [`SYNC_INTERVAL`].
     pub fn record(&mut self, id: TaskId, result: &TaskResult) -> Result<(), CounterError> {
         let line = format!("{id} {} {} {}\n", result.total, result.unique, result.nodes);
-        self.file.write_all(line.as_bytes()).map_err(|e| self.io_error(e))?;
+        self.file
+            .write_all(line.as_bytes())
+            .map_err(|e| self.io_error(e))?;
         let since = *self.unsynced_since.get_or_insert_with(Instant::now);
         if since.elapsed() >= SYNC_INTERVAL {
             self.sync()?;
@@ -167,7 +182,11 @@ fn sync_directory(path: &Path) {
 }
 
 /// Parses the complete lines of a checkpoint and checks them against `expected`.
-fn parse(path: &Path, bytes: &[u8], expected: &Header) -> Result<Vec<(TaskId, TaskResult)>, CounterError> {
+fn parse(
+    path: &Path,
+    bytes: &[u8],
+    expected: &Header,
+) -> Result<Vec<(TaskId, TaskResult)>, CounterError> {
     let corrupt = |line: usize, reason: String| CounterError::CorruptCheckpoint {
         path: path.to_path_buf(),
         line,
@@ -183,11 +202,16 @@ fn parse(path: &Path, bytes: &[u8], expected: &Header) -> Result<Vec<(TaskId, Ta
     let found = parse_header(first).ok_or_else(|| {
         corrupt(
             1,
-            format!("not an nqueens counter checkpoint (expected a line starting '{MAGIC} {VERSION}')"),
+            format!(
+                "not an nqueens counter checkpoint (expected a line starting '{MAGIC} {VERSION}')"
+            ),
         )
     })?;
     if found.n != expected.n {
-        return Err(mismatch(format!("is for n = {}, not n = {}", found.n, expected.n)));
+        return Err(mismatch(format!(
+            "is for n = {}, not n = {}",
+            found.n, expected.n
+        )));
     }
     if (found.depth, found.tasks, found.fingerprint)
         != (expected.depth, expected.tasks, expected.fingerprint)
@@ -219,9 +243,17 @@ fn parse(path: &Path, bytes: &[u8], expected: &Header) -> Result<Vec<(TaskId, Ta
             .ok()
             .map(TaskId)
             .filter(|id| id.index() < expected.tasks)
-            .ok_or_else(|| corrupt(number, format!("task {id} does not exist (there are {})", expected.tasks)))?;
+            .ok_or_else(|| {
+                corrupt(
+                    number,
+                    format!("task {id} does not exist (there are {})", expected.tasks),
+                )
+            })?;
         if !expected.shard.contains(id) {
-            return Err(corrupt(number, format!("task {id} is not in shard {}", expected.shard)));
+            return Err(corrupt(
+                number,
+                format!("task {id} is not in shard {}", expected.shard),
+            ));
         }
         if std::mem::replace(&mut seen[id.index()], true) {
             return Err(corrupt(number, format!("task {id} is recorded twice")));
@@ -232,7 +264,14 @@ fn parse(path: &Path, bytes: &[u8], expected: &Header) -> Result<Vec<(TaskId, Ta
                 format!("task {id}: total {total} is not between 1 and 8 times unique {unique}"),
             ));
         }
-        records.push((id, TaskResult { total, unique, nodes }));
+        records.push((
+            id,
+            TaskResult {
+                total,
+                unique,
+                nodes,
+            },
+        ));
     }
     Ok(records)
 }
@@ -304,12 +343,24 @@ mod tests {
         assert_eq!(old, vec![(TaskId(1), result(8))]);
         checkpoint.record(TaskId(7), &result(16)).unwrap();
         drop(checkpoint);
-        assert!(std::fs::read_to_string(&path).unwrap().ends_with("\n1 8 1 108\n7 16 2 116\n"));
+        assert!(
+            std::fs::read_to_string(&path)
+                .unwrap()
+                .ends_with("\n1 8 1 108\n7 16 2 116\n")
+        );
         // A torn header is no checkpoint at all: it is started afresh.
         std::fs::write(&path, "nqueens-counter-check").unwrap();
         let (_, old) = Checkpoint::open(&path, &header()).unwrap();
         assert!(old.is_empty());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), header().line());
+        // Any other file without a newline is not touched.
+        std::fs::write(&path, "precious").unwrap();
+        let error = Checkpoint::open(&path, &header()).unwrap_err().to_string();
+        assert!(
+            error.contains("line 1: not an nqueens counter checkpoint"),
+            "{error}"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "precious");
     }
 
     #[test]
@@ -318,13 +369,34 @@ mod tests {
         let path = dir.path().join("run.ckpt");
         let good = header().line();
         let cases: [(String, &str); 8] = [
-            (format!("{good}1 8 1 9\nx 8 1 9\n"), "line 3: expected 'ID TOTAL UNIQUE NODES', found 'x 8 1 9'"),
-            (format!("{good}1 8 1 9\n1 8 1 9\n"), "line 3: task 1 is recorded twice"),
-            (format!("{good}101 8 1 9\n"), "line 2: task 101 does not exist (there are 101)"),
-            (format!("{good}1 9 1 9\n"), "line 2: task 1: total 9 is not between 1 and 8 times unique 1"),
-            (format!("{good}1 8 1\n"), "line 2: expected 'ID TOTAL UNIQUE NODES', found '1 8 1'"),
-            ("hello\n".to_string(), "line 1: not an nqueens counter checkpoint"),
-            (Header::new(&TaskList::new(9), Shard::ALL).line(), "is for n = 9, not n = 8"),
+            (
+                format!("{good}1 8 1 9\nx 8 1 9\n"),
+                "line 3: expected 'ID TOTAL UNIQUE NODES', found 'x 8 1 9'",
+            ),
+            (
+                format!("{good}1 8 1 9\n1 8 1 9\n"),
+                "line 3: task 1 is recorded twice",
+            ),
+            (
+                format!("{good}101 8 1 9\n"),
+                "line 2: task 101 does not exist (there are 101)",
+            ),
+            (
+                format!("{good}1 9 1 9\n"),
+                "line 2: task 1: total 9 is not between 1 and 8 times unique 1",
+            ),
+            (
+                format!("{good}1 8 1\n"),
+                "line 2: expected 'ID TOTAL UNIQUE NODES', found '1 8 1'",
+            ),
+            (
+                "hello\n".to_string(),
+                "line 1: not an nqueens counter checkpoint",
+            ),
+            (
+                Header::new(&TaskList::new(9), Shard::ALL).line(),
+                "is for n = 9, not n = 8",
+            ),
             (
                 Header::new(&TaskList::new(8), "2/3".parse().unwrap()).line(),
                 "holds shard 2/3, not shard 1/1",
@@ -344,6 +416,9 @@ mod tests {
         };
         std::fs::write(&path, other.line()).unwrap();
         let error = Checkpoint::open(&path, &header()).unwrap_err().to_string();
-        assert!(error.contains("was written for another task list"), "{error}");
+        assert!(
+            error.contains("was written for another task list"),
+            "{error}"
+        );
     }
 }

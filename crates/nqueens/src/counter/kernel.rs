@@ -109,7 +109,11 @@ impl Default for Scratch {
 
 /// The number of ways to complete `start` to a full board under `masks`, and the number of
 /// queens placed on the way (nodes).
-pub(crate) fn count_completions(masks: &RowMasks, start: State, scratch: &mut Scratch) -> (u64, u64) {
+pub(crate) fn count_completions(
+    masks: &RowMasks,
+    start: State,
+    scratch: &mut Scratch,
+) -> (u64, u64) {
     search::<false>(masks, start, scratch, &mut |_| {})
 }
 
@@ -245,13 +249,13 @@ pub(crate) fn canonical_orbit(columns: &[u8]) -> Option<u32> {
     let l = n - 1;
     // Row i of each non-identity image (the maps of `symmetry::Symmetry`, in its order).
     let images: [&dyn Fn(usize) -> u8; 7] = [
-        &|i| last - inverse[i],          // Rotate90: (r, c) -> (c, n-1-r)
-        &|i| last - columns[l - i],      // Rotate180
-        &|i| inverse[l - i],             // Rotate270: (r, c) -> (n-1-c, r)
-        &|i| last - columns[i],          // MirrorColumns
-        &|i| columns[l - i],             // MirrorRows
-        &|i| inverse[i],                 // Transpose
-        &|i| last - inverse[l - i],      // AntiTranspose
+        &|i| last - inverse[i],     // Rotate90: (r, c) -> (c, n-1-r)
+        &|i| last - columns[l - i], // Rotate180
+        &|i| inverse[l - i],        // Rotate270: (r, c) -> (n-1-c, r)
+        &|i| last - columns[i],     // MirrorColumns
+        &|i| columns[l - i],        // MirrorRows
+        &|i| inverse[i],            // Transpose
+        &|i| last - inverse[l - i], // AntiTranspose
     ];
     let mut stabilizer = 1;
     for image in images {
@@ -298,7 +302,10 @@ impl TaskResult {
 
 /// Whether every queen of `prefix` stands on a square `masks` allows.
 fn fits(masks: &RowMasks, prefix: &[u8]) -> bool {
-    prefix.iter().enumerate().all(|(row, &col)| masks.allows(row, col))
+    prefix
+        .iter()
+        .enumerate()
+        .all(|(row, &col)| masks.allows(row, col))
 }
 
 /// The result of the task with this prefix on an n×n board (the prefix comes from
@@ -371,7 +378,8 @@ mod tests {
             Backtrack::default()
                 .for_each(&problem, &mut |s: &Solution| {
                     let columns: Vec<u8> = s.columns().iter().map(|&c| c as u8).collect();
-                    let expected = symmetry::is_canonical(s).then(|| symmetry::orbit_size(s) as u32);
+                    let expected =
+                        symmetry::is_canonical(s).then(|| symmetry::orbit_size(s) as u32);
                     assert_eq!(canonical_orbit(&columns), expected, "{columns:?}");
                     seen += 1;
                     ControlFlow::Continue(())
@@ -383,7 +391,10 @@ mod tests {
         let s = Solution::from_columns(vec![4, 6, 0, 2, 7, 5, 3, 1]);
         let rotated = Symmetry::Rotate90.apply(&s);
         let columns: Vec<u8> = rotated.columns().iter().map(|&c| c as u8).collect();
-        assert_eq!(canonical_orbit(&columns).is_some(), symmetry::is_canonical(&rotated));
+        assert_eq!(
+            canonical_orbit(&columns).is_some(),
+            symmetry::is_canonical(&rotated)
+        );
     }
 
     #[test]

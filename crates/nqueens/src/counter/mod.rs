@@ -200,7 +200,10 @@ struct Sums {
 
 impl Sums {
     fn add(&mut self, result: &TaskResult) -> Result<(), CounterError> {
-        let add = |sum: u128, part: u64| sum.checked_add(u128::from(part)).ok_or(CounterError::Overflow);
+        let add = |sum: u128, part: u64| {
+            sum.checked_add(u128::from(part))
+                .ok_or(CounterError::Overflow)
+        };
         self.total = add(self.total, result.total)?;
         self.unique = add(self.unique, result.unique)?;
         self.nodes = add(self.nodes, result.nodes)?;
@@ -259,9 +262,10 @@ impl Counter {
         let progress = self.progress.clone();
         let report = |sums: &Sums| {
             if let Some(sink) = &progress {
+                // Tasks of this run only, so that the rate and the ETA are right on resume.
                 sink.report(&Progress {
-                    done: sums.done,
-                    total: Some(mine as u64),
+                    done: sums.done - resumed,
+                    total: Some((mine as u64) - resumed),
                     solutions: sums.total,
                     nodes: sums.nodes - resumed_nodes,
                 });
@@ -331,7 +335,8 @@ impl Counter {
         };
         self.stats = Stats::default();
         self.stats.set("nodes", result.new_nodes);
-        self.stats.set("tasks", u128::from(result.tasks - result.resumed));
+        self.stats
+            .set("tasks", u128::from(result.tasks - result.resumed));
         Ok(result)
     }
 
@@ -363,7 +368,9 @@ impl Engine for Counter {
         match job {
             Job::Count | Job::CountUnique => {}
             Job::Solve | Job::List => {
-                return unsupported("it only counts (it never builds the solutions); use backtrack");
+                return unsupported(
+                    "it only counts (it never builds the solutions); use backtrack",
+                );
             }
         }
         if problem.is_completion() {
@@ -381,7 +388,11 @@ impl Engine for Counter {
         Ok(())
     }
 
-    fn for_each(&mut self, problem: &Problem, _visit: &mut Visit<'_>) -> Result<Enumeration, Error> {
+    fn for_each(
+        &mut self,
+        problem: &Problem,
+        _visit: &mut Visit<'_>,
+    ) -> Result<Enumeration, Error> {
         self.check(Job::List, problem)?;
         unreachable!("check refuses enumeration")
     }

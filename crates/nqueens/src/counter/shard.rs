@@ -31,7 +31,9 @@ impl Shard {
 
     /// Part `index` of `count` (1-based), if `1 ≤ index ≤ count`.
     pub fn new(index: u32, count: u32) -> Option<Shard> {
-        (1..=count).contains(&index).then_some(Shard { index, count })
+        (1..=count)
+            .contains(&index)
+            .then_some(Shard { index, count })
     }
 
     /// Which part, from 1.
@@ -186,7 +188,9 @@ pub fn merge(sources: &[(String, String)]) -> Result<Merged, CounterError> {
             )));
         }
         if let Some(other) = owner[shard.index() as usize - 1].replace(name) {
-            return Err(bad(format!("shard {shard} appears twice: {other} and {name}")));
+            return Err(bad(format!(
+                "shard {shard} appears twice: {other} and {name}"
+            )));
         }
         let overflow = || bad("the sum overflows 128 bits".into());
         total = total.checked_add(result.subtotal).ok_or_else(overflow)?;
@@ -227,7 +231,9 @@ mod tests {
                 let mut owners = vec![0; len];
                 for index in 1..=count {
                     let shard = Shard::new(index, count).unwrap();
-                    let mine = (0..len as u32).filter(|&i| shard.contains(TaskId(i))).count();
+                    let mine = (0..len as u32)
+                        .filter(|&i| shard.contains(TaskId(i)))
+                        .count();
                     assert_eq!(mine, shard.len_of(len));
                     for i in 0..len {
                         owners[i] += usize::from(shard.contains(TaskId(i as u32)));
@@ -263,14 +269,29 @@ mod tests {
         assert_eq!((merged.total, merged.unique, merged.tasks), (92, 11, 101));
         let fail = |sources: &[(String, String)]| merge(sources).unwrap_err().to_string();
         assert_eq!(fail(&[a.clone()]), "missing shard 2/2");
-        assert_eq!(fail(&[a.clone(), a.clone(), b.clone()]), "shard 1/2 appears twice: 1-of-2.json and 1-of-2.json");
-        assert!(fail(&[a.clone(), result(9, "2/2", 50, 44)]).contains("is for n = 9, but 1-of-2.json is for n = 8"));
-        assert!(fail(&[a.clone(), result(8, "2/3", 34, 44)]).contains("all must split the count 2 ways"));
-        assert!(fail(&[a.clone(), result(8, "2/2", 49, 44)]).contains("reports 49 tasks; shard 2/2 has 50"));
+        assert_eq!(
+            fail(&[a.clone(), a.clone(), b.clone()]),
+            "shard 1/2 appears twice: 1-of-2.json and 1-of-2.json"
+        );
+        assert!(
+            fail(&[a.clone(), result(9, "2/2", 50, 44)])
+                .contains("is for n = 9, but 1-of-2.json is for n = 8")
+        );
+        assert!(
+            fail(&[a.clone(), result(8, "2/3", 34, 44)])
+                .contains("all must split the count 2 ways")
+        );
+        assert!(
+            fail(&[a.clone(), result(8, "2/2", 49, 44)])
+                .contains("reports 49 tasks; shard 2/2 has 50")
+        );
         assert!(fail(&[("x".into(), "{}".into())]).starts_with("x: not a shard result"));
         assert_eq!(fail(&[]), "no shard results to merge");
         let mut other = b.clone();
-        other.1 = other.1.replace(&TaskList::new(8).fingerprint().to_string(), "0000000000000001");
+        other.1 = other.1.replace(
+            &TaskList::new(8).fingerprint().to_string(),
+            "0000000000000001",
+        );
         assert!(fail(&[a, other]).contains("was counted over task list 0000000000000001"));
     }
 

@@ -205,7 +205,14 @@ impl TaskList {
         for class in classes(n) {
             let rules = ClassRules::new(n, class);
             let mut prefix = Vec::with_capacity(depth);
-            extend_prefixes(n, depth, &rules.allowed, &mut prefix, (0, 0, 0), &mut prefixes);
+            extend_prefixes(
+                n,
+                depth,
+                &rules.allowed,
+                &mut prefix,
+                (0, 0, 0),
+                &mut prefixes,
+            );
         }
         let mut hash = Fnv1a::new();
         hash.write(format!("nqueens-counter-tasks v1 n={n} depth={depth}\n").as_bytes());
@@ -323,7 +330,10 @@ mod tests {
             }
         }
         assert_eq!(
-            TaskList::new(8).fingerprint().to_string().parse::<Fingerprint>(),
+            TaskList::new(8)
+                .fingerprint()
+                .to_string()
+                .parse::<Fingerprint>(),
             Ok(TaskList::new(8).fingerprint())
         );
     }
