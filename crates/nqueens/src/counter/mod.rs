@@ -27,11 +27,11 @@
 //!   finds the classes of 2 and 4 (solutions that a half or quarter turn leaves unchanged).
 //!
 //! These rules are square masks per row ([`tasks::ClassRules`]), so the inner loop is a plain
-//! counting loop over per-row masks, with no symmetry code in it: the side class runs it once
-//! with the three tie squares removed (each solution counts 8), and enumerates the tie
-//! solutions in three small searches with the tie square forced (disjoint: tie k is taken, ties
-//! before k are free). Compared with the baseline's full tree this visits about one node in
-//! 7.5.
+//! counting loop over per-row masks, with no symmetry code in it. A corner task runs it as is
+//! (each solution counts 8). A side task runs a variant that also records the queen of each row
+//! and, at each solution, looks at the three tie squares: a solution on none counts 8, one on a
+//! tie square goes through the exact check. Compared with the baseline's full tree this visits
+//! about one node in 4 at n = 16 (280 579 164 against 1 141 190 302).
 //!
 //! # The inner loop
 //!

@@ -235,8 +235,8 @@ mod tests {
                         .filter(|&i| shard.contains(TaskId(i)))
                         .count();
                     assert_eq!(mine, shard.len_of(len));
-                    for i in 0..len {
-                        owners[i] += usize::from(shard.contains(TaskId(i as u32)));
+                    for (i, owner) in owners.iter_mut().enumerate() {
+                        *owner += usize::from(shard.contains(TaskId(i as u32)));
                     }
                 }
                 assert!(owners.iter().all(|&o| o == 1));
@@ -268,7 +268,7 @@ mod tests {
         let merged = merge(&[a.clone(), b.clone()]).unwrap();
         assert_eq!((merged.total, merged.unique, merged.tasks), (92, 11, 101));
         let fail = |sources: &[(String, String)]| merge(sources).unwrap_err().to_string();
-        assert_eq!(fail(&[a.clone()]), "missing shard 2/2");
+        assert_eq!(fail(std::slice::from_ref(&a)), "missing shard 2/2");
         assert_eq!(
             fail(&[a.clone(), a.clone(), b.clone()]),
             "shard 1/2 appears twice: 1-of-2.json and 1-of-2.json"
