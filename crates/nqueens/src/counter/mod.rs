@@ -23,7 +23,7 @@
 //!   from a corner, and the attack rules leave three such *tie squares*: (b1, n − 1) (a quarter
 //!   turn clockwise starts the same way), (b2, 0) (a quarter turn counter-clockwise) and
 //!   (n − 1, n − 1 − b1) (a half turn). A solution on none of them is canonical with a class of
-//!   eight; the few on one are checked exactly ([`kernel::canonical_orbit`], O(n)), which also
+//!   eight; the few on one are checked exactly (`kernel::canonical_orbit`, O(n)), which also
 //!   finds the classes of 2 and 4 (solutions that a half or quarter turn leaves unchanged).
 //!
 //! These rules are square masks per row ([`tasks::ClassRules`]), so the inner loop is a plain
