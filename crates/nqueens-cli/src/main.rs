@@ -44,6 +44,7 @@ enum Command {
     XcExport(commands::xc_export::XcExportArgs),
     Cnf(commands::cnf::CnfArgs),
     Sat(commands::sat::SatArgs),
+    Merge(commands::merge::MergeArgs),
 }
 
 /// What a command found, as an exit status.
@@ -79,6 +80,7 @@ fn main() -> ExitCode {
         Command::XcExport(args) => commands::xc_export::run(args),
         Command::Cnf(args) => commands::cnf::run(args),
         Command::Sat(args) => commands::sat::run(args),
+        Command::Merge(args) => commands::merge::run(args),
     };
     match result {
         Ok(Status::Success) => ExitCode::SUCCESS,

@@ -32,4 +32,7 @@ pub enum Error {
         /// Why not.
         reason: String,
     },
+    /// A counter run failed (checkpoint or shard files).
+    #[error(transparent)]
+    Counter(#[from] crate::counter::CounterError),
 }

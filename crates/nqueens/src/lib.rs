@@ -11,6 +11,7 @@
 //! - [`cnf`]: N-Queens as CNF (the seed's pairwise encoding and a compact one) and the SAT
 //!   engine;
 //! - [`cp_model`]: the three-all-different model on the [`cp`] constraint engine;
+//! - [`counter`]: the fast counter (full symmetry, threads, checkpoints, shards);
 //! - [`render`]: text, matrix, coordinates, JSON and SVG output; [`partial`]: partial-board
 //!   files;
 //! - [`oeis`]: the published counts (A000170, A002562) the tests check every engine against.
@@ -31,6 +32,7 @@
 pub mod backtrack;
 pub mod board;
 pub mod cnf;
+pub mod counter;
 pub mod cp_model;
 pub mod dlx;
 pub mod engine;

@@ -6,6 +6,7 @@ use std::str::FromStr;
 use crate::backtrack::Backtrack;
 use crate::board::Problem;
 use crate::cnf::{self, Sat};
+use crate::counter::{self, Counter};
 use crate::cp_model::Cp;
 use crate::dlx::{self, Dlx};
 use crate::engine::{Engine, Job, ProgressSink};
@@ -27,6 +28,8 @@ pub enum Method {
     /// Constraint programming: three all-different constraints on the [`cp`] engine
     /// ([`crate::cp_model`]).
     Cp,
+    /// The fast counter: full symmetry, threads ([`crate::counter`]).
+    Counter,
 }
 
 impl Method {
@@ -38,6 +41,7 @@ impl Method {
         Method::DlxGadgets,
         Method::Sat,
         Method::Cp,
+        Method::Counter,
     ];
 
     /// The name users type.
@@ -49,6 +53,7 @@ impl Method {
             Method::DlxGadgets => "dlx-gadgets",
             Method::Sat => "sat",
             Method::Cp => "cp",
+            Method::Counter => "counter",
         }
     }
 
@@ -69,13 +74,23 @@ impl Method {
             Method::Cp => {
                 "constraint programming: three all-different constraints, first-fail (n ≤ 20000)"
             }
+            Method::Counter => {
+                "counts only: full 8-fold symmetry, all threads, checkpoints, shards (n ≤ 32)"
+            }
         }
     }
 
     /// The method `auto` stands for on this job and problem; other methods are returned as
     /// they are.
-    pub fn resolve(self, _job: Job, _problem: &Problem) -> Method {
+    pub fn resolve(self, job: Job, problem: &Problem) -> Method {
         match self {
+            Method::Auto
+                if matches!(job, Job::Count | Job::CountUnique)
+                    && !problem.is_completion()
+                    && problem.n() <= counter::MAX_N =>
+            {
+                Method::Counter
+            }
             Method::Auto => Method::Backtrack,
             other => other,
         }
@@ -95,6 +110,11 @@ impl Method {
             Method::Cp => {
                 let mut engine = Cp::new();
                 engine.seed = config.seed;
+                engine.progress = config.progress.clone();
+                Box::new(engine)
+            }
+            Method::Counter => {
+                let mut engine = Counter::new(config.threads);
                 engine.progress = config.progress.clone();
                 Box::new(engine)
             }

@@ -3,6 +3,7 @@
 pub mod cnf;
 pub mod count;
 pub mod list;
+pub mod merge;
 pub mod sat;
 pub mod solve;
 pub mod xc;

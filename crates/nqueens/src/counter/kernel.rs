@@ -1,0 +1,416 @@
+//! The inner loops: counting (fast) and enumerating (slow, for the rare tie solutions) the
+//! completions of a partial board under per-row square rules, and the exact symmetry check.
+
+use std::cmp::Ordering;
+
+use super::tasks::{Class, ClassRules, full_mask};
+
+/// Rows the kernel's arrays hold (boards up to n = 64; the counter itself stops at
+/// [`super::MAX_N`]).
+const ROWS: usize = 64;
+
+/// The squares each row may use, in the form the counting loop wants: `blocked[r]` has a bit
+/// set for every square of row r that is *not* allowed, and for every bit at or above n (so a
+/// row is exhausted exactly when its mask is all ones); `blocked[n]` is all ones, which ends the
+/// search after the last row.
+#[derive(Clone)]
+pub(crate) struct RowMasks {
+    n: usize,
+    /// The bits at or above n.
+    outside: u64,
+    blocked: [u64; ROWS + 1],
+}
+
+impl RowMasks {
+    /// From allowed squares per row (`allowed.len()` is n).
+    pub(crate) fn new(allowed: &[u64]) -> Self {
+        let n = allowed.len();
+        debug_assert!((1..=ROWS).contains(&n));
+        let outside = !full_mask(n as u32);
+        let mut blocked = [u64::MAX; ROWS + 1];
+        for (row, &mask) in allowed.iter().enumerate() {
+            blocked[row] = !mask | outside;
+        }
+        RowMasks {
+            n,
+            outside,
+            blocked,
+        }
+    }
+
+    fn allows(&self, row: usize, col: u8) -> bool {
+        self.blocked[row] >> col & 1 == 0
+    }
+}
+
+/// The attack masks after some rows are filled, in the coordinates of the next row: `columns`
+/// marks used columns, `left` the squares attacked along down-left diagonals, `right` along
+/// down-right ones (the baseline's representation, see [`crate::backtrack`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct State {
+    /// The next row to fill.
+    pub row: usize,
+    pub columns: u64,
+    pub left: u64,
+    pub right: u64,
+}
+
+impl State {
+    /// The state after placing the queens of `prefix` in rows `0..prefix.len()`, or `None` if
+    /// two of them attack each other.
+    pub(crate) fn after(prefix: &[u8]) -> Option<State> {
+        let mut state = State::default();
+        for &col in prefix {
+            let bit = 1u64 << col;
+            if (state.columns | state.left | state.right) & bit != 0 {
+                return None;
+            }
+            state = state.place(bit);
+        }
+        Some(state)
+    }
+
+    fn place(self, bit: u64) -> State {
+        State {
+            row: self.row + 1,
+            columns: self.columns | bit,
+            left: (self.left | bit) << 1,
+            right: (self.right | bit) >> 1,
+        }
+    }
+}
+
+/// One row of the counting loop's explicit stack.
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    /// Squares of the row already tried or not available (all ones: row exhausted).
+    taken: u64,
+    columns: u64,
+    left: u64,
+    right: u64,
+    row: usize,
+}
+
+/// Per-worker scratch space, reused from task to task.
+pub(crate) struct Scratch {
+    stack: [Frame; ROWS],
+    /// The queen of each row on the current path (one bit), when the loop tracks them.
+    placed: [u64; ROWS],
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch {
+            stack: [Frame::default(); ROWS],
+            placed: [0; ROWS],
+        }
+    }
+}
+
+/// The number of ways to complete `start` to a full board under `masks`, and the number of
+/// queens placed on the way (nodes).
+pub(crate) fn count_completions(
+    masks: &RowMasks,
+    start: State,
+    scratch: &mut Scratch,
+) -> (u64, u64) {
+    search::<false>(masks, start, scratch, &mut |_| {})
+}
+
+/// Like [`count_completions`], but calls `on_solution` with the queen of every row (one bit
+/// per row) for each solution, instead of counting it.
+pub(crate) fn visit_completions(
+    masks: &RowMasks,
+    prefix: &[u8],
+    start: State,
+    scratch: &mut Scratch,
+    on_solution: &mut impl FnMut(&[u64]),
+) -> u64 {
+    for (row, &col) in prefix.iter().enumerate() {
+        scratch.placed[row] = 1 << col;
+    }
+    search::<true>(masks, start, scratch, on_solution).1
+}
+
+/// The counting loop (see the module essay of [`super`]). With `TRACK`, each placement is also
+/// written to `scratch.placed[row]` and solutions go to `on_solution`.
+///
+/// The loop keeps the current row's state in registers and pushes a frame only when it
+/// descends from a row that still has untried squares (a row whose last square is being tried
+/// is replaced, not stacked), and it descends only when the next row has a free square, so dead
+/// ends cost no push or pop. A solution shows up as a placement that fills every column.
+#[inline(always)]
+fn search<const TRACK: bool>(
+    masks: &RowMasks,
+    start: State,
+    scratch: &mut Scratch,
+    on_solution: &mut impl FnMut(&[u64]),
+) -> (u64, u64) {
+    let n = masks.n;
+    let blocked = &masks.blocked;
+    if start.row >= n {
+        if TRACK {
+            on_solution(&scratch.placed[..n]);
+        }
+        return (u64::from(start.row == n), 0);
+    }
+    let Scratch { stack, placed, .. } = scratch;
+    let mut row = start.row;
+    let mut columns = start.columns | masks.outside;
+    let mut left = start.left;
+    let mut right = start.right;
+    let mut taken = columns | left | right | blocked[row];
+    let mut depth = 0usize;
+    let mut solutions = 0u64;
+    let mut nodes = 0u64;
+    loop {
+        while taken != u64::MAX {
+            let bit = !taken & taken.wrapping_add(1);
+            taken |= bit;
+            nodes += 1;
+            if TRACK {
+                placed[row] = bit;
+            }
+            let next_columns = columns | bit;
+            let next_left = (left | bit) << 1;
+            let next_right = (right | bit) >> 1;
+            let next_taken = next_columns | next_left | next_right | blocked[row + 1];
+            if next_taken != u64::MAX {
+                stack[depth] = Frame {
+                    taken,
+                    columns,
+                    left,
+                    right,
+                    row,
+                };
+                depth += usize::from(taken != u64::MAX);
+                columns = next_columns;
+                left = next_left;
+                right = next_right;
+                row += 1;
+                taken = next_taken;
+            } else if TRACK {
+                if next_columns == u64::MAX {
+                    on_solution(&placed[..n]);
+                }
+            } else {
+                solutions += u64::from(next_columns == u64::MAX);
+            }
+        }
+        if depth == 0 {
+            return (solutions, nodes);
+        }
+        depth -= 1;
+        let frame = stack[depth];
+        taken = frame.taken;
+        columns = frame.columns;
+        left = frame.left;
+        right = frame.right;
+        row = frame.row;
+    }
+}
+
+/// Calls `visit` with the columns of every completion of the board in state `start` under
+/// `masks`; returns the nodes. Plain recursion: the oracle of the counting loop in tests.
+#[cfg(test)]
+fn for_each_completion(
+    masks: &RowMasks,
+    start: State,
+    columns: &mut [u8; ROWS],
+    visit: &mut impl FnMut(&[u8]),
+) -> u64 {
+    let n = masks.n;
+    if start.row == n {
+        visit(&columns[..n]);
+        return 0;
+    }
+    let mut free = !(start.columns | start.left | start.right | masks.blocked[start.row]);
+    let mut nodes = 0;
+    while free != 0 {
+        let bit = free & free.wrapping_neg();
+        free ^= bit;
+        nodes += 1;
+        columns[start.row] = bit.trailing_zeros() as u8;
+        nodes += for_each_completion(masks, start.place(bit), columns, visit);
+    }
+    nodes
+}
+
+/// The size of the symmetry class of the solution `columns` if it is the class's canonical
+/// member (the lexicographically smallest of its eight images, as in [`crate::symmetry`]), or
+/// `None` if some image is smaller. Costs O(n) per image, usually decided at the first entry.
+pub(crate) fn canonical_orbit(columns: &[u8]) -> Option<u32> {
+    let n = columns.len();
+    let last = (n - 1) as u8;
+    let mut inverse = [0u8; ROWS];
+    for (row, &col) in columns.iter().enumerate() {
+        inverse[col as usize] = row as u8;
+    }
+    let l = n - 1;
+    // Row i of each non-identity image (the maps of `symmetry::Symmetry`, in its order).
+    let images: [&dyn Fn(usize) -> u8; 7] = [
+        &|i| last - inverse[i],     // Rotate90: (r, c) -> (c, n-1-r)
+        &|i| last - columns[l - i], // Rotate180
+        &|i| inverse[l - i],        // Rotate270: (r, c) -> (n-1-c, r)
+        &|i| last - columns[i],     // MirrorColumns
+        &|i| columns[l - i],        // MirrorRows
+        &|i| inverse[i],            // Transpose
+        &|i| last - inverse[l - i], // AntiTranspose
+    ];
+    let mut stabilizer = 1;
+    for image in images {
+        let order = (0..n)
+            .map(|i| image(i).cmp(&columns[i]))
+            .find(|&o| o != Ordering::Equal)
+            .unwrap_or(Ordering::Equal);
+        match order {
+            Ordering::Less => return None,
+            Ordering::Equal => stabilizer += 1,
+            Ordering::Greater => {}
+        }
+    }
+    Some(8 / stabilizer)
+}
+
+/// What one task contributes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TaskResult {
+    /// Solutions extending the task's prefix, each canonical one weighted by its class size.
+    pub total: u64,
+    /// Canonical solutions extending the prefix.
+    pub unique: u64,
+    /// Queens placed by the search (work done).
+    pub nodes: u64,
+}
+
+impl TaskResult {
+    fn add_orbit(&mut self, orbit: Option<u32>) {
+        if let Some(size) = orbit {
+            self.total += u64::from(size);
+            self.unique += 1;
+        }
+    }
+
+    /// `count` solutions whose class has eight members each.
+    fn add_eightfold(&mut self, count: u64) {
+        self.total += count
+            .checked_mul(8)
+            .expect("a task's count fits 61 bits (it would take centuries to exceed)");
+        self.unique += count;
+    }
+}
+
+/// Whether every queen of `prefix` stands on a square `masks` allows.
+fn fits(masks: &RowMasks, prefix: &[u8]) -> bool {
+    prefix
+        .iter()
+        .enumerate()
+        .all(|(row, &col)| masks.allows(row, col))
+}
+
+/// The result of the task with this prefix on an n×n board (the prefix comes from
+/// [`super::TaskList`], so it obeys its class's rules).
+///
+/// Corner class: every solution counts eight times. Side class: a solution on none of the
+/// three tie squares counts eight times; one on a tie square (a small minority) is checked
+/// exactly with [`canonical_orbit`].
+pub(crate) fn solve_task(n: u32, prefix: &[u8], scratch: &mut Scratch) -> TaskResult {
+    let class = Class::of(prefix);
+    let rules = ClassRules::new(n, class);
+    let masks = RowMasks::new(&rules.allowed);
+    debug_assert!(fits(&masks, prefix));
+    let start = State::after(prefix).expect("task prefixes are legal");
+    let mut result = TaskResult::default();
+    if prefix.len() == n as usize {
+        // Tiny boards: the prefix is a whole solution.
+        result.add_orbit(canonical_orbit(prefix));
+        return result;
+    }
+    match class {
+        Class::Corner { .. } => {
+            let (count, nodes) = count_completions(&masks, start, scratch);
+            result.add_eightfold(count);
+            result.nodes = nodes;
+        }
+        Class::Side { b1 } => {
+            let (b1, last) = (b1 as usize, n as usize - 1);
+            let b2 = last - b1;
+            // The three tie squares: the right column's queen in row b1 (a quarter turn
+            // clockwise of the board starts the same way), the left column's queen in row b2
+            // (a quarter turn the other way), the bottom queen in column n-1-b1 (a half turn).
+            let ties = [(b1, 1u64 << last), (b2, 1), (last, 1 << (last - b1))];
+            let mut eightfold = 0u64;
+            let mut tied = TaskResult::default();
+            let mut columns = [0u8; ROWS];
+            let nodes = visit_completions(&masks, prefix, start, scratch, &mut |placed| {
+                if ties.iter().all(|&(row, bit)| placed[row] != bit) {
+                    eightfold += 1;
+                } else {
+                    for (col, &bit) in columns.iter_mut().zip(placed) {
+                        *col = bit.trailing_zeros() as u8;
+                    }
+                    tied.add_orbit(canonical_orbit(&columns[..placed.len()]));
+                }
+            });
+            result = tied;
+            result.nodes = nodes;
+            result.add_eightfold(eightfold);
+        }
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Solution;
+    use crate::symmetry::{self, Symmetry};
+
+    #[test]
+    fn canonical_orbit_agrees_with_the_symmetry_module() {
+        // Every solution of n = 1..=9, from the baseline engine.
+        use crate::Engine;
+        use crate::backtrack::Backtrack;
+        use std::ops::ControlFlow;
+        for n in 1..=9 {
+            let problem = crate::Problem::new(n).unwrap();
+            let mut seen = 0;
+            Backtrack::default()
+                .for_each(&problem, &mut |s: &Solution| {
+                    let columns: Vec<u8> = s.columns().iter().map(|&c| c as u8).collect();
+                    let expected =
+                        symmetry::is_canonical(s).then(|| symmetry::orbit_size(s) as u32);
+                    assert_eq!(canonical_orbit(&columns), expected, "{columns:?}");
+                    seen += 1;
+                    ControlFlow::Continue(())
+                })
+                .unwrap();
+            assert_eq!(seen, crate::oeis::total(n).unwrap());
+        }
+        // The images are the module's maps, in its order.
+        let s = Solution::from_columns(vec![4, 6, 0, 2, 7, 5, 3, 1]);
+        let rotated = Symmetry::Rotate90.apply(&s);
+        let columns: Vec<u8> = rotated.columns().iter().map(|&c| c as u8).collect();
+        assert_eq!(
+            canonical_orbit(&columns).is_some(),
+            symmetry::is_canonical(&rotated)
+        );
+    }
+
+    #[test]
+    fn counting_and_enumerating_agree() {
+        // Plain boards (no class rules): both loops count A000170.
+        let mut scratch = Scratch::default();
+        for n in 1..=10u32 {
+            let masks = RowMasks::new(&vec![full_mask(n); n as usize]);
+            let (count, nodes) = count_completions(&masks, State::default(), &mut scratch);
+            let mut listed = 0;
+            let mut columns = [0u8; ROWS];
+            let enum_nodes =
+                for_each_completion(&masks, State::default(), &mut columns, &mut |_| listed += 1);
+            assert_eq!(u128::from(count), crate::oeis::total(n).unwrap());
+            assert_eq!(count, listed);
+            assert_eq!(nodes, enum_nodes, "both count every queen placed");
+        }
+    }
+}
