@@ -26,8 +26,10 @@
 
 pub mod backtrack;
 pub mod board;
+pub mod construct;
 pub mod engine;
 pub mod error;
+pub mod local;
 pub mod methods;
 pub mod oeis;
 pub mod partial;

@@ -5,7 +5,9 @@ use std::str::FromStr;
 
 use crate::backtrack::Backtrack;
 use crate::board::Problem;
+use crate::construct::Construct;
 use crate::engine::{Engine, Job, ProgressSink};
+use crate::local::Local;
 
 /// A way to solve N-Queens, as users name it on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -15,17 +17,28 @@ pub enum Method {
     Auto,
     /// Bitboard backtracking, the baseline ([`crate::backtrack`]).
     Backtrack,
+    /// The explicit solution by n mod 6, for huge boards ([`crate::construct`]).
+    Construct,
+    /// Min-conflicts local search, for huge boards and random solutions ([`crate::local`]).
+    Local,
 }
 
 impl Method {
     /// Every method, `auto` first; the order of `--help`.
-    pub const ALL: &'static [Method] = &[Method::Auto, Method::Backtrack];
+    pub const ALL: &'static [Method] = &[
+        Method::Auto,
+        Method::Backtrack,
+        Method::Construct,
+        Method::Local,
+    ];
 
     /// The name users type.
     pub fn name(self) -> &'static str {
         match self {
             Method::Auto => "auto",
             Method::Backtrack => "backtrack",
+            Method::Construct => "construct",
+            Method::Local => "local",
         }
     }
 
@@ -34,6 +47,12 @@ impl Method {
         match self {
             Method::Auto => "pick the best method for the job and the board",
             Method::Backtrack => "bitboard backtracking, row by row (n ≤ 64); the honest baseline",
+            Method::Construct => {
+                "explicit solution by n mod 6 in O(n), any n (solve only, no fixed queens)"
+            }
+            Method::Local => {
+                "min-conflicts local search: huge boards, random solutions by --seed (solve only)"
+            }
         }
     }
 
@@ -51,6 +70,12 @@ impl Method {
         match self.resolve(job, problem) {
             Method::Backtrack => {
                 let mut engine = Backtrack::new(config.threads);
+                engine.progress = config.progress.clone();
+                Box::new(engine)
+            }
+            Method::Construct => Box::new(Construct::default()),
+            Method::Local => {
+                let mut engine = Local::new(config.seed.unwrap_or(0));
                 engine.progress = config.progress.clone();
                 Box::new(engine)
             }
