@@ -1,1 +1,123 @@
-fn main() {}
+//! `nqueens`: solve, enumerate and count N-Queens with any method.
+//!
+//! Every subcommand lives in its own module under `commands/`; the flag groups they share are in
+//! `args`. Errors travel as `anyhow::Error` and are turned into one line on stderr and an exit
+//! code here: 0 success, 1 no solution (or a failed check), 2 usage error, 3 gave up at a limit.
+//! A closed stdout (`nqueens list 12 | head`) ends the program quietly with 0.
+
+mod args;
+mod commands;
+mod output;
+mod progress;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Solve the N-Queens problem every way that matters.
+///
+/// Place n queens on an n×n board so that no two share a row, a column or a diagonal. Find one
+/// placement, list them, count them, or complete a board with queens already placed
+/// (`--fix ROW:COL`, 1-based: `1:1` is the top-left square), with the method of your choice.
+///
+/// Exit codes: 0 success, 1 no solution, 2 usage error, 3 gave up at a limit.
+#[derive(Debug, Parser)]
+#[command(name = "nqueens", version, max_term_width = 100)]
+#[command(after_help = "Examples:\n  \
+    nqueens solve 8                     one solution of 8-queens, drawn\n  \
+    nqueens solve 8 --fix 1:1 --fix 2:5 complete a board with two queens placed\n  \
+    nqueens list 6 --format coords      every solution, one per line\n  \
+    nqueens count 12 --unique           solutions up to rotation and reflection\n  \
+    nqueens list 8 -o all.svg           a picture of all 92 solutions")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    Solve(commands::solve::SolveArgs),
+    List(commands::list::ListArgs),
+    Count(commands::count::CountArgs),
+}
+
+/// What a command found, as an exit status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// It did what was asked.
+    Success,
+    /// The problem has no solution (exit 1).
+    NoSolution,
+    /// A limit stopped the method before it decided (exit 3).
+    GaveUp,
+}
+
+/// An error that means "the check failed" rather than "you used me wrongly": exit 1, not 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Failure(pub String);
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return report_usage_error(err),
+    };
+    let result = match cli.command {
+        Command::Solve(args) => commands::solve::run(args),
+        Command::List(args) => commands::list::run(args),
+        Command::Count(args) => commands::count::run(args),
+    };
+    match result {
+        Ok(Status::Success) => ExitCode::SUCCESS,
+        Ok(Status::NoSolution) => ExitCode::from(1),
+        Ok(Status::GaveUp) => ExitCode::from(3),
+        Err(err) => report_error(&err),
+    }
+}
+
+/// Prints an error as one line and picks the exit code.
+fn report_error(err: &anyhow::Error) -> ExitCode {
+    let broken_pipe = err.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    });
+    if broken_pipe {
+        return ExitCode::SUCCESS;
+    }
+    let message = format!("{err:#}").replace('\n', " ");
+    let _ = writeln!(io::stderr(), "error: {message}");
+    if err.downcast_ref::<Failure>().is_some() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::from(2)
+    }
+}
+
+/// Help and version go to stdout with exit 0; any other command-line error becomes one line on
+/// stderr with exit 2 (clap's own message, with its list continuations folded into the line).
+fn report_usage_error(err: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match err.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = err.print();
+            return ExitCode::SUCCESS;
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = write!(io::stderr(), "{}", err.render());
+            return ExitCode::from(2);
+        }
+        _ => {}
+    }
+    let rendered = err.render().to_string();
+    let line = rendered
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .filter(|l| !l.is_empty() && !l.starts_with("tip:"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let _ = writeln!(io::stderr(), "{line} (see --help)");
+    ExitCode::from(2)
+}

@@ -205,7 +205,7 @@ impl Problem {
 
 /// A placement of one queen per row: `columns()[row]` is the column of the queen on `row`.
 ///
-/// A `Solution` is only a claim; [`crate::verify`] decides whether it solves a [`Problem`].
+/// A `Solution` is only a claim; [`crate::verify()`] decides whether it solves a [`Problem`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Solution {
     columns: Vec<u32>,

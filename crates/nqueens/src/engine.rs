@@ -45,7 +45,7 @@ impl fmt::Display for Job {
 /// The answer to "find a solution".
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    /// A solution (every engine's solutions pass [`crate::verify`]).
+    /// A solution (every engine's solutions pass [`crate::verify()`]).
     Found(Solution),
     /// The engine proved there is none.
     NoSolution,

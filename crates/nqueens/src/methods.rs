@@ -107,8 +107,10 @@ impl FromStr for Method {
     }
 }
 
-/// Settings shared by the methods; each method reads the ones it understands.
+/// Settings shared by the methods; each method reads the ones it understands. New settings
+/// arrive with new methods, so build one from `Config::default()` and set fields.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Config {
     /// Worker threads for methods that count in parallel.
     pub threads: usize,

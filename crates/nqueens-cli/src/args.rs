@@ -1,0 +1,228 @@
+//! Flag groups shared by the subcommands: the board (`N`, `--fix`, `--fix-file`), the method
+//! (`--method`, `--seed`, `--stats`, `--progress`) and the output (`--format`, `--output`, SVG
+//! style).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use nqueens::methods::{Config, Method};
+use nqueens::render::{Colour, Format, SvgStyle};
+use nqueens::{Engine, Problem, Queen, partial};
+
+use crate::progress::ProgressLine;
+
+/// The board: its size and the queens already placed.
+#[derive(Debug, Args)]
+pub struct BoardArgs {
+    /// Board size: n queens on an n×n board. May be left out when --fix-file gives it.
+    #[arg(value_name = "N", value_parser = parse_n, allow_negative_numbers = true)]
+    pub n: Option<u32>,
+
+    /// Keep a queen on this square (1-based ROW:COL, 1:1 is the top-left corner). Repeatable.
+    #[arg(long = "fix", value_name = "ROW:COL", value_parser = parse_square)]
+    pub fix: Vec<Queen>,
+
+    /// Read fixed queens from a partial-board file: first line n, then one ROW:COL per line
+    /// (or n drawn rows of Q and .); lines starting with # are comments.
+    #[arg(long, value_name = "PATH")]
+    pub fix_file: Option<PathBuf>,
+}
+
+impl BoardArgs {
+    /// The problem the flags describe: N (or the file's n) with every fixed queen.
+    pub fn problem(&self) -> Result<Problem> {
+        let mut queens = Vec::new();
+        let mut n = self.n;
+        if let Some(path) = &self.fix_file {
+            let board = read_partial(path)?;
+            match n {
+                Some(n) if n != board.n => {
+                    bail!(
+                        "N is {n} but {} describes a {}×{} board",
+                        path.display(),
+                        board.n,
+                        board.n
+                    )
+                }
+                _ => n = Some(board.n),
+            }
+            queens.extend(board.queens);
+        }
+        queens.extend(self.fix.iter().copied());
+        let Some(n) = n else {
+            bail!("give the board size N (or a --fix-file, whose first line is n)")
+        };
+        Ok(Problem::with_fixed(n, queens)?)
+    }
+}
+
+fn read_partial(path: &Path) -> Result<partial::PartialBoard> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    partial::parse(&text).with_context(|| path.display().to_string())
+}
+
+/// Parses the board size with a message that says what is expected.
+pub fn parse_n(text: &str) -> Result<u32, String> {
+    match text.trim().parse::<i128>() {
+        Ok(n) if n < 1 => Err("the board size must be at least 1".into()),
+        Ok(n) => {
+            u32::try_from(n).map_err(|_| format!("the board size must be at most {}", u32::MAX))
+        }
+        Err(_) => Err("expected a whole number, like 8".into()),
+    }
+}
+
+fn parse_square(text: &str) -> Result<Queen, String> {
+    partial::parse_square(text).map_err(|e| e.reason.to_string())
+}
+
+/// A value parser listing the methods with their descriptions (for `--help` and errors).
+pub fn method_parser() -> impl TypedValueParser<Value = Method> {
+    PossibleValuesParser::new(
+        Method::ALL
+            .iter()
+            .map(|m| PossibleValue::new(m.name()).help(m.about())),
+    )
+    .map(|name| name.parse::<Method>().expect("a listed method"))
+}
+
+fn format_parser() -> impl TypedValueParser<Value = Format> {
+    PossibleValuesParser::new(
+        Format::ALL
+            .iter()
+            .map(|f| PossibleValue::new(f.name()).help(f.about())),
+    )
+    .map(|name| name.parse::<Format>().expect("a listed format"))
+}
+
+/// How to solve: the method and what to report about it.
+#[derive(Debug, Args)]
+pub struct MethodArgs {
+    /// The method to use.
+    #[arg(long, short, value_name = "METHOD", default_value = "auto", value_parser = method_parser())]
+    pub method: Method,
+
+    /// Seed for methods with randomness (the same seed gives the same run).
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+
+    /// Print the method that ran, the time and its counters (nodes, ...) on stderr.
+    #[arg(long)]
+    pub stats: bool,
+
+    /// Show progress on stderr even when it is not a terminal (on a terminal it is shown for
+    /// runs longer than a second anyway).
+    #[arg(long)]
+    pub progress: bool,
+}
+
+impl MethodArgs {
+    /// The settings to build engines with, and the progress display (if any) they report to.
+    pub fn config(&self, threads: usize) -> (Config, Option<ProgressLine>) {
+        let line = ProgressLine::for_stderr(self.progress);
+        let mut config = Config::default();
+        config.threads = threads;
+        config.seed = self.seed;
+        config.progress = line.as_ref().map(ProgressLine::sink);
+        (config, line)
+    }
+
+    /// Prints `method=... elapsed=... <counters>` on stderr when `--stats` was given.
+    pub fn report(&self, engine: &dyn Engine, elapsed: Duration) {
+        if self.stats {
+            let stats = engine.stats();
+            let sep = if stats.is_empty() { "" } else { " " };
+            eprintln!(
+                "method={} elapsed={:.3}s{sep}{stats}",
+                engine.name(),
+                elapsed.as_secs_f64()
+            );
+        }
+    }
+}
+
+/// Where and how solutions are written.
+#[derive(Debug, Args)]
+pub struct OutputArgs {
+    /// Output format [default: from the --output extension (.svg, .json, .jsonl, .txt), else
+    /// unicode].
+    #[arg(long, short, value_name = "FORMAT", value_parser = format_parser())]
+    pub format: Option<Format>,
+
+    /// Write to this file instead of standard output.
+    #[arg(long, short, value_name = "PATH")]
+    pub output: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub svg: SvgArgs,
+}
+
+impl OutputArgs {
+    /// The format asked for, or the one the output file's extension implies.
+    pub fn format(&self) -> Format {
+        if let Some(format) = self.format {
+            return format;
+        }
+        let extension = self
+            .output
+            .as_deref()
+            .and_then(Path::extension)
+            .and_then(|e| e.to_str());
+        match extension.map(str::to_ascii_lowercase).as_deref() {
+            Some("svg") => Format::Svg,
+            Some("json" | "jsonl") => Format::Json,
+            _ => Format::Unicode,
+        }
+    }
+}
+
+/// The look of SVG output.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "SVG output")]
+pub struct SvgArgs {
+    /// Boards per row when several solutions are drawn.
+    #[arg(long, value_name = "K", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..))]
+    pub svg_columns: u32,
+    /// Side of a square in pixels.
+    #[arg(long, value_name = "PX", default_value_t = 40, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub svg_cell: u32,
+    /// Space around and between boards in pixels.
+    #[arg(long, value_name = "PX", default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub svg_margin: u32,
+    /// Colour of light squares (#rgb, #rrggbb or a name).
+    #[arg(long, value_name = "COLOUR", default_value = "#f0d9b5")]
+    pub svg_light: Colour,
+    /// Colour of dark squares.
+    #[arg(long, value_name = "COLOUR", default_value = "#b58863")]
+    pub svg_dark: Colour,
+    /// Colour of queens.
+    #[arg(long, value_name = "COLOUR", default_value = "#1a1a1a")]
+    pub svg_queen: Colour,
+    /// Colour of the queens fixed by --fix or --fix-file.
+    #[arg(long, value_name = "COLOUR", default_value = "#b3261e")]
+    pub svg_fixed: Colour,
+}
+
+impl SvgArgs {
+    /// The style these flags describe.
+    pub fn style(&self) -> SvgStyle {
+        SvgStyle {
+            cell: self.svg_cell,
+            margin: self.svg_margin,
+            columns: self.svg_columns,
+            light: self.svg_light.clone(),
+            dark: self.svg_dark.clone(),
+            queen: self.svg_queen.clone(),
+            fixed: self.svg_fixed.clone(),
+        }
+    }
+}
+
+/// The default thread count: every core.
+pub fn all_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}

@@ -1,0 +1,65 @@
+//! `nqueens list`: enumerate solutions.
+
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+use anyhow::Result;
+use clap::Args;
+use nqueens::Job;
+use nqueens::render::SolutionWriter;
+
+use crate::Status;
+use crate::args::{BoardArgs, MethodArgs, OutputArgs};
+use crate::output;
+
+/// Print every solution, or the first K (exit 1 if there is none).
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// Stop after K solutions.
+    #[arg(long, short, value_name = "K")]
+    pub limit: Option<u64>,
+    #[command(flatten)]
+    pub method: MethodArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+pub fn run(args: ListArgs) -> Result<Status> {
+    let problem = args.board.problem()?;
+    let (config, progress) = args.method.config(1);
+    let mut engine = args.method.method.build(Job::List, &problem, &config);
+    engine.check(Job::List, &problem)?;
+    let out = output::open(args.output.output.as_deref())?;
+    let mut writer =
+        SolutionWriter::new(out, args.output.format(), &problem, args.output.svg.style());
+    let name = engine.name();
+    let start = Instant::now();
+    // The callback cannot return an error, so the first one is kept and stops the search.
+    let mut failed: Option<anyhow::Error> = None;
+    engine.list(&problem, args.limit, &mut |solution| {
+        let written = super::check_solution(name, &problem, solution)
+            .map_err(anyhow::Error::from)
+            .and_then(|()| writer.write(solution).map_err(anyhow::Error::from));
+        match written {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(err) => {
+                failed = Some(err);
+                ControlFlow::Break(())
+            }
+        }
+    })?;
+    drop(progress);
+    if let Some(err) = failed {
+        return Err(err);
+    }
+    let listed = writer.written();
+    writer.finish()?;
+    args.method.report(engine.as_ref(), start.elapsed());
+    if listed == 0 && args.limit != Some(0) {
+        eprintln!("no solution");
+        return Ok(Status::NoSolution);
+    }
+    Ok(Status::Success)
+}

@@ -1,0 +1,19 @@
+//! One module per subcommand.
+
+pub mod count;
+pub mod list;
+pub mod solve;
+
+use nqueens::{Problem, Solution, verify};
+
+use crate::Failure;
+
+/// Every solution the CLI prints goes through the independent verifier first (O(n)); a wrong
+/// answer from an engine is a bug, reported as a failure rather than printed.
+pub fn check_solution(method: &str, problem: &Problem, solution: &Solution) -> Result<(), Failure> {
+    verify(problem, solution).map_err(|violation| {
+        Failure(format!(
+            "the {method} method returned a wrong solution: {violation}"
+        ))
+    })
+}

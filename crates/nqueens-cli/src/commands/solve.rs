@@ -1,0 +1,53 @@
+//! `nqueens solve`: one solution.
+
+use std::time::Instant;
+
+use anyhow::Result;
+use clap::Args;
+use nqueens::render::SolutionWriter;
+use nqueens::{Job, Outcome};
+
+use crate::Status;
+use crate::args::{BoardArgs, MethodArgs, OutputArgs};
+use crate::output;
+
+/// Find one solution and draw it (exit 1 if there is none).
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    #[command(flatten)]
+    pub method: MethodArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+pub fn run(args: SolveArgs) -> Result<Status> {
+    let problem = args.board.problem()?;
+    let (config, progress) = args.method.config(1);
+    let mut engine = args.method.method.build(Job::Solve, &problem, &config);
+    engine.check(Job::Solve, &problem)?;
+    let start = Instant::now();
+    let outcome = engine.solve(&problem)?;
+    drop(progress);
+    args.method.report(engine.as_ref(), start.elapsed());
+    match outcome {
+        Outcome::Found(solution) => {
+            super::check_solution(engine.name(), &problem, &solution)?;
+            let out = output::open(args.output.output.as_deref())?;
+            let mut writer =
+                SolutionWriter::new(out, args.output.format(), &problem, args.output.svg.style());
+            writer.write(&solution)?;
+            writer.finish()?;
+            Ok(Status::Success)
+        }
+        Outcome::NoSolution => {
+            eprintln!("no solution");
+            Ok(Status::NoSolution)
+        }
+        Outcome::GaveUp { reason } => {
+            eprintln!("no solution found ({reason})");
+            Ok(Status::GaveUp)
+        }
+    }
+}
