@@ -9,6 +9,8 @@
 //! - [`backtrack`]: the baseline bitboard backtracking engine;
 //! - [`render`]: text, matrix, coordinates, JSON and SVG output; [`partial`]: partial-board
 //!   files;
+//! - [`construct`] and [`local`]: one solution of a huge board, by the explicit construction
+//!   or by min-conflicts local search; [`solution_file`] reads solutions back for checking;
 //! - [`oeis`]: the published counts (A000170, A002562) the tests check every engine against.
 //!
 //! Coordinates are 0-based in the API and 1-based wherever users read or type them.
@@ -34,6 +36,7 @@ pub mod methods;
 pub mod oeis;
 pub mod partial;
 pub mod render;
+pub mod solution_file;
 pub mod symmetry;
 pub mod verify;
 
