@@ -3,6 +3,7 @@
 pub mod count;
 pub mod list;
 pub mod solve;
+pub mod verify_file;
 
 use nqueens::{Problem, Solution, verify};
 
