@@ -672,7 +672,7 @@ impl Engine for Local {
         if !solved {
             return Ok(Outcome::GaveUp {
                 reason: format!(
-                    "no solution found in {attempts} attempts of {max_steps} repair steps each"
+                    "gave up after {attempts} attempts of {max_steps} repair steps each"
                 ),
             });
         }
@@ -779,7 +779,7 @@ mod tests {
         assert_eq!(
             outcome,
             Outcome::GaveUp {
-                reason: "no solution found in 50 attempts of 200 repair steps each".into()
+                reason: "gave up after 50 attempts of 200 repair steps each".into()
             }
         );
         assert_eq!(engine.stats().get("attempts"), Some(50));
