@@ -18,7 +18,7 @@
 //! the odd queens differ by an amount that is never zero unless n ≡ 2 or 3 (mod 6), and those
 //! two residues are exactly where the listed exchanges move the few queens that would clash.
 //! The tests do not take this on trust: every n from 1 to 5000 and n = 10^6 go through
-//! [`crate::verify`].
+//! [`crate::verify()`].
 //!
 //! n = 2 and n = 3 have no solution at all (every placement of two or three queens on so small a
 //! board attacks), so [`columns`] returns `None` for them.
