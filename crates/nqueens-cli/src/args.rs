@@ -193,6 +193,21 @@ impl OutputArgs {
     }
 }
 
+impl OutputArgs {
+    /// The format for an n-row board: as [`format`](Self::format), except that a board too large
+    /// to draw gets `permutation` when no format was asked for, and an error (naming the formats
+    /// that work) when a grid format was.
+    pub fn format_for(&self, n: u32) -> Result<Format> {
+        let format = self.format();
+        let implied = self.format.is_none() && format == Format::Unicode;
+        if implied && format.check_size(n).is_err() {
+            return Ok(Format::Permutation);
+        }
+        format.check_size(n)?;
+        Ok(format)
+    }
+}
+
 /// The look of SVG output.
 #[derive(Debug, Args)]
 #[command(next_help_heading = "SVG output")]

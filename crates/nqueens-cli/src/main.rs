@@ -29,7 +29,9 @@ use clap::{Parser, Subcommand};
     nqueens solve 8 --fix 1:1 --fix 2:5 complete a board with two queens placed\n  \
     nqueens list 6 --format coords      every solution, one per line\n  \
     nqueens count 12 --unique           solutions up to rotation and reflection\n  \
-    nqueens list 8 -o all.svg           a picture of all 92 solutions")]
+    nqueens list 8 -o all.svg           a picture of all 92 solutions\n  \
+    nqueens solve 1000000 -o big.txt    a huge board (construction; permutation format)\n  \
+    nqueens verify big.txt              check solutions written by any tool")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -45,6 +47,7 @@ enum Command {
     Cnf(commands::cnf::CnfArgs),
     Sat(commands::sat::SatArgs),
     Merge(commands::merge::MergeArgs),
+    Verify(commands::verify_file::VerifyArgs),
 }
 
 /// What a command found, as an exit status.
@@ -81,6 +84,7 @@ fn main() -> ExitCode {
         Command::Cnf(args) => commands::cnf::run(args),
         Command::Sat(args) => commands::sat::run(args),
         Command::Merge(args) => commands::merge::run(args),
+        Command::Verify(args) => commands::verify_file::run(args),
     };
     match result {
         Ok(Status::Success) => ExitCode::SUCCESS,

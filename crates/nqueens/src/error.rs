@@ -35,4 +35,14 @@ pub enum Error {
     /// A counter run failed (checkpoint or shard files).
     #[error(transparent)]
     Counter(#[from] crate::counter::CounterError),
+    /// The board needs more memory than the machine can give.
+    #[error("the {method} method needs about {} MiB for n = {n}, more than could be allocated", bytes.div_ceil(1 << 20))]
+    OutOfMemory {
+        /// The method's name.
+        method: &'static str,
+        /// The board size asked for.
+        n: u32,
+        /// The bytes it asked for.
+        bytes: u64,
+    },
 }

@@ -14,6 +14,8 @@
 //! - [`counter`]: the fast counter (full symmetry, threads, checkpoints, shards);
 //! - [`render`]: text, matrix, coordinates, JSON and SVG output; [`partial`]: partial-board
 //!   files;
+//! - [`construct`] and [`local`]: one solution of a huge board, by the explicit construction
+//!   or by min-conflicts local search; [`solution_file`] reads solutions back for checking;
 //! - [`oeis`]: the published counts (A000170, A002562) the tests check every engine against.
 //!
 //! Coordinates are 0-based in the API and 1-based wherever users read or type them.
@@ -32,15 +34,18 @@
 pub mod backtrack;
 pub mod board;
 pub mod cnf;
+pub mod construct;
 pub mod counter;
 pub mod cp_model;
 pub mod dlx;
 pub mod engine;
 pub mod error;
+pub mod local;
 pub mod methods;
 pub mod oeis;
 pub mod partial;
 pub mod render;
+pub mod solution_file;
 pub mod symmetry;
 pub mod verify;
 

@@ -6,10 +6,12 @@ use std::str::FromStr;
 use crate::backtrack::Backtrack;
 use crate::board::Problem;
 use crate::cnf::{self, Sat};
+use crate::construct::Construct;
 use crate::counter::{self, Counter};
 use crate::cp_model::Cp;
 use crate::dlx::{self, Dlx};
 use crate::engine::{Engine, Job, ProgressSink};
+use crate::local::Local;
 
 /// A way to solve N-Queens, as users name it on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -30,6 +32,10 @@ pub enum Method {
     Cp,
     /// The fast counter: full symmetry, threads ([`crate::counter`]).
     Counter,
+    /// The explicit solution by n mod 6, for huge boards ([`crate::construct`]).
+    Construct,
+    /// Min-conflicts local search, for huge boards and random solutions ([`crate::local`]).
+    Local,
 }
 
 impl Method {
@@ -42,6 +48,8 @@ impl Method {
         Method::Sat,
         Method::Cp,
         Method::Counter,
+        Method::Construct,
+        Method::Local,
     ];
 
     /// The name users type.
@@ -54,6 +62,8 @@ impl Method {
             Method::Sat => "sat",
             Method::Cp => "cp",
             Method::Counter => "counter",
+            Method::Construct => "construct",
+            Method::Local => "local",
         }
     }
 
@@ -77,11 +87,24 @@ impl Method {
             Method::Counter => {
                 "counts only: full 8-fold symmetry, all threads, checkpoints, shards (n ≤ 32)"
             }
+            Method::Construct => {
+                "explicit solution by n mod 6 in O(n), any n (solve only, no fixed queens)"
+            }
+            Method::Local => {
+                "min-conflicts local search: huge boards, random solutions by --seed (solve only)"
+            }
         }
     }
 
     /// The method `auto` stands for on this job and problem; other methods are returned as
     /// they are.
+    ///
+    /// - Counting a whole board (no fixed queens) of up to [`counter::MAX_N`] rows: the counter.
+    /// - One solution without fixed queens: backtracking below [`AUTO_CONSTRUCT_FROM`] rows
+    ///   (instant there), the construction from then on (backtracking needs 0.1 s at n = 28 and
+    ///   seconds beyond).
+    /// - One completion of a board larger than backtracking handles: local search.
+    /// - Everything else (listing, counting completions): backtracking.
     pub fn resolve(self, job: Job, problem: &Problem) -> Method {
         match self {
             Method::Auto
@@ -90,6 +113,16 @@ impl Method {
                     && problem.n() <= counter::MAX_N =>
             {
                 Method::Counter
+            }
+            Method::Auto if job == Job::Solve && !problem.is_completion() => {
+                if problem.n() >= AUTO_CONSTRUCT_FROM {
+                    Method::Construct
+                } else {
+                    Method::Backtrack
+                }
+            }
+            Method::Auto if job == Job::Solve && problem.n() > crate::backtrack::MAX_N => {
+                Method::Local
             }
             Method::Auto => Method::Backtrack,
             other => other,
@@ -118,10 +151,19 @@ impl Method {
                 engine.progress = config.progress.clone();
                 Box::new(engine)
             }
+            Method::Construct => Box::new(Construct::default()),
+            Method::Local => {
+                let mut engine = Local::new(config.seed.unwrap_or(0));
+                engine.progress = config.progress.clone();
+                Box::new(engine)
+            }
             Method::Auto => unreachable!("resolve never returns auto"),
         }
     }
 }
+
+/// From this board size on, `auto` answers `solve` without fixed queens by the construction.
+pub const AUTO_CONSTRUCT_FROM: u32 = 25;
 
 impl fmt::Display for Method {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -185,5 +227,20 @@ mod tests {
             "dancing".parse::<Method>(),
             Err(UnknownMethod("dancing".into()))
         );
+    }
+
+    #[test]
+    fn auto_solves_big_boards_by_construction_and_big_completions_by_local_search() {
+        let plain = |n| Problem::new(n).unwrap();
+        let auto = |job, p: &Problem| Method::Auto.resolve(job, p);
+        assert_eq!(auto(Job::Solve, &plain(8)), Method::Backtrack);
+        assert_eq!(auto(Job::Solve, &plain(24)), Method::Backtrack);
+        assert_eq!(auto(Job::Solve, &plain(25)), Method::Construct);
+        assert_eq!(auto(Job::Solve, &plain(1_000_000)), Method::Construct);
+        assert_eq!(auto(Job::Count, &plain(25)), Method::Backtrack);
+        let fixed = |n| Problem::with_fixed(n, [crate::Queen::new(0, 1)]).unwrap();
+        assert_eq!(auto(Job::Solve, &fixed(64)), Method::Backtrack);
+        assert_eq!(auto(Job::Solve, &fixed(65)), Method::Local);
+        assert_eq!(auto(Job::List, &fixed(65)), Method::Backtrack);
     }
 }

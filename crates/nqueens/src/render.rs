@@ -8,6 +8,7 @@
 //! | `coords`  | `1:2 2:4 3:1 4:3` (1-based `ROW:COL`)        | one line each             |
 //! | `json`    | `{"n":4,"columns":[2,4,1,3]}` (1-based)      | JSON Lines                |
 //! | `svg`     | a drawn board                                | a grid of boards          |
+//! | `permutation` | `2 4 1 3` (1-based column of each row)   | one line each             |
 //!
 //! Coordinates are 1-based in every format, like the CLI's `--fix`. In JSON, `columns[i]` is the
 //! column of the queen on row `i + 1`, and a problem with fixed queens adds
@@ -15,6 +16,12 @@
 //!
 //! [`SolutionWriter`] streams any number of solutions in any format; SVG, which needs them all to
 //! lay out the grid, is written when the writer finishes.
+//!
+//! **Huge boards.** `coords`, `json` and `permutation` are streamed: the numbers are formatted
+//! into a 64 KiB buffer that is handed to the writer whenever it fills, so writing a solution of
+//! n = 10^8 needs no memory beyond the solution itself. The grid formats (`unicode`, `ascii`,
+//! `matrix`, `svg`) write n² squares and are refused beyond [`GRID_LIMIT`] rows
+//! ([`Format::check_size`]), with a message naming the formats that work.
 
 use std::fmt::{self, Write as _};
 use std::io::{self, Write};
@@ -40,6 +47,8 @@ pub enum Format {
     Json,
     /// An SVG picture.
     Svg,
+    /// The 1-based column of each row's queen, space-separated, one solution per line.
+    Permutation,
 }
 
 impl Format {
@@ -51,6 +60,7 @@ impl Format {
         Format::Coords,
         Format::Json,
         Format::Svg,
+        Format::Permutation,
     ];
 
     /// The name users type.
@@ -62,6 +72,7 @@ impl Format {
             Format::Coords => "coords",
             Format::Json => "json",
             Format::Svg => "svg",
+            Format::Permutation => "permutation",
         }
     }
 
@@ -74,6 +85,35 @@ impl Format {
             Format::Coords => "1-based ROW:COL of each queen, one solution per line",
             Format::Json => "one JSON object per line: {\"n\":4,\"columns\":[2,4,1,3]}",
             Format::Svg => "a picture: one board, or a grid of boards",
+            Format::Permutation => "1-based column of each row's queen on one line: 2 4 1 3",
+        }
+    }
+
+    /// Whether the format draws the n×n grid (so its size grows as n²).
+    pub fn is_grid(self) -> bool {
+        matches!(
+            self,
+            Format::Unicode | Format::Ascii | Format::Matrix | Format::Svg
+        )
+    }
+
+    /// Refuses a grid format for boards of more than [`GRID_LIMIT`] rows.
+    ///
+    /// ```
+    /// use nqueens::render::Format;
+    /// assert!(Format::Unicode.check_size(1000).is_ok());
+    /// assert_eq!(
+    ///     Format::Unicode.check_size(1001).unwrap_err().to_string(),
+    ///     "the unicode format draws all n² squares and is limited to n ≤ 1000; \
+    ///      for n = 1001 use --format permutation, coords or json"
+    /// );
+    /// assert!(Format::Permutation.check_size(u32::MAX).is_ok());
+    /// ```
+    pub fn check_size(self, n: u32) -> Result<(), GridTooLarge> {
+        if self.is_grid() && n > GRID_LIMIT {
+            Err(GridTooLarge { format: self, n })
+        } else {
+            Ok(())
         }
     }
 
@@ -87,6 +127,23 @@ impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// The largest board the grid formats (`unicode`, `ascii`, `matrix`, `svg`) draw: 1000 rows is
+/// already a million squares (about 4 MB of text, or a 40,000-pixel SVG).
+pub const GRID_LIMIT: u32 = 1000;
+
+/// A grid format asked for a board larger than [`GRID_LIMIT`].
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error(
+    "the {format} format draws all n² squares and is limited to n ≤ {GRID_LIMIT}; for n = {n} \
+     use --format permutation, coords or json"
+)]
+pub struct GridTooLarge {
+    /// The format asked for.
+    pub format: Format,
+    /// The board size.
+    pub n: u32,
 }
 
 /// The error of parsing a format name.
@@ -218,39 +275,119 @@ pub fn write_text(
             Ok(())
         }
         Format::Coords => {
-            let mut line = String::with_capacity(columns.len() * 8);
-            for (i, queen) in solution.queens().enumerate() {
-                if i > 0 {
-                    line.push(' ');
+            let mut line = Chunked::new(out);
+            for (row, &col) in (1u64..).zip(columns) {
+                if row > 1 {
+                    line.push(b" ")?;
                 }
-                let _ = write!(line, "{queen}");
+                line.number(row)?;
+                line.push(b":")?;
+                line.number(u64::from(col) + 1)?;
             }
-            line.push('\n');
-            out.write_all(line.as_bytes())
+            line.push(b"\n")?;
+            line.finish()
         }
-        Format::Json => {
-            let mut line = format!("{{\"n\":{},\"columns\":[", problem.n());
+        Format::Permutation => {
+            let mut line = Chunked::new(out);
             for (i, &col) in columns.iter().enumerate() {
                 if i > 0 {
-                    line.push(',');
+                    line.push(b" ")?;
                 }
-                let _ = write!(line, "{}", u64::from(col) + 1);
+                line.number(u64::from(col) + 1)?;
             }
-            line.push(']');
+            line.push(b"\n")?;
+            line.finish()
+        }
+        Format::Json => {
+            let mut line = Chunked::new(out);
+            line.push(b"{\"n\":")?;
+            line.number(u64::from(problem.n()))?;
+            line.push(b",\"columns\":[")?;
+            for (i, &col) in columns.iter().enumerate() {
+                if i > 0 {
+                    line.push(b",")?;
+                }
+                line.number(u64::from(col) + 1)?;
+            }
+            line.push(b"]")?;
             if problem.is_completion() {
-                line.push_str(",\"fixed\":[");
+                line.push(b",\"fixed\":[")?;
                 for (i, q) in problem.fixed().iter().enumerate() {
                     if i > 0 {
-                        line.push(',');
+                        line.push(b",")?;
                     }
-                    let _ = write!(line, "[{},{}]", u64::from(q.row) + 1, u64::from(q.col) + 1);
+                    line.push(b"[")?;
+                    line.number(u64::from(q.row) + 1)?;
+                    line.push(b",")?;
+                    line.number(u64::from(q.col) + 1)?;
+                    line.push(b"]")?;
                 }
-                line.push(']');
+                line.push(b"]")?;
             }
-            line.push_str("}\n");
-            out.write_all(line.as_bytes())
+            line.push(b"}\n")?;
+            line.finish()
         }
         Format::Svg => panic!("SVG needs every solution at once: use render::svg"),
+    }
+}
+
+/// A line of text written in 64 KiB chunks, so a line of 10^8 numbers never sits in memory.
+struct Chunked<'w> {
+    out: &'w mut dyn Write,
+    buf: Vec<u8>,
+}
+
+impl<'w> Chunked<'w> {
+    const CHUNK: usize = 1 << 16;
+
+    fn new(out: &'w mut dyn Write) -> Self {
+        Chunked {
+            out,
+            buf: Vec::with_capacity(Self::CHUNK + 64),
+        }
+    }
+
+    fn push(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.buf.extend_from_slice(bytes);
+        self.spill()
+    }
+
+    /// Appends `value` in decimal, two digits per step (a table of "00".."99").
+    fn number(&mut self, mut value: u64) -> io::Result<()> {
+        const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+                                    2021222324252627282930313233343536373839\
+                                    4041424344454647484950515253545556575859\
+                                    6061626364656667686970717273747576777879\
+                                    8081828384858687888990919293949596979899";
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        while value >= 100 {
+            let pair = (value % 100) as usize * 2;
+            value /= 100;
+            at -= 2;
+            digits[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+        }
+        if value >= 10 {
+            let pair = value as usize * 2;
+            at -= 2;
+            digits[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+        } else {
+            at -= 1;
+            digits[at] = b'0' + value as u8;
+        }
+        self.push(&digits[at..])
+    }
+
+    fn spill(&mut self) -> io::Result<()> {
+        if self.buf.len() >= Self::CHUNK {
+            self.out.write_all(&self.buf)?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> io::Result<()> {
+        self.out.write_all(&self.buf)
     }
 }
 

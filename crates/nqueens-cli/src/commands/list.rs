@@ -28,12 +28,12 @@ pub struct ListArgs {
 
 pub fn run(args: ListArgs) -> Result<Status> {
     let problem = args.board.problem()?;
+    let format = args.output.format_for(problem.n())?;
     let (config, progress) = args.method.config(1);
     let mut engine = args.method.method.build(Job::List, &problem, &config);
     engine.check(Job::List, &problem)?;
     let out = output::open(args.output.output.as_deref())?;
-    let mut writer =
-        SolutionWriter::new(out, args.output.format(), &problem, args.output.svg.style());
+    let mut writer = SolutionWriter::new(out, format, &problem, args.output.svg.style());
     let name = engine.name();
     let start = Instant::now();
     // The callback cannot return an error, so the first one is kept and stops the search.

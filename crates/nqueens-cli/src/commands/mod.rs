@@ -6,6 +6,7 @@ pub mod list;
 pub mod merge;
 pub mod sat;
 pub mod solve;
+pub mod verify_file;
 pub mod xc;
 pub mod xc_export;
 

@@ -24,6 +24,7 @@ pub struct SolveArgs {
 
 pub fn run(args: SolveArgs) -> Result<Status> {
     let problem = args.board.problem()?;
+    let format = args.output.format_for(problem.n())?;
     let (config, progress) = args.method.config(1);
     let mut engine = args.method.method.build(Job::Solve, &problem, &config);
     engine.check(Job::Solve, &problem)?;
@@ -35,8 +36,7 @@ pub fn run(args: SolveArgs) -> Result<Status> {
         Outcome::Found(solution) => {
             super::check_solution(engine.name(), &problem, &solution)?;
             let out = output::open(args.output.output.as_deref())?;
-            let mut writer =
-                SolutionWriter::new(out, args.output.format(), &problem, args.output.svg.style());
+            let mut writer = SolutionWriter::new(out, format, &problem, args.output.svg.style());
             writer.write(&solution)?;
             writer.finish()?;
             Ok(Status::Success)

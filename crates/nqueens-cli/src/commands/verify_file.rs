@@ -1,0 +1,81 @@
+//! `nqueens verify`: check solutions written by any tool.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader};
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use nqueens::solution_file::{ReadError, SolutionReader};
+use nqueens::{Problem, verify};
+
+use crate::args::parse_n;
+use crate::{Failure, Status};
+
+/// Check solutions from a file, one per line, in O(n) each (exit 1 at the first wrong one).
+///
+/// Each line is one solution: the 1-based column of each row's queen (`2 4 1 3`, the
+/// permutation format) or 1-based ROW:COL pairs in any order (`1:2 2:4 3:1 4:3`, the coords
+/// format). Numbers may be separated by spaces, tabs or commas; blank lines and lines starting
+/// with # are skipped. The board size is the number of queens on the line. The first conflict
+/// found is printed with its line, for example "queens 2:3 and 3:4 attack each other along a
+/// diagonal".
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:\n  \
+    nqueens solve 1000000 -f permutation -o big.txt && nqueens verify big.txt\n  \
+    nqueens list 8 -f coords | nqueens verify -")]
+pub struct VerifyArgs {
+    /// The file of solutions; `-` reads standard input.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+
+    /// Require every solution to be for this board size.
+    #[arg(long, short = 'n', value_name = "N", value_parser = parse_n)]
+    pub size: Option<u32>,
+}
+
+pub fn run(args: VerifyArgs) -> Result<Status> {
+    let name = args.file.display().to_string();
+    let input: Box<dyn BufRead> = if name == "-" {
+        Box::new(BufReader::with_capacity(1 << 16, io::stdin().lock()))
+    } else {
+        let file = File::open(&args.file).with_context(|| format!("cannot read {name}"))?;
+        Box::new(BufReader::with_capacity(1 << 16, file))
+    };
+    let mut reader = SolutionReader::new(input);
+    let mut checked = 0u64;
+    let mut sizes: Option<(u32, u32)> = None;
+    loop {
+        let (line, solution) = match reader.next_solution() {
+            Ok(Some(found)) => found,
+            Ok(None) => break,
+            Err(ReadError::NotOnePerRow { line, reason }) => {
+                return Err(Failure(format!("{name}:{line}: {reason}")).into());
+            }
+            Err(ReadError::Io(err)) => {
+                return Err(err).with_context(|| format!("cannot read {name}"));
+            }
+            Err(ReadError::Syntax {
+                line,
+                column,
+                reason,
+            }) => bail!("{name}:{line}:{column}: {reason}"),
+        };
+        let n = solution.n();
+        let problem = Problem::new(args.size.unwrap_or(n))
+            .map_err(|e| Failure(format!("{name}:{line}: {e}")))?;
+        verify(&problem, &solution).map_err(|v| Failure(format!("{name}:{line}: {v}")))?;
+        checked += 1;
+        sizes = Some(sizes.map_or((n, n), |(lo, hi)| (lo.min(n), hi.max(n))));
+    }
+    let Some((lo, hi)) = sizes else {
+        bail!("{name} holds no solution (expected lines like `2 4 1 3` or `1:2 2:4 3:1 4:3`)");
+    };
+    let plural = if checked == 1 { "" } else { "s" };
+    if lo == hi {
+        println!("ok: {checked} solution{plural} of {lo}-queens verified");
+    } else {
+        println!("ok: {checked} solution{plural} verified (n from {lo} to {hi})");
+    }
+    Ok(Status::Success)
+}

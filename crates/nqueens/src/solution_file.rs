@@ -1,0 +1,369 @@
+//! Reading solutions back from text, so answers from any tool can be checked with
+//! [`crate::verify()`] (`nqueens verify`).
+//!
+//! One solution per line, in either of the two one-line formats [`crate::render`] writes:
+//!
+//! - `permutation`: the 1-based column of each row's queen, `2 4 1 3`;
+//! - `coords`: 1-based `ROW:COL` pairs, `1:2 2:4 3:1 4:3`, rows in any order.
+//!
+//! The board size is the number of queens on the line. Numbers may be separated by spaces, tabs
+//! or commas; blank lines and lines starting with `#` are skipped.
+//!
+//! [`SolutionReader`] reads its input in buffer-sized pieces and never holds a whole line, so a
+//! 1 GB line (n = 10^8) costs only the solution itself: 4n bytes for `permutation`, 8n bytes
+//! while a `coords` line is read (the pairs, before they are put in row order). Time is O(n)
+//! per line.
+
+use std::io::{self, BufRead};
+
+use thiserror::Error;
+
+use crate::board::{Queen, Solution};
+
+/// Why a line could not be read as a solution.
+#[derive(Debug, Error)]
+pub enum ReadError {
+    /// The input could not be read.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+    /// The text is not in either format; `line` and `column` are 1-based (column counts bytes).
+    #[error("line {line}, column {column}: {reason}")]
+    Syntax {
+        /// The line.
+        line: u64,
+        /// The byte in the line.
+        column: u64,
+        /// What is wrong there.
+        reason: String,
+    },
+    /// A `coords` line is well formed but is not one queen per row.
+    #[error("line {line}: {reason}")]
+    NotOnePerRow {
+        /// The line.
+        line: u64,
+        /// The rows that break it.
+        reason: String,
+    },
+}
+
+/// The format of one line, decided by its first number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Permutation,
+    Coords,
+}
+
+/// Reads solutions, one per line; see the [module documentation](self).
+///
+/// ```
+/// use nqueens::solution_file::SolutionReader;
+/// let text = "# two solutions of 4-queens\n2 4 1 3\n3:4 1:3 2:1 4:2\n";
+/// let mut reader = SolutionReader::new(text.as_bytes());
+/// let (line, first) = reader.next_solution().unwrap().unwrap();
+/// assert_eq!((line, first.columns()), (2, &[1, 3, 0, 2][..]));
+/// let (line, second) = reader.next_solution().unwrap().unwrap();
+/// assert_eq!((line, second.columns()), (3, &[2, 0, 3, 1][..]));
+/// assert!(reader.next_solution().unwrap().is_none());
+/// ```
+pub struct SolutionReader<R> {
+    input: R,
+    /// The number of the line being read (1-based).
+    line: u64,
+}
+
+/// What has been read of the current line.
+#[derive(Default)]
+struct LineState {
+    kind: Option<Kind>,
+    /// `permutation`: 0-based columns.
+    columns: Vec<u32>,
+    /// `coords`: 0-based (row, column) pairs, in the order given.
+    pairs: Vec<(u32, u32)>,
+    /// The number being read, if any.
+    number: Option<u64>,
+    /// The row of a `ROW:COL` pair whose column is being read.
+    row: Option<u64>,
+    /// Bytes of the line seen so far.
+    column: u64,
+    /// The line started with `#`.
+    comment: bool,
+    /// The column where the current token started.
+    token_column: u64,
+}
+
+impl LineState {
+    fn is_empty(&self) -> bool {
+        self.kind.is_none() && self.number.is_none() && self.row.is_none()
+    }
+}
+
+impl<R: BufRead> SolutionReader<R> {
+    /// A reader of the solutions in `input`.
+    pub fn new(input: R) -> Self {
+        SolutionReader { input, line: 1 }
+    }
+
+    /// The next solution and its line number, or `None` at the end of the input.
+    pub fn next_solution(&mut self) -> Result<Option<(u64, Solution)>, ReadError> {
+        let mut state = LineState::default();
+        loop {
+            let buf = match self.input.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e.into()),
+            };
+            if buf.is_empty() {
+                // The end of the input ends the last line.
+                return if state.is_empty() {
+                    Ok(None)
+                } else {
+                    let line = self.line;
+                    finish_line(line, state).map(|s| Some((line, s)))
+                };
+            }
+            let mut used = 0;
+            let mut line_done = false;
+            for &byte in buf {
+                used += 1;
+                state.column += 1;
+                if state.comment {
+                    if byte == b'\n' {
+                        state = LineState::default();
+                        self.line += 1;
+                    }
+                    continue;
+                }
+                match byte {
+                    b'0'..=b'9' => {
+                        if state.number.is_none() {
+                            state.token_column = state.column;
+                        }
+                        let value = state.number.unwrap_or(0) * 10 + u64::from(byte - b'0');
+                        if value > u64::from(u32::MAX) {
+                            return Err(syntax(self.line, &state, "number too large".into()));
+                        }
+                        state.number = Some(value);
+                    }
+                    b':' => {
+                        let Some(row) = state.number.take() else {
+                            return Err(syntax(
+                                self.line,
+                                &state,
+                                "':' must follow a row number".into(),
+                            ));
+                        };
+                        if state.row.is_some() {
+                            return Err(syntax(
+                                self.line,
+                                &state,
+                                "a second ':' in one pair".into(),
+                            ));
+                        }
+                        state.row = Some(row);
+                    }
+                    b' ' | b'\t' | b'\r' | b',' => end_token(self.line, &mut state)?,
+                    b'\n' => {
+                        end_token(self.line, &mut state)?;
+                        if state.is_empty() {
+                            state = LineState::default();
+                            self.line += 1;
+                        } else {
+                            line_done = true;
+                            break;
+                        }
+                    }
+                    b'#' if state.is_empty() => state.comment = true,
+                    other => {
+                        let shown = if other.is_ascii_graphic() {
+                            format!("unexpected '{}'", other as char)
+                        } else {
+                            format!("unexpected byte 0x{other:02x}")
+                        };
+                        return Err(syntax(
+                            self.line,
+                            &state,
+                            format!(
+                                "{shown}: expected 1-based columns (2 4 1 3) or ROW:COL pairs \
+                                 (1:2 2:4 3:1 4:3)"
+                            ),
+                        ));
+                    }
+                }
+            }
+            self.input.consume(used);
+            if line_done {
+                let line = self.line;
+                self.line += 1;
+                return finish_line(line, state).map(|s| Some((line, s)));
+            }
+        }
+    }
+}
+
+fn syntax(line: u64, state: &LineState, reason: String) -> ReadError {
+    ReadError::Syntax {
+        line,
+        column: state.column,
+        reason,
+    }
+}
+
+/// Ends the number (or `ROW:COL` pair) being read, if any.
+fn end_token(line: u64, state: &mut LineState) -> Result<(), ReadError> {
+    let Some(value) = state.number.take() else {
+        if state.row.is_some() {
+            return Err(syntax(line, state, "a column must follow ':'".into()));
+        }
+        return Ok(());
+    };
+    let kind = if state.row.is_some() {
+        Kind::Coords
+    } else {
+        Kind::Permutation
+    };
+    if *state.kind.get_or_insert(kind) != kind {
+        return Err(ReadError::Syntax {
+            line,
+            column: state.token_column,
+            reason: "the line mixes ROW:COL pairs and plain columns".into(),
+        });
+    }
+    let one_based = |v: u64| {
+        if v == 0 {
+            Err(ReadError::Syntax {
+                line,
+                column: state.token_column,
+                reason: "rows and columns are numbered from 1".into(),
+            })
+        } else {
+            Ok((v - 1) as u32)
+        }
+    };
+    match state.row.take() {
+        None => {
+            let col = one_based(value)?;
+            state.columns.push(col);
+        }
+        Some(row) => {
+            let pair = (one_based(row)?, one_based(value)?);
+            state.pairs.push(pair);
+        }
+    }
+    Ok(())
+}
+
+/// The solution of a finished, non-empty line.
+fn finish_line(line: u64, mut state: LineState) -> Result<Solution, ReadError> {
+    end_token(line, &mut state)?;
+    match state.kind {
+        Some(Kind::Coords) => {
+            let n = state.pairs.len();
+            let mut columns = vec![u32::MAX; n];
+            let mut given_at = vec![0u32; n];
+            for (k, &(row, col)) in state.pairs.iter().enumerate() {
+                let not_one_per_row = |reason| ReadError::NotOnePerRow { line, reason };
+                let Some(slot) = columns.get_mut(row as usize) else {
+                    return Err(not_one_per_row(format!(
+                        "queen {} is off the board: the line has {n} queens, so rows run \
+                             from 1 to {n}",
+                        Queen::new(row, col)
+                    )));
+                };
+                if *slot != u32::MAX {
+                    let first = state.pairs[given_at[row as usize] as usize];
+                    return Err(not_one_per_row(format!(
+                        "queens {} and {} attack each other along a row",
+                        Queen::new(first.0, first.1),
+                        Queen::new(row, col)
+                    )));
+                }
+                *slot = col;
+                given_at[row as usize] = k as u32;
+            }
+            // n pairs, no row twice and none beyond n: every row has its queen.
+            Ok(Solution::from_columns(columns))
+        }
+        _ => Ok(Solution::from_columns(state.columns)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_all(text: &str) -> Result<Vec<(u64, Vec<u32>)>, String> {
+        let mut reader = SolutionReader::new(text.as_bytes());
+        let mut out = Vec::new();
+        loop {
+            match reader.next_solution() {
+                Ok(Some((line, s))) => out.push((line, s.into_columns())),
+                Ok(None) => return Ok(out),
+                Err(e) => return Err(e.to_string()),
+            }
+        }
+    }
+
+    #[test]
+    fn reads_both_formats_with_comments_blank_lines_and_no_final_newline() {
+        let text = "# header\n\n2 4 1 3\n  1:3,2:1 , 3:4\t4:2\r\n\n# end\n3 1 4 2";
+        assert_eq!(
+            read_all(text),
+            Ok(vec![
+                (3, vec![1, 3, 0, 2]),
+                (4, vec![2, 0, 3, 1]),
+                (7, vec![2, 0, 3, 1]),
+            ])
+        );
+        assert_eq!(read_all(""), Ok(vec![]));
+        assert_eq!(read_all("# nothing\n\n"), Ok(vec![]));
+    }
+
+    #[test]
+    fn a_line_longer_than_the_buffer_is_read_in_pieces() {
+        let n = 100_000u32;
+        let text: String = (1..=n).map(|c| format!("{c} ")).collect::<String>() + "\n";
+        let reader = io::BufReader::with_capacity(7, text.as_bytes());
+        let (line, s) = SolutionReader::new(reader)
+            .next_solution()
+            .unwrap()
+            .unwrap();
+        assert_eq!(line, 1);
+        assert_eq!(s.columns(), (0..n).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn errors_say_where_and_what() {
+        let err = |text| read_all(text).unwrap_err();
+        assert_eq!(
+            err("2 4 1 3\n2 x 1\n"),
+            "line 2, column 3: unexpected 'x': expected 1-based columns (2 4 1 3) or ROW:COL \
+             pairs (1:2 2:4 3:1 4:3)"
+        );
+        assert_eq!(
+            err("1:2 4 3:1\n"),
+            "line 1, column 5: the line mixes ROW:COL pairs and plain columns"
+        );
+        assert_eq!(
+            err("2 0 1\n"),
+            "line 1, column 3: rows and columns are numbered from 1"
+        );
+        assert_eq!(
+            err("1 99999999999\n"),
+            "line 1, column 12: number too large"
+        );
+        assert_eq!(err("1: 2\n"), "line 1, column 3: a column must follow ':'");
+        assert_eq!(
+            err(":2\n"),
+            "line 1, column 1: ':' must follow a row number"
+        );
+        assert_eq!(err("1:2:3\n"), "line 1, column 4: a second ':' in one pair");
+        assert_eq!(
+            err("1:2 3:4 1:3\n"),
+            "line 1: queens 1:2 and 1:3 attack each other along a row"
+        );
+        assert_eq!(
+            err("1:2 2:4 4:1\n"),
+            "line 1: queen 4:1 is off the board: the line has 3 queens, so rows run from 1 to 3"
+        );
+    }
+}
