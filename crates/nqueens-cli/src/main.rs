@@ -40,6 +40,10 @@ enum Command {
     Solve(commands::solve::SolveArgs),
     List(commands::list::ListArgs),
     Count(commands::count::CountArgs),
+    Bench(commands::bench::BenchArgs),
+    #[command(hide = true)]
+    BenchRun(commands::bench::BenchRunArgs),
+    GenCompletion(commands::gen_completion::GenCompletionArgs),
 }
 
 /// What a command found, as an exit status.
@@ -67,6 +71,9 @@ fn main() -> ExitCode {
         Command::Solve(args) => commands::solve::run(args),
         Command::List(args) => commands::list::run(args),
         Command::Count(args) => commands::count::run(args),
+        Command::Bench(args) => commands::bench::run(args),
+        Command::BenchRun(args) => commands::bench::run_child_job(args),
+        Command::GenCompletion(args) => commands::gen_completion::run(args),
     };
     match result {
         Ok(Status::Success) => ExitCode::SUCCESS,

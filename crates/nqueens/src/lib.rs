@@ -9,6 +9,7 @@
 //! - [`backtrack`]: the baseline bitboard backtracking engine;
 //! - [`render`]: text, matrix, coordinates, JSON and SVG output; [`partial`]: partial-board
 //!   files;
+//! - [`generate`]: random completion instances, uniform over non-attacking placements;
 //! - [`oeis`]: the published counts (A000170, A002562) the tests check every engine against.
 //!
 //! Coordinates are 0-based in the API and 1-based wherever users read or type them.
@@ -28,6 +29,7 @@ pub mod backtrack;
 pub mod board;
 pub mod engine;
 pub mod error;
+pub mod generate;
 pub mod methods;
 pub mod oeis;
 pub mod partial;

@@ -1,6 +1,8 @@
 //! One module per subcommand.
 
+pub mod bench;
 pub mod count;
+pub mod gen_completion;
 pub mod list;
 pub mod solve;
 
