@@ -387,7 +387,14 @@ fn run_cell(
         };
         cell.seconds.push(report.seconds);
         let answer = match &report.answer {
-            Answer::Count(count) => count.to_string(),
+            Answer::Count(count) => {
+                let published = oeis::total(cell.n).filter(|_| cell.job == BenchJob::Count);
+                if let Some(published) = published.filter(|p| p != count) {
+                    cell.status = CellStatus::Wrong;
+                    cell.reason = format!("counted {count}, OEIS A000170 has {published}");
+                }
+                count.to_string()
+            }
             Answer::Found(columns) => {
                 let solution = Solution::from_columns(columns.clone());
                 if let Err(violation) = verify(problem, &solution) {
