@@ -219,7 +219,7 @@ fn bench_usage_errors_are_one_line() {
             "the board size must be at least 1",
         ),
         (
-            &["bench", "--timeout", "-1"][..],
+            &["bench", "--timeout=0"][..],
             "expected a number of seconds",
         ),
         (&["bench", "--jobs", "dance"][..], "invalid value 'dance'"),
