@@ -123,7 +123,7 @@ fn a_tiny_matrix_writes_the_table_csv_and_svg() {
     }
     let texts: Vec<&str> = doc.descendants().filter_map(|n| n.text()).collect();
     assert!(texts.contains(&"n (board size)"));
-    assert!(texts.contains(&"median time per run (s, log scale)"));
+    assert!(texts.contains(&"median time per run (log scale)"));
     let caption = doc
         .descendants()
         .find(|n| n.attribute("class") == Some("caption"))

@@ -28,7 +28,10 @@ fn solve(bencher: Bencher, n: u32) {
     let problem = Problem::new(n).unwrap();
     bencher.bench_local(|| {
         let mut engine = Backtrack::new(1);
-        matches!(engine.solve(black_box(&problem)).unwrap(), Outcome::Found(_))
+        matches!(
+            engine.solve(black_box(&problem)).unwrap(),
+            Outcome::Found(_)
+        )
     });
 }
 

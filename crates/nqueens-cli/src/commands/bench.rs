@@ -34,7 +34,8 @@ use crate::{Failure, Status};
 /// The environment variable that makes `bench-run` report a wrong answer for the method it
 /// names. Honoured only in builds with debug assertions (the test suite's), so that a test can
 /// show the cross-checks catch it; release builds ignore it.
-pub const INJECT_WRONG_ENV: &str = "NQUEENS_BENCH_INJECT_WRONG";
+#[cfg(debug_assertions)]
+const INJECT_WRONG_ENV: &str = "NQUEENS_BENCH_INJECT_WRONG";
 
 /// What a bench row asks of a method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, ValueEnum)]
@@ -878,6 +879,18 @@ fn machine_caption(repeats: u32) -> String {
     )
 }
 
+/// A power of ten in seconds, in the unit that makes it a whole number: `10 µs`, `1 s`.
+fn decade_label(exponent: i32) -> String {
+    let (unit, shift) = match exponent {
+        e if e >= 0 => ("s", 0),
+        e if e >= -3 => ("ms", 3),
+        e if e >= -6 => ("µs", 6),
+        _ => ("ns", 9),
+    };
+    let value = 10f64.powi(exponent + shift);
+    format!("{value} {unit}")
+}
+
 fn xml_escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -966,10 +979,11 @@ fn svg(cells: &[Cell], jobs: &[BenchJob], methods: &[Method], caption: &str) -> 
             let y = y_of(10f64.powi(d));
             let _ = writeln!(
                 out,
-                r##"<line x1="{x0:.1}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#ddd"/><text x="{:.1}" y="{:.1}" text-anchor="end">1e{d}</text>"##,
+                r##"<line x1="{x0:.1}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#ddd"/><text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"##,
                 x0 + PANEL_W,
                 x0 - 6.0,
-                y + 4.0
+                y + 4.0,
+                decade_label(d)
             );
         }
         let mut tick_ns = ns.clone();
@@ -993,7 +1007,7 @@ fn svg(cells: &[Cell], jobs: &[BenchJob], methods: &[Method], caption: &str) -> 
         );
         let _ = writeln!(
             out,
-            r#"<text transform="translate({:.1},{:.1}) rotate(-90)" text-anchor="middle">median time per run (s, log scale)</text>"#,
+            r#"<text transform="translate({:.1},{:.1}) rotate(-90)" text-anchor="middle">median time per run (log scale)</text>"#,
             x0 - 48.0,
             TOP + PANEL_H / 2.0
         );
