@@ -178,6 +178,8 @@ struct Cell {
     seconds: Vec<f64>,
     peak_rss_kb: Option<u64>,
     answer: String,
+    /// The engine's own counters from the last run (`nodes=...`), machine-independent.
+    stats: String,
     status: CellStatus,
     reason: String,
 }
@@ -277,6 +279,7 @@ pub fn run(args: BenchArgs) -> Result<Status> {
                     seconds: Vec::new(),
                     peak_rss_kb: None,
                     answer: String::new(),
+                    stats: String::new(),
                     status: CellStatus::Ok,
                     reason: String::new(),
                 };
@@ -387,6 +390,7 @@ fn run_cell(
             }
         };
         cell.seconds.push(report.seconds);
+        cell.stats = report.stats;
         let answer = match &report.answer {
             Answer::Count(count) => {
                 let published = oeis::total(cell.n).filter(|_| cell.job == BenchJob::Count);
@@ -517,6 +521,7 @@ pub struct BenchRunArgs {
 struct Report {
     seconds: f64,
     answer: Answer,
+    stats: String,
 }
 
 #[derive(Debug)]
@@ -576,6 +581,7 @@ pub fn run_child_job(args: BenchRunArgs) -> Result<Status> {
             }
         }
     }
+    let _ = write!(line, "\nstats {}", engine.stats());
     let mut out = std::io::stdout().lock();
     writeln!(out, "{line}")?;
     out.flush()?;
@@ -616,7 +622,15 @@ fn parse_report(stdout: &str) -> Option<Report> {
                 .ok()?,
         )
     };
-    Some(Report { seconds, answer })
+    let stats = lines
+        .next()
+        .and_then(|l| l.strip_prefix("stats"))
+        .map_or(String::new(), |s| s.trim().to_string());
+    Some(Report {
+        seconds,
+        answer,
+        stats,
+    })
 }
 
 /// How a child ended.
@@ -802,7 +816,7 @@ fn table_row(cell: &Cell) -> String {
 }
 
 /// The CSV columns, in order.
-pub const CSV_COLUMNS: [&str; 11] = [
+pub const CSV_COLUMNS: [&str; 12] = [
     "job",
     "method",
     "n",
@@ -813,6 +827,7 @@ pub const CSV_COLUMNS: [&str; 11] = [
     "answer",
     "status",
     "runs",
+    "stats",
     "reason",
 ];
 
@@ -832,6 +847,7 @@ fn csv(cells: &[Cell]) -> String {
             cell.answer.clone(),
             cell.status.name().to_string(),
             cell.seconds.len().to_string(),
+            cell.stats.clone(),
             cell.reason.clone(),
         ];
         let quoted: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
@@ -908,9 +924,9 @@ const PALETTE: [&str; 10] = [
 fn svg(cells: &[Cell], jobs: &[BenchJob], methods: &[Method], caption: &str) -> String {
     const PANEL_W: f64 = 360.0;
     const PANEL_H: f64 = 260.0;
-    const LEFT: f64 = 70.0;
+    const LEFT: f64 = 90.0;
     const TOP: f64 = 50.0;
-    const GAP: f64 = 90.0;
+    const GAP: f64 = 110.0;
     const LEGEND_W: f64 = 150.0;
     let panels = jobs.len().max(1) as f64;
     let width = LEFT + panels * PANEL_W + (panels - 1.0) * GAP + 30.0 + LEGEND_W;
@@ -1008,7 +1024,7 @@ fn svg(cells: &[Cell], jobs: &[BenchJob], methods: &[Method], caption: &str) -> 
         let _ = writeln!(
             out,
             r#"<text transform="translate({:.1},{:.1}) rotate(-90)" text-anchor="middle">median time per run (log scale)</text>"#,
-            x0 - 48.0,
+            x0 - 62.0,
             TOP + PANEL_H / 2.0
         );
         for &method in methods {
