@@ -21,8 +21,9 @@
 //! ([`DEFAULT_TRIES`] unless told otherwise) and running out is an error that says so, rather
 //! than a silent loop.
 //!
-//! Each draw costs O(n) for the shuffles and O(K) for the diagonal test (two bit sets), so a
-//! run costs O(tries · n).
+//! Each draw costs O(K): two partial shuffles of K steps and a diagonal test against two
+//! arrays of flags (cleared after each draw by undoing its own marks), so a run costs
+//! O(n + tries · K).
 //!
 //! The random numbers come from SplitMix64 (Steele, Lea and Flood, "Fast splittable
 //! pseudorandom number generators", OOPSLA 2014): a 64-bit counter passed through a fixed
@@ -53,7 +54,7 @@ pub enum GenerateError {
     /// Every draw had two queens on a diagonal.
     #[error(
         "no non-attacking placement of {queens} queens on a {n}×{n} board found in {tries} random \
-         draws; such placements are rare or impossible this close to n queens (try fewer)"
+         draws; such placements get rare as K grows (try fewer queens or a larger --max-tries)"
     )]
     OutOfTries {
         /// Board size.
@@ -131,8 +132,6 @@ pub fn random_partial(
     for _ in 0..max_tries {
         partial_shuffle(&mut rows, k, &mut rng);
         partial_shuffle(&mut cols, k, &mut rng);
-        diagonals.fill(false);
-        anti_diagonals.fill(false);
         let clash = rows[..k].iter().zip(&cols[..k]).any(|(&r, &c)| {
             let d = (r + n - c) as usize;
             let a = (r + c) as usize;
@@ -141,6 +140,11 @@ pub fn random_partial(
             anti_diagonals[a] = true;
             seen
         });
+        // Clear only what this draw marked, so a draw costs O(K), not O(n).
+        for (&r, &c) in rows[..k].iter().zip(&cols[..k]) {
+            diagonals[(r + n - c) as usize] = false;
+            anti_diagonals[(r + c) as usize] = false;
+        }
         if !clash {
             let placed = rows[..k]
                 .iter()
