@@ -72,9 +72,12 @@ impl BenchJob {
     }
 }
 
-/// Compare the methods: run jobs × methods × n, each in a fresh process with a time limit,
-/// report median time (min–max) and peak memory, cross-check every answer, and write a table,
-/// CSV and an SVG plot. Exits 1 if any two answers disagree or an answer is wrong.
+/// Compare the methods on the same jobs: a table, CSV and an SVG plot (exit 1 on a wrong answer).
+///
+/// Runs jobs × methods × n, each in a fresh process on one thread with a time limit, reports
+/// the median time (min–max over the repeats) and the peak memory, and cross-checks every
+/// answer: solutions through the verifier, counts against each other and OEIS. Exits 1 if any
+/// answer is wrong or two disagree.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
     /// A small matrix that finishes in well under a minute (n = 6, 8, 10; 3 repeats; 5 s limit).

@@ -12,9 +12,11 @@ use crate::Status;
 use crate::args::parse_n;
 use crate::output;
 
-/// Write a random partial board: K non-attacking queens on an n×n board, drawn uniformly over
-/// all such placements, in the --fix-file format (exit 3 if no placement was found in the
-/// allowed number of draws).
+/// Write a random partial board (K non-attacking queens) for --fix-file.
+///
+/// The K queens are drawn uniformly over all placements of K non-attacking queens on the n×n
+/// board (rejection sampling), and written in the --fix-file format. The same seed gives the
+/// same board everywhere. Exit 3 if no placement turned up in the allowed number of draws.
 #[derive(Debug, Args)]
 pub struct GenCompletionArgs {
     /// Board size.
