@@ -334,6 +334,14 @@ pub fn run(args: BenchArgs) -> Result<Status> {
         .filter(|c| c.status == CellStatus::Failed)
         .collect();
     if problems.is_empty() && failed.is_empty() {
+        let tally = |status: CellStatus| cells.iter().filter(|c| c.status == status).count();
+        eprintln!(
+            "bench: every answer checked: {} ok, {} skipped, {} timed out, {} gave up",
+            tally(CellStatus::Ok),
+            tally(CellStatus::Skipped),
+            tally(CellStatus::Timeout),
+            tally(CellStatus::GaveUp)
+        );
         return Ok(Status::Success);
     }
     for problem in &problems {
