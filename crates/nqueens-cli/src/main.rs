@@ -48,6 +48,10 @@ enum Command {
     Sat(commands::sat::SatArgs),
     Merge(commands::merge::MergeArgs),
     Verify(commands::verify_file::VerifyArgs),
+    Bench(commands::bench::BenchArgs),
+    #[command(hide = true)]
+    BenchRun(commands::bench::BenchRunArgs),
+    GenCompletion(commands::gen_completion::GenCompletionArgs),
 }
 
 /// What a command found, as an exit status.
@@ -85,6 +89,9 @@ fn main() -> ExitCode {
         Command::Sat(args) => commands::sat::run(args),
         Command::Merge(args) => commands::merge::run(args),
         Command::Verify(args) => commands::verify_file::run(args),
+        Command::Bench(args) => commands::bench::run(args),
+        Command::BenchRun(args) => commands::bench::run_child_job(args),
+        Command::GenCompletion(args) => commands::gen_completion::run(args),
     };
     match result {
         Ok(Status::Success) => ExitCode::SUCCESS,

@@ -16,6 +16,7 @@
 //!   files;
 //! - [`construct`] and [`local`]: one solution of a huge board, by the explicit construction
 //!   or by min-conflicts local search; [`solution_file`] reads solutions back for checking;
+//! - [`generate`]: random completion instances, uniform over non-attacking placements;
 //! - [`oeis`]: the published counts (A000170, A002562) the tests check every engine against.
 //!
 //! Coordinates are 0-based in the API and 1-based wherever users read or type them.
@@ -40,6 +41,7 @@ pub mod cp_model;
 pub mod dlx;
 pub mod engine;
 pub mod error;
+pub mod generate;
 pub mod local;
 pub mod methods;
 pub mod oeis;

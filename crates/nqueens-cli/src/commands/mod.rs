@@ -1,7 +1,9 @@
 //! One module per subcommand.
 
+pub mod bench;
 pub mod cnf;
 pub mod count;
+pub mod gen_completion;
 pub mod list;
 pub mod merge;
 pub mod sat;

@@ -1,0 +1,288 @@
+//! `nqueens bench` and `nqueens gen-completion` from the outside.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use assert_cmd::Command;
+use nqueens::methods::Method;
+use predicates::prelude::*;
+
+fn nqueens() -> Command {
+    let mut command = Command::cargo_bin("nqueens").unwrap();
+    command.env_remove("NQUEENS_BENCH_INJECT_WRONG");
+    command
+}
+
+/// Parses the CSV (no field of a tiny run needs quoting except `reason`, which is last, so
+/// splitting on all but the last column's commas is exact).
+fn read_csv(text: &str) -> (Vec<String>, Vec<BTreeMap<String, String>>) {
+    let mut lines = text.lines();
+    let header: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
+    let rows = lines
+        .map(|line| {
+            let fields: Vec<&str> = line.splitn(header.len(), ',').collect();
+            assert_eq!(fields.len(), header.len(), "{line}");
+            header
+                .iter()
+                .cloned()
+                .zip(fields.iter().map(|f| f.to_string()))
+                .collect()
+        })
+        .collect();
+    (header, rows)
+}
+
+#[test]
+fn a_tiny_matrix_writes_the_table_csv_and_svg() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("bench.csv");
+    let svg = dir.path().join("bench.svg");
+    nqueens()
+        .args(["bench", "--n", "5-6", "-r", "2", "--timeout", "60", "--csv"])
+        .arg(&csv)
+        .arg("--svg")
+        .arg(&svg)
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("job "))
+        .stdout(predicate::str::contains("backtrack"))
+        .stderr(predicate::str::starts_with("bench: every answer checked: "));
+
+    let (header, rows) = read_csv(&std::fs::read_to_string(&csv).unwrap());
+    for column in [
+        "job",
+        "method",
+        "n",
+        "median_s",
+        "min_s",
+        "max_s",
+        "peak_rss_kb",
+        "answer",
+        "status",
+    ] {
+        assert!(header.iter().any(|h| h == column), "no column {column}");
+    }
+    // Every job × method (but auto) × n has a row.
+    let methods: Vec<&str> = Method::ALL
+        .iter()
+        .filter(|&&m| m != Method::Auto)
+        .map(|m| m.name())
+        .collect();
+    assert_eq!(rows.len(), 3 * methods.len() * 2);
+    let mut ok_methods: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for row in &rows {
+        assert!(methods.contains(&row["method"].as_str()));
+        match row["status"].as_str() {
+            "ok" => {
+                let (min, median, max): (f64, f64, f64) = (
+                    row["min_s"].parse().unwrap(),
+                    row["median_s"].parse().unwrap(),
+                    row["max_s"].parse().unwrap(),
+                );
+                assert!(0.0 <= min && min <= median && median <= max, "{row:?}");
+                assert!(row["peak_rss_kb"].parse::<u64>().unwrap() > 0);
+                let expected = match (row["job"].as_str(), row["n"].as_str()) {
+                    ("count", "5") => "10",
+                    ("count", "6") => "4",
+                    ("solve", _) => "found",
+                    _ => row["answer"].as_str(),
+                };
+                assert_eq!(row["answer"], expected, "{row:?}");
+                if row["method"] == "backtrack" {
+                    assert!(row["stats"].starts_with("nodes="), "{row:?}");
+                }
+                ok_methods
+                    .entry(row["job"].clone())
+                    .or_default()
+                    .insert(row["method"].clone());
+            }
+            // A method may decline a job (skipped) or, like local search, stop at a limit of
+            // its own (gave-up); either way it says why.
+            "skipped" | "gave-up" => assert!(!row["reason"].is_empty(), "{row:?}"),
+            other => panic!("unexpected status {other}: {row:?}"),
+        }
+    }
+    // The baseline does everything.
+    for job in ["solve", "count", "completion"] {
+        assert!(ok_methods[job].contains("backtrack"));
+    }
+
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let doc = roxmltree::Document::parse(&text).expect("the SVG is well-formed XML");
+    let panels: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("panel"))
+        .collect();
+    assert_eq!(panels.len(), 3);
+    for panel in panels {
+        let job = panel.attribute("data-job").unwrap();
+        let lines: BTreeSet<String> = panel
+            .descendants()
+            .filter(|n| n.has_tag_name("polyline") && n.attribute("class") == Some("series"))
+            .map(|n| n.attribute("data-method").unwrap().to_string())
+            .collect();
+        let count = panel
+            .descendants()
+            .filter(|n| n.has_tag_name("polyline"))
+            .count();
+        assert_eq!(count, lines.len(), "one line per method in {job}");
+        assert_eq!(lines, ok_methods[job], "the lines of {job}");
+    }
+    let texts: Vec<&str> = doc.descendants().filter_map(|n| n.text()).collect();
+    assert!(texts.contains(&"n (board size)"));
+    assert!(texts.contains(&"median time per run (log scale)"));
+    let caption = doc
+        .descendants()
+        .find(|n| n.attribute("class") == Some("caption"))
+        .and_then(|n| n.text())
+        .unwrap();
+    assert!(caption.contains("cores"), "{caption}");
+}
+
+// The wrong-answer hook exists only in builds with debug assertions (the test profile `checked`
+// has them); under a plain release build these tests have nothing to inject into.
+
+#[test]
+fn a_wrong_count_fails_the_bench() {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    nqueens()
+        .env("NQUEENS_BENCH_INJECT_WRONG", "backtrack")
+        .args([
+            "bench",
+            "--jobs",
+            "count",
+            "--methods",
+            "backtrack",
+            "--n",
+            "6",
+            "-r",
+            "1",
+        ])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("WRONG"))
+        .stderr(predicate::str::contains(
+            "count backtrack n=6: counted 5, OEIS A000170 has 4",
+        ))
+        .stderr(predicate::str::contains(
+            "error: bench found 1 wrong or disagreeing answers",
+        ));
+}
+
+#[test]
+fn a_wrong_solution_fails_the_bench() {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    nqueens()
+        .env("NQUEENS_BENCH_INJECT_WRONG", "backtrack")
+        .args([
+            "bench",
+            "--jobs",
+            "solve",
+            "--methods",
+            "backtrack",
+            "--n",
+            "8",
+            "-r",
+            "1",
+        ])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "solve backtrack n=8: invalid solution: queens",
+        ));
+}
+
+#[test]
+fn methods_that_disagree_fail_the_bench() {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    // `auto` runs the same engine under another name, so only backtrack's answer is altered.
+    nqueens()
+        .env("NQUEENS_BENCH_INJECT_WRONG", "backtrack")
+        .args([
+            "bench",
+            "--jobs",
+            "completion",
+            "--methods",
+            "auto,backtrack",
+        ])
+        .args(["--n", "8", "-r", "1"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("completion n=8: answers disagree"));
+}
+
+#[test]
+fn bench_usage_errors_are_one_line() {
+    for (args, message) in [
+        (&["bench", "--n", "9-4"][..], "the range 9-4 is empty"),
+        (
+            &["bench", "--n", "0"][..],
+            "the board size must be at least 1",
+        ),
+        (
+            &["bench", "--timeout=0"][..],
+            "expected a number of seconds",
+        ),
+        (&["bench", "--jobs", "dance"][..], "invalid value 'dance'"),
+    ] {
+        nqueens()
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message))
+            .stderr(predicate::function(|s: &str| s.lines().count() == 1));
+    }
+}
+
+#[test]
+fn gen_completion_writes_a_board_the_solver_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("board.txt");
+    nqueens()
+        .args(["gen-completion", "8", "--queens", "3", "--seed", "2", "-o"])
+        .arg(&file)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&file).unwrap();
+    let board = nqueens::partial::parse(&text).unwrap();
+    assert_eq!((board.n, board.queens.len()), (8, 3));
+    board
+        .to_problem()
+        .expect("the queens do not attack each other");
+    // Same seed, same board; and the file is what the library draws.
+    nqueens()
+        .args(["gen-completion", "8", "-k", "3", "--seed", "2"])
+        .assert()
+        .success()
+        .stdout(text.clone());
+    let drawn = nqueens::generate::random_partial(8, 3, 2, nqueens::generate::DEFAULT_TRIES);
+    assert_eq!(board.to_problem().unwrap(), drawn.unwrap());
+    nqueens()
+        .arg("count")
+        .arg("--fix-file")
+        .arg(&file)
+        .assert()
+        .success();
+}
+
+#[test]
+fn gen_completion_errors() {
+    nqueens()
+        .args(["gen-completion", "4", "--queens", "5"])
+        .assert()
+        .code(2)
+        .stderr("error: cannot place 5 non-attacking queens on a 4×4 board: at most 4 fit\n");
+    nqueens()
+        .args(["gen-completion", "3", "--queens", "3", "--max-tries", "100"])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "no non-attacking placement of 3 queens on a 3×3 board found in 100 random draws",
+        ));
+    nqueens().args(["gen-completion", "8"]).assert().code(2);
+}
