@@ -2,7 +2,7 @@
 //!
 //! # The data structure
 //!
-//! Every `1` of the matrix (an item of an option) is a [`Node`] in one arena, `nodes`, and every
+//! Every `1` of the matrix (an item of an option) is a `Node` in one arena, `nodes`, and every
 //! link is a `u32` index into it, as in Knuth's DLX1: an item's options form a circular doubly
 //! linked list through `up`/`down` that starts and ends at the item's header node; the nodes of
 //! one option lie next to each other in the arena, between two *spacer* nodes, so an option is

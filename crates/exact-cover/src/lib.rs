@@ -5,7 +5,7 @@
 //!   options, the sets of items to choose from;
 //! - [`Solver`]: the dancing-links search (module [`dlx`]): first solution, count, a lazy
 //!   iterator, a callback that can stop, a limit, random order from a seed, work counters;
-//! - [`format`]: Knuth's text format, read with positioned errors and written back;
+//! - [`format`](mod@format): Knuth's text format, read with positioned errors and written back;
 //! - [`naive`]: the brute-force oracle the solver is tested against;
 //! - [`instances`]: pentominoes, Langford pairs and Sudoku, generated.
 //!

@@ -103,8 +103,11 @@ impl Method {
     /// - One solution without fixed queens: backtracking below [`AUTO_CONSTRUCT_FROM`] rows
     ///   (instant there), the construction from then on (backtracking needs 0.1 s at n = 28 and
     ///   seconds beyond).
-    /// - One completion of a board larger than backtracking handles: local search.
-    /// - Everything else (listing, counting completions): backtracking.
+    /// - One completion (fixed queens) from [`AUTO_CONSTRUCT_FROM`] rows on: constraint
+    ///   programming up to [`crate::cp_model::MAX_N`] rows (first-fail finds completions in
+    ///   milliseconds where row-by-row backtracking needs minutes from n ≈ 40, and it proves
+    ///   there is none when that is so), local search beyond.
+    /// - Everything else (small boards, listing, counting completions): backtracking.
     pub fn resolve(self, job: Job, problem: &Problem) -> Method {
         match self {
             Method::Auto
@@ -121,8 +124,12 @@ impl Method {
                     Method::Backtrack
                 }
             }
-            Method::Auto if job == Job::Solve && problem.n() > crate::backtrack::MAX_N => {
-                Method::Local
+            Method::Auto if job == Job::Solve && problem.n() >= AUTO_CONSTRUCT_FROM => {
+                if problem.n() <= crate::cp_model::MAX_N {
+                    Method::Cp
+                } else {
+                    Method::Local
+                }
             }
             Method::Auto => Method::Backtrack,
             other => other,
@@ -230,17 +237,23 @@ mod tests {
     }
 
     #[test]
-    fn auto_solves_big_boards_by_construction_and_big_completions_by_local_search() {
+    fn auto_picks_counter_construction_cp_and_local_search_by_job_and_size() {
         let plain = |n| Problem::new(n).unwrap();
         let auto = |job, p: &Problem| Method::Auto.resolve(job, p);
         assert_eq!(auto(Job::Solve, &plain(8)), Method::Backtrack);
         assert_eq!(auto(Job::Solve, &plain(24)), Method::Backtrack);
         assert_eq!(auto(Job::Solve, &plain(25)), Method::Construct);
         assert_eq!(auto(Job::Solve, &plain(1_000_000)), Method::Construct);
-        assert_eq!(auto(Job::Count, &plain(25)), Method::Backtrack);
+        assert_eq!(auto(Job::Count, &plain(25)), Method::Counter);
+        assert_eq!(auto(Job::CountUnique, &plain(32)), Method::Counter);
+        assert_eq!(auto(Job::Count, &plain(33)), Method::Backtrack);
+        assert_eq!(auto(Job::List, &plain(12)), Method::Backtrack);
         let fixed = |n| Problem::with_fixed(n, [crate::Queen::new(0, 1)]).unwrap();
-        assert_eq!(auto(Job::Solve, &fixed(64)), Method::Backtrack);
-        assert_eq!(auto(Job::Solve, &fixed(65)), Method::Local);
+        assert_eq!(auto(Job::Solve, &fixed(24)), Method::Backtrack);
+        assert_eq!(auto(Job::Solve, &fixed(25)), Method::Cp);
+        assert_eq!(auto(Job::Solve, &fixed(20_000)), Method::Cp);
+        assert_eq!(auto(Job::Solve, &fixed(20_001)), Method::Local);
+        assert_eq!(auto(Job::Count, &fixed(12)), Method::Backtrack);
         assert_eq!(auto(Job::List, &fixed(65)), Method::Backtrack);
     }
 }
