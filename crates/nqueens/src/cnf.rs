@@ -289,13 +289,7 @@ impl Engine for Sat {
 
     fn check(&self, job: Job, problem: &Problem) -> Result<(), Error> {
         let max = self.encoding.max_n();
-        if problem.n() > max {
-            return Err(Error::TooLarge {
-                method: self.name(),
-                n: problem.n(),
-                max,
-            });
-        }
+        engine::check_size(self.name(), problem, max)?;
         engine::check_unique(self.name(), job, problem)
     }
 

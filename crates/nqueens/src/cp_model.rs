@@ -232,13 +232,7 @@ impl Engine for Cp {
     }
 
     fn check(&self, job: Job, problem: &Problem) -> Result<(), Error> {
-        if problem.n() > MAX_N {
-            return Err(Error::TooLarge {
-                method: self.name(),
-                n: problem.n(),
-                max: MAX_N,
-            });
-        }
+        engine::check_size(self.name(), problem, MAX_N)?;
         engine::check_unique(self.name(), job, problem)
     }
 

@@ -240,6 +240,18 @@ pub trait Engine: Send {
     }
 }
 
+/// The size check of an engine that handles boards of at most `max` rows.
+pub fn check_size(method: &'static str, problem: &Problem, max: u32) -> Result<(), Error> {
+    if problem.n() > max {
+        return Err(Error::TooLarge {
+            method,
+            n: problem.n(),
+            max,
+        });
+    }
+    Ok(())
+}
+
 /// The check every engine makes for [`Job::CountUnique`]: symmetry classes are only defined
 /// when no queen is fixed.
 pub fn check_unique(method: &'static str, job: Job, problem: &Problem) -> Result<(), Error> {

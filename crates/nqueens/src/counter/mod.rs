@@ -378,14 +378,7 @@ impl Engine for Counter {
                 "fixed queens break the board symmetry it relies on; use backtrack",
             );
         }
-        if problem.n() > MAX_N {
-            return Err(Error::TooLarge {
-                method: self.name(),
-                n: problem.n(),
-                max: MAX_N,
-            });
-        }
-        Ok(())
+        crate::engine::check_size(self.name(), problem, MAX_N)
     }
 
     fn for_each(
