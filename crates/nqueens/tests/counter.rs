@@ -38,11 +38,21 @@ fn counts_match_oeis_for_every_thread_count() {
 }
 
 #[test]
-fn counts_match_oeis_at_16_and_17() {
+fn counts_match_oeis_at_16_and_17_for_every_thread_count() {
     for n in [16, 17] {
-        let report = whole(n, 4);
-        assert_eq!(report.total, oeis::total(n).unwrap(), "n = {n}");
-        assert_eq!(report.unique, oeis::unique(n).unwrap(), "n = {n}");
+        for threads in 1..=4 {
+            let report = whole(n, threads);
+            assert_eq!(
+                report.total,
+                oeis::total(n).unwrap(),
+                "n = {n}, {threads} threads"
+            );
+            assert_eq!(
+                report.unique,
+                oeis::unique(n).unwrap(),
+                "n = {n}, {threads} threads"
+            );
+        }
     }
 }
 
@@ -73,7 +83,7 @@ fn the_task_list_is_the_same_every_time() {
 
 #[test]
 fn shards_merged_give_the_whole_count() {
-    for n in [1, 5, 8, 12, 14] {
+    for n in [1, 5, 8, 12, 14, 17] {
         for k in [1, 3, 7] {
             let mut lines = Vec::new();
             let mut tasks = 0;

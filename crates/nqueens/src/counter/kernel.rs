@@ -9,16 +9,33 @@ use super::tasks::{Class, ClassRules, full_mask};
 /// [`super::MAX_N`]).
 const ROWS: usize = 64;
 
+/// Rows the counting loop looks ahead: before it descends to the next row it checks that
+/// this many rows below the current one still have a free square (ignoring the queens those
+/// rows will get, which can only take squares away).
+const LOOKAHEAD: usize = 4;
+
+/// What the counting loop needs to know about the rows below row r, all in one place.
+#[derive(Clone, Copy, Debug)]
+struct Below {
+    /// `blocked[k]`: the squares of row r + 1 + k that are not allowed, with the bits at or
+    /// above n set; all ones for row n (which ends the search) and beyond.
+    blocked: [u64; LOOKAHEAD],
+    /// `live[k]`: all ones if row r + 1 + k must be checked (k = 0, and rows inside the
+    /// board), else zero (so the check passes).
+    live: [u64; LOOKAHEAD],
+}
+
 /// The squares each row may use, in the form the counting loop wants: `blocked[r]` has a bit
 /// set for every square of row r that is *not* allowed, and for every bit at or above n (so a
-/// row is exhausted exactly when its mask is all ones); `blocked[n]` is all ones, which ends the
-/// search after the last row.
+/// row is exhausted exactly when its mask is all ones); `below[r]` describes the rows after r
+/// (see [`Below`]).
 #[derive(Clone)]
 pub(crate) struct RowMasks {
     n: usize,
     /// The bits at or above n.
     outside: u64,
-    blocked: [u64; ROWS + 1],
+    blocked: [u64; ROWS],
+    below: [Below; ROWS],
 }
 
 impl RowMasks {
@@ -27,14 +44,30 @@ impl RowMasks {
         let n = allowed.len();
         debug_assert!((1..=ROWS).contains(&n));
         let outside = !full_mask(n as u32);
-        let mut blocked = [u64::MAX; ROWS + 1];
+        let mut blocked = [u64::MAX; ROWS];
         for (row, &mask) in allowed.iter().enumerate() {
             blocked[row] = !mask | outside;
+        }
+        let mut below = [Below {
+            blocked: [u64::MAX; LOOKAHEAD],
+            live: [0; LOOKAHEAD],
+        }; ROWS];
+        for (row, below) in below.iter_mut().enumerate().take(n) {
+            for k in 0..LOOKAHEAD {
+                let later = row + 1 + k;
+                if later < n {
+                    below.blocked[k] = blocked[later];
+                    below.live[k] = u64::MAX;
+                }
+            }
+            // Row n: the placement in row n − 1 fills every column, and the loop counts it.
+            below.live[0] = u64::MAX;
         }
         RowMasks {
             n,
             outside,
             blocked,
+            below,
         }
     }
 
@@ -108,12 +141,10 @@ impl Default for Scratch {
 }
 
 /// The number of ways to complete `start` to a full board under `masks`, and the number of
-/// queens placed on the way (nodes).
-pub(crate) fn count_completions(
-    masks: &RowMasks,
-    start: State,
-    scratch: &mut Scratch,
-) -> (u64, u64) {
+/// queens placed on the way (nodes). (The counter itself always records the queens, see
+/// [`solve_task`]; this plain count checks the loop in tests.)
+#[cfg(test)]
+fn count_completions(masks: &RowMasks, start: State, scratch: &mut Scratch) -> (u64, u64) {
     search::<false>(masks, start, scratch, &mut |_| {})
 }
 
@@ -137,8 +168,9 @@ pub(crate) fn visit_completions(
 ///
 /// The loop keeps the current row's state in registers and pushes a frame only when it
 /// descends from a row that still has untried squares (a row whose last square is being tried
-/// is replaced, not stacked), and it descends only when the next row has a free square, so dead
-/// ends cost no push or pop. A solution shows up as a placement that fills every column.
+/// is replaced, not stacked), and it descends only when each of the next [`LOOKAHEAD`] rows
+/// still has a free square, so dead ends cost no push or pop. A solution shows up as a
+/// placement that fills every column.
 #[inline(always)]
 fn search<const TRACK: bool>(
     masks: &RowMasks,
@@ -174,8 +206,13 @@ fn search<const TRACK: bool>(
             let next_columns = columns | bit;
             let next_left = (left | bit) << 1;
             let next_right = (right | bit) >> 1;
-            let next_taken = next_columns | next_left | next_right | blocked[row + 1];
-            if next_taken != u64::MAX {
+            let below = &masks.below[row];
+            let look = |k: usize| {
+                (next_columns | next_left << k | next_right >> k | below.blocked[k]) & below.live[k]
+                    == u64::MAX
+            };
+            let dead = (0..LOOKAHEAD).fold(false, |dead, k| dead | look(k));
+            if !dead {
                 stack[depth] = Frame {
                     taken,
                     columns,
@@ -188,7 +225,7 @@ fn search<const TRACK: bool>(
                 left = next_left;
                 right = next_right;
                 row += 1;
-                taken = next_taken;
+                taken = next_columns | next_left | next_right | below.blocked[0];
             } else if TRACK {
                 if next_columns == u64::MAX {
                     on_solution(&placed[..n]);
@@ -237,8 +274,12 @@ fn for_each_completion(
 }
 
 /// The size of the symmetry class of the solution `columns` if it is the class's canonical
-/// member (the lexicographically smallest of its eight images, as in [`crate::symmetry`]), or
-/// `None` if some image is smaller. Costs O(n) per image, usually decided at the first entry.
+/// member, or `None` if some image comes before it.
+///
+/// The canonical member is the first of the eight images in this order: the image whose row-0
+/// queen is farther from its nearest corner comes first; between images whose row-0 queens
+/// are equally far, the lexicographically smaller column list comes first (see the module
+/// essay of [`super`]). Costs O(n) per image, usually decided at the first entry.
 pub(crate) fn canonical_orbit(columns: &[u8]) -> Option<u32> {
     let n = columns.len();
     let last = (n - 1) as u8;
@@ -257,12 +298,17 @@ pub(crate) fn canonical_orbit(columns: &[u8]) -> Option<u32> {
         &|i| inverse[i],            // Transpose
         &|i| last - inverse[l - i], // AntiTranspose
     ];
+    let corner_distance = |col: u8| col.min(last - col);
     let mut stabilizer = 1;
     for image in images {
-        let order = (0..n)
-            .map(|i| image(i).cmp(&columns[i]))
-            .find(|&o| o != Ordering::Equal)
-            .unwrap_or(Ordering::Equal);
+        let order = corner_distance(columns[0])
+            .cmp(&corner_distance(image(0)))
+            .then_with(|| {
+                (0..n)
+                    .map(|i| image(i).cmp(&columns[i]))
+                    .find(|&o| o != Ordering::Equal)
+                    .unwrap_or(Ordering::Equal)
+            });
         match order {
             Ordering::Less => return None,
             Ordering::Equal => stabilizer += 1,
@@ -311,9 +357,10 @@ fn fits(masks: &RowMasks, prefix: &[u8]) -> bool {
 /// The result of the task with this prefix on an n×n board (the prefix comes from
 /// [`super::TaskList`], so it obeys its class's rules).
 ///
-/// Corner class: every solution counts eight times. Side class: a solution on none of the
-/// three tie squares counts eight times; one on a tie square (a small minority) is checked
-/// exactly with [`canonical_orbit`].
+/// A solution of the class is canonical with a symmetry class of eight unless another border
+/// queen stands exactly `b1` from a corner, on one of the five *tie squares*; those few are
+/// checked exactly with [`canonical_orbit`]. (A row-0 queen in the middle column ties with the
+/// mirror image too, but the class rules already keep only the first of each such pair.)
 pub(crate) fn solve_task(n: u32, prefix: &[u8], scratch: &mut Scratch) -> TaskResult {
     let class = Class::of(prefix);
     let rules = ClassRules::new(n, class);
@@ -326,37 +373,29 @@ pub(crate) fn solve_task(n: u32, prefix: &[u8], scratch: &mut Scratch) -> TaskRe
         result.add_orbit(canonical_orbit(prefix));
         return result;
     }
-    match class {
-        Class::Corner { .. } => {
-            let (count, nodes) = count_completions(&masks, start, scratch);
-            result.add_eightfold(count);
-            result.nodes = nodes;
+    let (b1, last) = (class.b1 as usize, n as usize - 1);
+    let b2 = last - b1;
+    // The squares b1 from a corner on the other border lines, where a rotation or reflection
+    // of the solution also has its row-0 queen b1 from a corner: the side columns in rows b1
+    // and n-1-b1, and the last row in column n-1-b1 (column b1 is the row-0 queen's).
+    let side = 1u64 << last;
+    let ties = [(b1, 1), (b2, 1), (b1, side), (b2, side), (last, 1 << b2)];
+    let mut eightfold = 0u64;
+    let mut tied = TaskResult::default();
+    let mut columns = [0u8; ROWS];
+    let nodes = visit_completions(&masks, prefix, start, scratch, &mut |placed| {
+        if ties.iter().all(|&(row, bit)| placed[row] != bit) {
+            eightfold += 1;
+        } else {
+            for (col, &bit) in columns.iter_mut().zip(placed) {
+                *col = bit.trailing_zeros() as u8;
+            }
+            tied.add_orbit(canonical_orbit(&columns[..placed.len()]));
         }
-        Class::Side { b1 } => {
-            let (b1, last) = (b1 as usize, n as usize - 1);
-            let b2 = last - b1;
-            // The three tie squares: the right column's queen in row b1 (a quarter turn
-            // clockwise of the board starts the same way), the left column's queen in row b2
-            // (a quarter turn the other way), the bottom queen in column n-1-b1 (a half turn).
-            let ties = [(b1, 1u64 << last), (b2, 1), (last, 1 << (last - b1))];
-            let mut eightfold = 0u64;
-            let mut tied = TaskResult::default();
-            let mut columns = [0u8; ROWS];
-            let nodes = visit_completions(&masks, prefix, start, scratch, &mut |placed| {
-                if ties.iter().all(|&(row, bit)| placed[row] != bit) {
-                    eightfold += 1;
-                } else {
-                    for (col, &bit) in columns.iter_mut().zip(placed) {
-                        *col = bit.trailing_zeros() as u8;
-                    }
-                    tied.add_orbit(canonical_orbit(&columns[..placed.len()]));
-                }
-            });
-            result = tied;
-            result.nodes = nodes;
-            result.add_eightfold(eightfold);
-        }
-    }
+    });
+    result = tied;
+    result.nodes = nodes;
+    result.add_eightfold(eightfold);
     result
 }
 
@@ -366,51 +405,108 @@ mod tests {
     use crate::board::Solution;
     use crate::symmetry::{self, Symmetry};
 
-    #[test]
-    fn canonical_orbit_agrees_with_the_symmetry_module() {
-        // Every solution of n = 1..=9, from the baseline engine.
+    /// Every solution of n = 1..=9, from the baseline engine, as column lists.
+    fn all_solutions(n: u32) -> Vec<Vec<u8>> {
         use crate::Engine;
         use crate::backtrack::Backtrack;
         use std::ops::ControlFlow;
-        for n in 1..=9 {
-            let problem = crate::Problem::new(n).unwrap();
-            let mut seen = 0;
-            Backtrack::default()
-                .for_each(&problem, &mut |s: &Solution| {
-                    let columns: Vec<u8> = s.columns().iter().map(|&c| c as u8).collect();
-                    let expected =
-                        symmetry::is_canonical(s).then(|| symmetry::orbit_size(s) as u32);
-                    assert_eq!(canonical_orbit(&columns), expected, "{columns:?}");
-                    seen += 1;
-                    ControlFlow::Continue(())
-                })
-                .unwrap();
-            assert_eq!(seen, crate::oeis::total(n).unwrap());
-        }
-        // The images are the module's maps, in its order.
-        let s = Solution::from_columns(vec![4, 6, 0, 2, 7, 5, 3, 1]);
-        let rotated = Symmetry::Rotate90.apply(&s);
-        let columns: Vec<u8> = rotated.columns().iter().map(|&c| c as u8).collect();
-        assert_eq!(
-            canonical_orbit(&columns).is_some(),
-            symmetry::is_canonical(&rotated)
-        );
+        let problem = crate::Problem::new(n).unwrap();
+        let mut all = Vec::new();
+        Backtrack::default()
+            .for_each(&problem, &mut |s: &Solution| {
+                all.push(s.columns().iter().map(|&c| c as u8).collect());
+                ControlFlow::Continue(())
+            })
+            .unwrap();
+        all
     }
 
     #[test]
-    fn counting_and_enumerating_agree() {
-        // Plain boards (no class rules): both loops count A000170.
+    fn canonical_orbit_picks_one_member_of_each_class_with_its_size() {
+        for n in 1..=9u32 {
+            let solutions = all_solutions(n);
+            assert_eq!(solutions.len() as u128, crate::oeis::total(n).unwrap());
+            // Canonical members per symmetry class, the class named by the symmetry module's
+            // own (lexicographic) canonical form.
+            let mut members = std::collections::HashMap::<Vec<u32>, u32>::new();
+            let mut weighted = 0u32;
+            for columns in &solutions {
+                let s = Solution::from_columns(columns.iter().map(|&c| u32::from(c)).collect());
+                let class = symmetry::canonical(&s).columns().to_vec();
+                let slot = members.entry(class).or_default();
+                if let Some(orbit) = canonical_orbit(columns) {
+                    *slot += 1;
+                    weighted += orbit;
+                    assert_eq!(orbit as usize, symmetry::orbit_size(&s), "{columns:?}");
+                    // The essay's rule: the row-0 queen is a border queen farthest from its
+                    // corner, in the left half.
+                    let last = n as u8 - 1;
+                    let distance = |i: u8| i.min(last - i);
+                    let inverse = |col: u8| columns.iter().position(|&c| c == col).unwrap() as u8;
+                    let border = [columns[last as usize], inverse(0), inverse(last)];
+                    assert!(border.iter().all(|&b| distance(b) <= columns[0]));
+                    assert!(columns[0] <= last - columns[0]);
+                }
+            }
+            assert!(members.values().all(|&m| m == 1), "n = {n}: {members:?}");
+            assert_eq!(members.len() as u128, crate::oeis::unique(n).unwrap());
+            assert_eq!(u128::from(weighted), crate::oeis::total(n).unwrap());
+        }
+        // The images are the symmetry module's maps: the seven other images of a canonical
+        // solution with a class of eight are not canonical.
+        let as_bytes = |s: &Solution| -> Vec<u8> { s.columns().iter().map(|&c| c as u8).collect() };
+        let eightfold = all_solutions(8)
+            .into_iter()
+            .find(|columns| canonical_orbit(columns) == Some(8))
+            .unwrap();
+        let s = Solution::from_columns(eightfold.iter().map(|&c| u32::from(c)).collect());
+        for symmetry in Symmetry::ALL.into_iter().skip(1) {
+            assert_eq!(
+                canonical_orbit(&as_bytes(&symmetry.apply(&s))),
+                None,
+                "{symmetry:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_loops_find_what_plain_recursion_finds() {
         let mut scratch = Scratch::default();
-        for n in 1..=10u32 {
-            let masks = RowMasks::new(&vec![full_mask(n); n as usize]);
-            let (count, nodes) = count_completions(&masks, State::default(), &mut scratch);
-            let mut listed = 0;
+        let check = |allowed: &[u64], scratch: &mut Scratch| {
+            let masks = RowMasks::new(allowed);
+            let mut expected = Vec::new();
             let mut columns = [0u8; ROWS];
-            let enum_nodes =
-                for_each_completion(&masks, State::default(), &mut columns, &mut |_| listed += 1);
+            let oracle_nodes =
+                for_each_completion(&masks, State::default(), &mut columns, &mut |s| {
+                    expected.push(s.to_vec())
+                });
+            let mut found = Vec::new();
+            let nodes = visit_completions(&masks, &[], State::default(), scratch, &mut |placed| {
+                found.push(
+                    placed
+                        .iter()
+                        .map(|b| b.trailing_zeros() as u8)
+                        .collect::<Vec<u8>>(),
+                )
+            });
+            assert_eq!(found, expected, "{allowed:?}");
+            let (count, count_nodes) = count_completions(&masks, State::default(), scratch);
+            assert_eq!(count, expected.len() as u64);
+            assert_eq!(count_nodes, nodes);
+            // Looking ahead only ever saves queens.
+            assert!(nodes <= oracle_nodes);
+            count
+        };
+        // Plain boards (no class rules): A000170.
+        for n in 1..=10u32 {
+            let count = check(&vec![full_mask(n); n as usize], &mut scratch);
             assert_eq!(u128::from(count), crate::oeis::total(n).unwrap());
-            assert_eq!(count, listed);
-            assert_eq!(nodes, enum_nodes, "both count every queen placed");
+        }
+        // Boards under each class's rules.
+        for n in 4..=10u32 {
+            for b1 in (1..n).take_while(|&b1| 2 * b1 < n) {
+                check(&ClassRules::new(n, Class { b1 }).allowed, &mut scratch);
+            }
         }
     }
 }

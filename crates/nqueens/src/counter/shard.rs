@@ -262,11 +262,11 @@ mod tests {
 
     #[test]
     fn merging_checks_every_shard() {
-        // n = 8 has 101 tasks: shards of 51 and 50.
-        let a = result(8, "1/2", 51, 48);
-        let b = result(8, "2/2", 50, 44);
+        // n = 8 has 78 tasks: shards of 39 each.
+        let a = result(8, "1/2", 39, 48);
+        let b = result(8, "2/2", 39, 44);
         let merged = merge(&[a.clone(), b.clone()]).unwrap();
-        assert_eq!((merged.total, merged.unique, merged.tasks), (92, 11, 101));
+        assert_eq!((merged.total, merged.unique, merged.tasks), (92, 11, 78));
         let fail = |sources: &[(String, String)]| merge(sources).unwrap_err().to_string();
         assert_eq!(fail(std::slice::from_ref(&a)), "missing shard 2/2");
         assert_eq!(
@@ -282,8 +282,8 @@ mod tests {
                 .contains("all must split the count 2 ways")
         );
         assert!(
-            fail(&[a.clone(), result(8, "2/2", 49, 44)])
-                .contains("reports 49 tasks; shard 2/2 has 50")
+            fail(&[a.clone(), result(8, "2/2", 38, 44)])
+                .contains("reports 38 tasks; shard 2/2 has 39")
         );
         assert!(fail(&[("x".into(), "{}".into())]).starts_with("x: not a shard result"));
         assert_eq!(fail(&[]), "no shard results to merge");
@@ -297,7 +297,7 @@ mod tests {
 
     #[test]
     fn counts_beyond_64_bits_survive_the_round_trip() {
-        let (_, text) = result(8, "1/1", 101, u128::from(u64::MAX) * 3);
+        let (_, text) = result(8, "1/1", 78, u128::from(u64::MAX) * 3);
         let back: ShardResult = serde_json::from_str(&text).unwrap();
         assert_eq!(back.subtotal, u128::from(u64::MAX) * 3);
         assert!(text.contains("\"subtotal\":55340232221128654845"));

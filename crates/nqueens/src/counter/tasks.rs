@@ -1,24 +1,22 @@
 //! The task list: the count split into independent pieces, the same for every run of one n.
 //!
-//! # The task format (version 1)
+//! # The task format (version 2)
 //!
 //! A task is a *prefix*: the columns (0-based) of the queens in rows `0..depth`, where
 //! `depth = min(n, 4)` for n < 24 and `min(n, 5)` from n = 24 on ([`depth`]). The prefix names
-//! its symmetry class (see the [module essay](super)):
-//!
-//! - `prefix[0] == 0`: the *corner* class; `b1 = prefix[1]` is the column of the queen in row 1
-//!   (`2 ≤ b1 ≤ n − 2`);
-//! - `prefix[0] ≥ 1`: the *side* class with `b1 = prefix[0]` (`2·b1 < n − 1`).
+//! its symmetry class (see the [module essay](super)): `b1 = prefix[0]`, the column of the
+//! row-0 queen, with `1 ≤ b1` and `2·b1 ≤ n − 1` (`b1 = 0` only for n = 1).
 //!
 //! Every prefix obeys the class's square rules ([`ClassRules`]) and no two of its queens attack
 //! each other; the list holds every such prefix exactly once, sorted lexicographically by column
-//! list (so the corner tasks come first, then the side tasks by growing `b1`). A task's id is its
-//! index in that order. A task's result is the number of solutions that extend its prefix,
-//! weighted by orbit size (`total`), and the number of those that are canonical (`unique`); the
-//! run's totals are the sums over all tasks.
+//! list (so by growing `b1`). A task's id is its index in that order. A task's result is the
+//! number of solutions that extend its prefix, weighted by orbit size (`total`), and the number
+//! of those that are canonical (`unique`); the run's totals are the sums over all tasks.
+//! (Version 1 used Takaken's corner and side classes; its lists have other fingerprints, so
+//! checkpoints and shard results of version 1 are refused.)
 //!
 //! The list is identified by a [`Fingerprint`]: FNV-1a (64 bit) over the text
-//! `nqueens-counter-tasks v1 n=<n> depth=<depth>\n` followed by one line per task, its prefix
+//! `nqueens-counter-tasks v2 n=<n> depth=<depth>\n` followed by one line per task, its prefix
 //! columns in decimal separated by commas. Checkpoints and shard results record it, so results
 //! from another n, another depth or another version of this format are refused. A distributed or
 //! GPU engine reuses the list as it is: a worker needs only n and a task id (or the prefix) to
@@ -31,9 +29,9 @@ pub const MAX_DEPTH: usize = 5;
 
 /// The prefix depth of the task list for board size n (capped at n).
 ///
-/// Depth 4 gives about 9,000 tasks at n = 17 and 100,000 at n = 27; depth 5 from n = 24 on
-/// keeps each task below a few minutes for record-size boards (0.8 million tasks at n = 24,
-/// 4.9 million at n = 32).
+/// Depth 4 gives about 11,000 tasks at n = 17 and 54,000 at n = 23; depth 5 from n = 24 on
+/// keeps each task below a few minutes for record-size boards (0.9 million tasks at n = 24,
+/// 5.7 million at n = 32, built in a fraction of a second).
 pub fn depth(n: u32) -> usize {
     let depth = if n < 24 { 4 } else { 5 };
     depth.min(n as usize)
@@ -92,40 +90,31 @@ impl Fnv1a {
     }
 }
 
-/// The symmetry class of a task, read off its prefix.
+/// The symmetry class of a task, read off its prefix: `b1`, the column of the queen in row 0.
+///
+/// The counter counts each solution through its canonical image (see the [module essay of the
+/// counter](super)), whose row-0 queen is the border queen farthest from its nearest corner,
+/// turned to the top and into the left half. So `b1` is the largest corner distance of any
+/// border queen of the solutions in the class, and every other border queen is at most `b1`
+/// from a corner.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Class {
-    /// A queen in the top-left corner; `b1` is the column of the queen in row 1.
-    Corner {
-        /// Column of the row-1 queen.
-        b1: u32,
-    },
-    /// No queen in any corner; `b1` is the column of the queen in row 0, the closest any
-    /// border queen comes to a corner.
-    Side {
-        /// Column of the row-0 queen.
-        b1: u32,
-    },
+pub struct Class {
+    /// Column of the row-0 queen (1 ≤ b1 ≤ (n − 1) / 2; 0 only for n = 1).
+    pub b1: u32,
 }
 
 impl Class {
-    /// The class of a prefix of at least two rows (one row for n = 1).
+    /// The class of a prefix (at least one row).
     pub fn of(prefix: &[u8]) -> Class {
-        if prefix[0] == 0 {
-            Class::Corner {
-                b1: prefix.get(1).map_or(0, |&c| u32::from(c)),
-            }
-        } else {
-            Class::Side {
-                b1: u32::from(prefix[0]),
-            }
+        Class {
+            b1: u32::from(prefix[0]),
         }
     }
 }
 
 /// The squares a class allows, row by row: `allowed[r]` has bit c set when the class lets a
-/// queen stand on row r, column c. These are the pruning rules of the module essay; every
-/// solution of the class obeys them and every canonical solution belongs to exactly one class.
+/// queen stand on row r, column c. These are the pruning rules of the module essay; the
+/// canonical image of every solution obeys the rules of exactly one class.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClassRules {
     /// Allowed squares per row (rows `0..n`).
@@ -133,36 +122,30 @@ pub struct ClassRules {
 }
 
 impl ClassRules {
-    /// The rules of `class` on an n×n board (2 ≤ n ≤ 64).
+    /// The rules of `class` on an n×n board (1 ≤ n ≤ 64).
     pub fn new(n: u32, class: Class) -> Self {
-        let n_us = n as usize;
-        let full = full_mask(n);
-        let mut allowed = vec![full; n_us];
-        match class {
-            Class::Corner { b1 } => {
-                allowed[0] = 1;
-                if n_us > 1 {
-                    allowed[1] = 1 << b1;
-                }
-                // The queen of column 1 stands below row b1 (else the transposed solution,
-                // which has the smaller row-1 column, is the canonical one).
-                for row in allowed.iter_mut().take(b1 as usize).skip(2) {
-                    *row &= !0b10;
-                }
+        let last = n as usize - 1;
+        let b1 = class.b1 as usize;
+        let near_a_corner = |i: usize| i.min(last - i) <= b1;
+        let sides = 1 | 1u64 << last;
+        let mut allowed = vec![full_mask(n); last + 1];
+        allowed[0] = 1 << b1;
+        // The queens of columns 0 and n − 1 stand at most b1 rows from a corner ...
+        for (row, mask) in allowed.iter_mut().enumerate().skip(1) {
+            if !near_a_corner(row) {
+                *mask &= !sides;
             }
-            Class::Side { b1 } => {
-                let b2 = n - 1 - b1;
-                let sides = 1 | 1 << (n - 1);
-                allowed[0] = 1 << b1;
-                // No border queen closer to a corner than b1: the side columns' queens stand in
-                // rows b1..=b2, and the bottom queen in columns b1..=n-1-b1.
-                for (row, mask) in allowed.iter_mut().enumerate().skip(1) {
-                    if row < b1 as usize || row > b2 as usize {
-                        *mask &= !sides;
-                    }
-                }
-                allowed[n_us - 1] &= full_mask(n - b1) & !full_mask(b1);
-            }
+        }
+        // ... and so does the queen of the last row, counted in columns.
+        if last > 0 {
+            allowed[last] &= (0..=last)
+                .filter(|&col| near_a_corner(col))
+                .fold(0, |mask, col| mask | 1 << col);
+        }
+        // A row-0 queen in the middle column (n odd) is its own mirror image; of a solution and
+        // its mirror image, the one with the row-1 queen in the left half comes first.
+        if 2 * b1 == last && last >= 2 {
+            allowed[1] &= full_mask(class.b1);
         }
         ClassRules { allowed }
     }
@@ -176,13 +159,12 @@ pub(crate) fn full_mask(n: u32) -> u64 {
 /// The classes of board size n, in task-list order.
 fn classes(n: u32) -> Vec<Class> {
     if n == 1 {
-        return vec![Class::Corner { b1: 0 }];
+        return vec![Class { b1: 0 }];
     }
-    let corners = (2..n.saturating_sub(1)).map(|b1| Class::Corner { b1 });
-    let sides = (1..n)
-        .take_while(|&b1| 2 * b1 + 1 < n)
-        .map(|b1| Class::Side { b1 });
-    corners.chain(sides).collect()
+    (1..n)
+        .take_while(|&b1| 2 * b1 < n)
+        .map(|b1| Class { b1 })
+        .collect()
 }
 
 /// The deterministic task list of one board size. See the [module documentation](self).
@@ -215,7 +197,7 @@ impl TaskList {
             );
         }
         let mut hash = Fnv1a::new();
-        hash.write(format!("nqueens-counter-tasks v1 n={n} depth={depth}\n").as_bytes());
+        hash.write(format!("nqueens-counter-tasks v2 n={n} depth={depth}\n").as_bytes());
         let mut line = String::new();
         for prefix in prefixes.chunks(depth.max(1)) {
             line.clear();
@@ -316,7 +298,7 @@ mod tests {
         let a = TaskList::new(11);
         let b = TaskList::new(11);
         assert_eq!(a.fingerprint(), b.fingerprint());
-        assert_eq!(a.len(), 728);
+        assert_eq!(a.len(), 790);
         let prefixes: Vec<&[u8]> = a.ids().map(|id| a.prefix(id)).collect();
         assert!(prefixes.windows(2).all(|w| w[0] < w[1]));
     }
@@ -354,20 +336,27 @@ mod tests {
 
     #[test]
     fn class_rules_match_the_essay() {
-        // n = 8, side class with b1 = 2: rows 1 and 7 lose the side columns, the last row keeps
-        // columns 2..=5 only.
-        let rules = ClassRules::new(8, Class::Side { b1: 2 });
+        // n = 8, b1 = 2: the row-0 queen in column 2; the side columns only in rows at most 2
+        // from a corner (so not in rows 3 and 4); the last row only in columns at most 2 from a
+        // corner (so not in columns 3 and 4).
+        let rules = ClassRules::new(8, Class { b1: 2 });
         assert_eq!(rules.allowed[0], 0b0000_0100);
-        assert_eq!(rules.allowed[1], 0b0111_1110);
+        assert_eq!(rules.allowed[1], 0b1111_1111);
         assert_eq!(rules.allowed[2], 0b1111_1111);
+        assert_eq!(rules.allowed[3], 0b0111_1110);
+        assert_eq!(rules.allowed[4], 0b0111_1110);
         assert_eq!(rules.allowed[5], 0b1111_1111);
-        assert_eq!(rules.allowed[6], 0b0111_1110);
-        assert_eq!(rules.allowed[7], 0b0011_1100);
-        let corner = ClassRules::new(8, Class::Corner { b1: 4 });
-        assert_eq!(corner.allowed[0], 1);
-        assert_eq!(corner.allowed[1], 1 << 4);
-        assert_eq!(corner.allowed[2], 0b1111_1101);
-        assert_eq!(corner.allowed[3], 0b1111_1101);
-        assert_eq!(corner.allowed[4], 0b1111_1111);
+        assert_eq!(rules.allowed[6], 0b1111_1111);
+        assert_eq!(rules.allowed[7], 0b1110_0111);
+        // b1 = 1 on n = 8: side columns in rows 1 and 6 only, the last row near the corners.
+        let tight = ClassRules::new(8, Class { b1: 1 });
+        assert_eq!(tight.allowed[0], 0b0000_0010);
+        assert_eq!(tight.allowed[1], 0b1111_1111);
+        assert_eq!(tight.allowed[2], 0b0111_1110);
+        assert_eq!(tight.allowed[5], 0b0111_1110);
+        assert_eq!(tight.allowed[6], 0b1111_1111);
+        assert_eq!(tight.allowed[7], 0b1100_0011);
+        assert_eq!(classes(8), [1, 2, 3].map(|b1| Class { b1 }));
+        assert_eq!(classes(9), [1, 2, 3, 4].map(|b1| Class { b1 }));
     }
 }
