@@ -16,44 +16,28 @@ fn with_checkpoint(n: u32, threads: usize, path: &Path) -> Result<Report, nqueen
     Counter::new(threads).run_with_checkpoint(n, path)
 }
 
-#[test]
-fn counts_match_oeis_for_every_thread_count() {
+/// Counts the whole n×n board with each of 1..=4 threads and checks every report against OEIS.
+fn check_every_thread_count(sizes: impl IntoIterator<Item = u32> + Clone) {
     for threads in 1..=4 {
-        for n in 1..=15 {
+        for n in sizes.clone() {
             let report = whole(n, threads);
-            assert_eq!(
-                report.total,
-                oeis::total(n).unwrap(),
-                "n = {n}, {threads} threads"
-            );
-            assert_eq!(
-                report.unique,
-                oeis::unique(n).unwrap(),
-                "n = {n}, {threads} threads"
-            );
-            assert_eq!(report.tasks, TaskList::new(n).len() as u64);
-            assert_eq!(report.resumed, 0);
+            let at = format!("n = {n}, {threads} threads");
+            assert_eq!(report.total, oeis::total(n).unwrap(), "{at}");
+            assert_eq!(report.unique, oeis::unique(n).unwrap(), "{at}");
+            assert_eq!(report.tasks, TaskList::new(n).len() as u64, "{at}");
+            assert_eq!(report.resumed, 0, "{at}");
         }
     }
 }
 
 #[test]
+fn counts_match_oeis_for_every_thread_count() {
+    check_every_thread_count(1..=15);
+}
+
+#[test]
 fn counts_match_oeis_at_16_and_17_for_every_thread_count() {
-    for n in [16, 17] {
-        for threads in 1..=4 {
-            let report = whole(n, threads);
-            assert_eq!(
-                report.total,
-                oeis::total(n).unwrap(),
-                "n = {n}, {threads} threads"
-            );
-            assert_eq!(
-                report.unique,
-                oeis::unique(n).unwrap(),
-                "n = {n}, {threads} threads"
-            );
-        }
-    }
+    check_every_thread_count([16, 17]);
 }
 
 #[test]
