@@ -298,6 +298,10 @@ impl Engine for Sat {
         let n = problem.n();
         let mut solver = Solver::with_options(sat::Options {
             seed: self.seed,
+            // The queen variables decide the board; the compact encoding's counter variables
+            // follow from them by propagation. (Measured: compact n = 100 needs 1,114 conflicts
+            // instead of 51,054, and n = 1000 becomes solvable.)
+            primary_vars: Some(n * n),
             ..sat::Options::default()
         });
         encode(problem, self.encoding, &mut solver);

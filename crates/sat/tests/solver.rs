@@ -105,6 +105,17 @@ proptest! {
     }
 
     #[test]
+    fn agrees_with_brute_force_when_some_variables_go_first(
+        (vars, clauses) in random_formula(),
+        first in 0u32..12,
+    ) {
+        let cnf = cnf_from(vars, &clauses);
+        let models = brute_force_models(&cnf);
+        let options = Options { primary_vars: Some(first), ..Options::default() };
+        prop_assert_eq!(solve_checked_with(&cnf, options), !models.is_empty());
+    }
+
+    #[test]
     fn enumeration_visits_every_model_once((vars, clauses) in random_formula()) {
         let cnf = cnf_from(vars, &clauses);
         let expected: HashSet<Vec<bool>> = brute_force_models(&cnf).into_iter().collect();

@@ -4,7 +4,10 @@
 //! `increment` grows by the factor `1/decay` after each conflict, so recent conflicts weigh
 //! exponentially more (the "exponential VSIDS" of MiniSat, Eén and Sörensson 2003). When an
 //! activity would overflow, all activities and the increment are scaled down together, which
-//! keeps the order. The heap holds every unassigned variable (and, lazily, some assigned ones,
+//! keeps the order. Variables below `first_tier` (all of them by default) come before every
+//! other variable whatever the activities: the caller's *primary* variables, which decide the
+//! rest (for example a formula's problem variables, ahead of the auxiliary variables of its
+//! encoding). The heap holds every unassigned variable (and, lazily, some assigned ones,
 //! which the caller skips); `position` makes bumping a variable that is inside O(log n).
 
 use crate::lit::Var;
@@ -23,14 +26,28 @@ pub(crate) struct VarHeap {
     /// Index of each variable in `heap`, or `ABSENT`.
     position: Vec<u32>,
     increment: f64,
+    /// Variables with a smaller index are popped before all others.
+    first_tier: usize,
 }
 
 impl VarHeap {
+    #[cfg(test)]
     pub(crate) fn new() -> Self {
+        VarHeap::with_first_tier(usize::MAX)
+    }
+
+    /// A heap that pops the variables below index `first_tier` before all others.
+    pub(crate) fn with_first_tier(first_tier: usize) -> Self {
         VarHeap {
             increment: 1.0,
+            first_tier,
             ..VarHeap::default()
         }
+    }
+
+    /// The heap order: first tier before the rest, then activity.
+    fn key(&self, var: Var) -> (bool, f64) {
+        (var.index() < self.first_tier, self.activity[var.index()])
     }
 
     /// Adds variables up to `count`, each with activity `initial(var)`, into the heap.
@@ -98,11 +115,11 @@ impl VarHeap {
 
     fn sift_up(&mut self, mut at: usize) {
         let var = self.heap[at];
-        let key = self.activity[var.index()];
+        let key = self.key(var);
         while at > 0 {
             let parent = (at - 1) / 2;
             let above = self.heap[parent];
-            if self.activity[above.index()] >= key {
+            if self.key(above) >= key {
                 break;
             }
             self.heap[at] = above;
@@ -115,7 +132,7 @@ impl VarHeap {
 
     fn sift_down(&mut self, mut at: usize) {
         let var = self.heap[at];
-        let key = self.activity[var.index()];
+        let key = self.key(var);
         let len = self.heap.len();
         loop {
             let left = 2 * at + 1;
@@ -123,15 +140,13 @@ impl VarHeap {
                 break;
             }
             let right = left + 1;
-            let child = if right < len
-                && self.activity[self.heap[right].index()] > self.activity[self.heap[left].index()]
-            {
+            let child = if right < len && self.key(self.heap[right]) > self.key(self.heap[left]) {
                 right
             } else {
                 left
             };
             let below = self.heap[child];
-            if self.activity[below.index()] <= key {
+            if self.key(below) <= key {
                 break;
             }
             self.heap[at] = below;
@@ -149,7 +164,7 @@ impl VarHeap {
             assert_eq!(self.position[var.index()], i as u32);
             if i > 0 {
                 let parent = self.heap[(i - 1) / 2];
-                assert!(self.activity[parent.index()] >= self.activity[var.index()]);
+                assert!(self.key(parent) >= self.key(var));
             }
         }
         let inside = self.position.iter().filter(|&&p| p != ABSENT).count();
@@ -181,6 +196,21 @@ mod tests {
         }
         rest.sort_unstable();
         assert_eq!(rest, [0, 1, 2, 4]);
+    }
+
+    #[test]
+    fn the_first_tier_pops_before_more_active_variables() {
+        let mut heap = VarHeap::with_first_tier(2);
+        heap.grow(5, |_| 0.0);
+        let v = Var::from_index;
+        for _ in 0..3 {
+            heap.bump(v(4));
+        }
+        heap.bump(v(3));
+        heap.bump(v(1));
+        heap.check();
+        let order: Vec<usize> = std::iter::from_fn(|| heap.pop()).map(Var::index).collect();
+        assert_eq!(order, [1, 0, 4, 3, 2]);
     }
 
     #[test]

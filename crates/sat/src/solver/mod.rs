@@ -34,7 +34,8 @@
 //! # Heuristics
 //!
 //! - Decisions: the unassigned variable of highest VSIDS activity (`heap`), with the sign it
-//!   last had (phase saving, Pipatsrisawat and Darwiche 2007).
+//!   last had (phase saving, Pipatsrisawat and Darwiche 2007). With
+//!   [`Options::primary_vars`], the primary variables come first regardless of activity.
 //! - Restarts: glucose-style by default (restart when the LBDs of the recent conflicts average
 //!   well above the long-run average), or the Luby sequence ([`Restarts`]).
 //! - Learnt-clause reduction: every few thousand conflicts, learnt clauses of LBD ≤ 2 are kept,
@@ -149,6 +150,10 @@ pub struct Options {
     pub reduce_increment: u64,
     /// Nonzero: seeds a small random initial activity per variable, to vary the first decisions.
     pub seed: u64,
+    /// `Some(k)`: the variables `0..k` are decided before any other, whatever the activities
+    /// (for a formula whose other variables are auxiliary, set by the first ones through
+    /// propagation; deciding on them only sends the search astray). `None`: one order for all.
+    pub primary_vars: Option<u32>,
 }
 
 impl Default for Options {
@@ -164,6 +169,7 @@ impl Default for Options {
             reduce_first: 2000,
             reduce_increment: 300,
             seed: 0,
+            primary_vars: None,
         }
     }
 }
@@ -393,7 +399,7 @@ impl Solver {
             reason: Vec::new(),
             phase: Vec::new(),
             marks: Vec::new(),
-            heap: VarHeap::new(),
+            heap: VarHeap::with_first_tier(options.primary_vars.map_or(usize::MAX, |k| k as usize)),
             trail: Vec::new(),
             trail_lim: Vec::new(),
             qhead: 0,
