@@ -367,9 +367,9 @@ pub(crate) fn solve_task(n: u32, prefix: &[u8], scratch: &mut Scratch) -> TaskRe
     let masks = RowMasks::new(&rules.allowed);
     debug_assert!(fits(&masks, prefix));
     let start = State::after(prefix).expect("task prefixes are legal");
-    let mut result = TaskResult::default();
     if prefix.len() == n as usize {
         // Tiny boards: the prefix is a whole solution.
+        let mut result = TaskResult::default();
         result.add_orbit(canonical_orbit(prefix));
         return result;
     }
@@ -393,8 +393,7 @@ pub(crate) fn solve_task(n: u32, prefix: &[u8], scratch: &mut Scratch) -> TaskRe
             tied.add_orbit(canonical_orbit(&columns[..placed.len()]));
         }
     });
-    result = tied;
-    result.nodes = nodes;
+    let mut result = TaskResult { nodes, ..tied };
     result.add_eightfold(eightfold);
     result
 }
@@ -504,8 +503,8 @@ mod tests {
         }
         // Boards under each class's rules.
         for n in 4..=10u32 {
-            for b1 in (1..n).take_while(|&b1| 2 * b1 < n) {
-                check(&ClassRules::new(n, Class { b1 }).allowed, &mut scratch);
+            for class in super::super::tasks::classes(n) {
+                check(&ClassRules::new(n, class).allowed, &mut scratch);
             }
         }
     }

@@ -157,7 +157,7 @@ pub(crate) fn full_mask(n: u32) -> u64 {
 }
 
 /// The classes of board size n, in task-list order.
-fn classes(n: u32) -> Vec<Class> {
+pub(crate) fn classes(n: u32) -> Vec<Class> {
     if n == 1 {
         return vec![Class { b1: 0 }];
     }
