@@ -197,6 +197,15 @@ fn a_foreign_checkpoint_is_refused() {
         std::fs::read_to_string(&other).unwrap(),
         "my notes\nsecond line\n"
     );
+    // A checkpoint that cannot be created: the path and the system's reason, once each.
+    let missing = dir.path().join("no-such-dir").join("c.ckpt");
+    let m = missing.display().to_string();
+    let (code, stdout, stderr) = run(&["count", "9", "--checkpoint", &m]);
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert_eq!(
+        stderr,
+        format!("error: {m}: No such file or directory (os error 2)\n")
+    );
 }
 
 #[test]

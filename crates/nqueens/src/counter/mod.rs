@@ -93,8 +93,9 @@ const PROGRESS_INTERVAL: Duration = Duration::from_millis(100);
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum CounterError {
-    /// Reading or writing a file failed.
-    #[error("{}: {source}", path.display())]
+    /// Reading or writing a file failed (the system's message is the error's source, so a
+    /// caller printing the chain, like the CLI, shows it once).
+    #[error("{}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
