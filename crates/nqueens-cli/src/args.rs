@@ -8,10 +8,10 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use nqueens::cnf::Encoding;
+use nqueens::engines::sat::Encoding;
+use nqueens::formats::render::{Colour, Format, SvgStyle};
 use nqueens::methods::{Config, Method};
-use nqueens::render::{Colour, Format, SvgStyle};
-use nqueens::{Engine, Problem, Queen, partial};
+use nqueens::{Engine, Problem, Queen, formats::partial};
 
 use crate::progress::ProgressLine;
 

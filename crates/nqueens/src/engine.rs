@@ -14,9 +14,9 @@ use std::fmt;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
+use crate::board::symmetry;
 use crate::board::{Problem, Solution};
 use crate::error::Error;
-use crate::symmetry;
 
 /// What a caller asks of an engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

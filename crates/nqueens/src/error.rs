@@ -34,7 +34,7 @@ pub enum Error {
     },
     /// A counter run failed (checkpoint or shard files).
     #[error(transparent)]
-    Counter(#[from] crate::counter::CounterError),
+    Counter(#[from] crate::engines::counter::CounterError),
     /// The board needs more memory than the machine can give.
     #[error("the {method} method needs about {} MiB for n = {n}, more than could be allocated", bytes.div_ceil(1 << 20))]
     OutOfMemory {

@@ -3,15 +3,15 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::backtrack::Backtrack;
 use crate::board::Problem;
-use crate::cnf::{self, Sat};
-use crate::construct::Construct;
-use crate::counter::{self, Counter};
-use crate::cp_model::Cp;
-use crate::dlx::{self, Dlx};
 use crate::engine::{Engine, Job, ProgressSink};
-use crate::local::Local;
+use crate::engines::backtrack::Backtrack;
+use crate::engines::construct::Construct;
+use crate::engines::counter::{self, Counter};
+use crate::engines::cp::Cp;
+use crate::engines::dlx::{self, Dlx};
+use crate::engines::local::Local;
+use crate::engines::sat::{self, Sat};
 
 /// A way to solve N-Queens, as users name it on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -19,22 +19,22 @@ use crate::local::Local;
 pub enum Method {
     /// Picks the best method for the job and board ([`Method::resolve`]).
     Auto,
-    /// Bitboard backtracking, the baseline ([`crate::backtrack`]).
+    /// Bitboard backtracking, the baseline ([`crate::engines::backtrack`]).
     Backtrack,
-    /// Exact cover with dancing links, diagonals as secondary items ([`crate::dlx`]).
+    /// Exact cover with dancing links, diagonals as secondary items ([`crate::engines::dlx`]).
     Dlx,
-    /// Exact cover with dancing links, all items primary with gadget options ([`crate::dlx`]).
+    /// Exact cover with dancing links, all items primary with gadget options ([`crate::engines::dlx`]).
     DlxGadgets,
-    /// CNF encoding solved by the `sat` crate's CDCL solver ([`crate::cnf`]).
+    /// CNF encoding solved by the `sat` crate's CDCL solver ([`crate::engines::sat`]).
     Sat,
     /// Constraint programming: three all-different constraints on the [`cp`] engine
-    /// ([`crate::cp_model`]).
+    /// ([`crate::engines::cp`]).
     Cp,
-    /// The fast counter: full symmetry, threads ([`crate::counter`]).
+    /// The fast counter: full symmetry, threads ([`crate::engines::counter`]).
     Counter,
-    /// The explicit solution by n mod 6, for huge boards ([`crate::construct`]).
+    /// The explicit solution by n mod 6, for huge boards ([`crate::engines::construct`]).
     Construct,
-    /// Min-conflicts local search, for huge boards and random solutions ([`crate::local`]).
+    /// Min-conflicts local search, for huge boards and random solutions ([`crate::engines::local`]).
     Local,
 }
 
@@ -104,7 +104,7 @@ impl Method {
     ///   (instant there), the construction from then on (backtracking needs 0.1 s at n = 28 and
     ///   seconds beyond).
     /// - One completion (fixed queens) from [`AUTO_CONSTRUCT_FROM`] rows on: constraint
-    ///   programming up to [`crate::cp_model::MAX_N`] rows (first-fail finds completions in
+    ///   programming up to [`crate::engines::cp::MAX_N`] rows (first-fail finds completions in
     ///   milliseconds where row-by-row backtracking needs minutes from n ≈ 40, and it proves
     ///   there is none when that is so), local search beyond.
     /// - Everything else (small boards, listing, counting completions): backtracking.
@@ -125,7 +125,7 @@ impl Method {
                 }
             }
             Method::Auto if job == Job::Solve && problem.n() >= AUTO_CONSTRUCT_FROM => {
-                if problem.n() <= crate::cp_model::MAX_N {
+                if problem.n() <= crate::engines::cp::MAX_N {
                     Method::Cp
                 } else {
                     Method::Local
@@ -207,7 +207,7 @@ pub struct Config {
     /// Where long runs report progress (`None`: nowhere).
     pub progress: Option<ProgressSink>,
     /// The CNF encoding of the SAT method.
-    pub encoding: cnf::Encoding,
+    pub encoding: sat::Encoding,
 }
 
 impl Default for Config {
@@ -216,7 +216,7 @@ impl Default for Config {
             threads: 1,
             seed: None,
             progress: None,
-            encoding: cnf::Encoding::default(),
+            encoding: sat::Encoding::default(),
         }
     }
 }

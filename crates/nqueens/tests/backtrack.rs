@@ -3,9 +3,10 @@
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 
-use nqueens::backtrack::{Backtrack, MAX_N};
+use nqueens::engines::backtrack::{Backtrack, MAX_N};
 use nqueens::{
-    Engine, Enumeration, Error, Outcome, Problem, Queen, Solution, oeis, symmetry, verify,
+    Engine, Enumeration, Error, Outcome, Problem, Queen, Solution, board::symmetry,
+    instances::oeis, verify,
 };
 use proptest::prelude::*;
 

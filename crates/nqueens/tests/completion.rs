@@ -6,9 +6,9 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use nqueens::generate::{DEFAULT_TRIES, random_partial};
+use nqueens::instances::generate::{DEFAULT_TRIES, random_partial};
 use nqueens::methods::{Config, Method};
-use nqueens::{Engine, Error, Job, Outcome, Problem, Queen, Solution, partial, verify};
+use nqueens::{Engine, Error, Job, Outcome, Problem, Queen, Solution, formats::partial, verify};
 
 /// One line of the manifest.
 #[derive(Debug)]

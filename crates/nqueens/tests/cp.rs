@@ -5,9 +5,11 @@ use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 
 use cp::Strength;
-use nqueens::backtrack::Backtrack;
-use nqueens::cp_model::{Cp, MAX_N};
-use nqueens::{Engine, Enumeration, Error, Job, Outcome, Problem, Queen, Solution, oeis, verify};
+use nqueens::engines::backtrack::Backtrack;
+use nqueens::engines::cp::{Cp, MAX_N};
+use nqueens::{
+    Engine, Enumeration, Error, Job, Outcome, Problem, Queen, Solution, instances::oeis, verify,
+};
 use proptest::prelude::*;
 
 fn problem(n: u32) -> Problem {

@@ -5,8 +5,8 @@
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 
-use nqueens::cnf::{self, Encoding};
-use nqueens::{Engine, Outcome, Problem, Queen, oeis, verify};
+use nqueens::engines::sat::{self as cnf, Encoding};
+use nqueens::{Engine, Outcome, Problem, Queen, instances::oeis, verify};
 use sat::{ClauseSink, Cnf, Lit, Solver, Var};
 
 /// Clauses as the seed's tests print them: `((-4 -3) (-2 -1))`.

@@ -11,7 +11,7 @@
 //! enforces the time limit (killing the child), and reads the child's peak resident memory from
 //! `wait4`. After R repeats it reports the median time with the minimum and maximum.
 //!
-//! Every answer is checked: solutions go through [`nqueens::verify`], counts must agree across
+//! Every answer is checked: solutions go through [`nqueens::verify()`], counts must agree across
 //! repeats, across methods and with the published OEIS count. Any disagreement is printed and
 //! the command exits 1.
 
@@ -24,9 +24,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
-use nqueens::generate::random_partial;
+use nqueens::instances::generate::random_partial;
 use nqueens::methods::{Config, Method};
-use nqueens::{Job, Outcome, Problem, Solution, oeis, partial, verify};
+use nqueens::{Job, Outcome, Problem, Solution, formats::partial, instances::oeis, verify};
 
 use crate::args::{method_parser, parse_n};
 use crate::{Failure, Status};

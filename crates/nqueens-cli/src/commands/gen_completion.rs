@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::Args;
-use nqueens::generate::{DEFAULT_TRIES, GenerateError, random_partial};
-use nqueens::partial;
+use nqueens::formats::partial;
+use nqueens::instances::generate::{DEFAULT_TRIES, GenerateError, random_partial};
 
 use crate::Status;
 use crate::args::parse_n;

@@ -6,7 +6,7 @@ use std::time::Instant;
 use anyhow::Result;
 use clap::Args;
 use nqueens::Job;
-use nqueens::render::SolutionWriter;
+use nqueens::formats::render::SolutionWriter;
 
 use crate::Status;
 use crate::args::{BoardArgs, MethodArgs, OutputArgs};

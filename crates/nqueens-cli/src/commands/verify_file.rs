@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use nqueens::solution_file::{ReadError, SolutionReader};
+use nqueens::formats::solutions::{ReadError, SolutionReader};
 use nqueens::{Problem, verify};
 
 use crate::args::parse_n;

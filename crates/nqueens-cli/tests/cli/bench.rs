@@ -249,7 +249,7 @@ fn gen_completion_writes_a_board_the_solver_reads() {
         .assert()
         .success();
     let text = std::fs::read_to_string(&file).unwrap();
-    let board = nqueens::partial::parse(&text).unwrap();
+    let board = nqueens::formats::partial::parse(&text).unwrap();
     assert_eq!((board.n, board.queens.len()), (8, 3));
     board
         .to_problem()
@@ -260,7 +260,12 @@ fn gen_completion_writes_a_board_the_solver_reads() {
         .assert()
         .success()
         .stdout(text.clone());
-    let drawn = nqueens::generate::random_partial(8, 3, 2, nqueens::generate::DEFAULT_TRIES);
+    let drawn = nqueens::instances::generate::random_partial(
+        8,
+        3,
+        2,
+        nqueens::instances::generate::DEFAULT_TRIES,
+    );
     assert_eq!(board.to_problem().unwrap(), drawn.unwrap());
     nqueens()
         .arg("count")

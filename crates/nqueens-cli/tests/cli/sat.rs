@@ -2,24 +2,11 @@
 //! and exit codes, DRAT proofs replayed by the forward RUP checker of the `sat` tests, and
 //! one-line errors for malformed files.
 
-#[path = "../../sat/tests/rup.rs"]
+#[path = "../../../sat/tests/rup.rs"]
 mod rup;
 
-use assert_cmd::Command;
-use nqueens::{Problem, Solution, oeis, verify};
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::cargo_bin("nqueens")
-        .expect("the nqueens binary is built")
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        out.status.code().expect("exits normally"),
-        String::from_utf8(out.stdout).expect("UTF-8 stdout"),
-        String::from_utf8(out.stderr).expect("UTF-8 stderr"),
-    )
-}
+use crate::util::{run, write_temp};
+use nqueens::{Problem, Solution, instances::oeis, verify};
 
 /// The clauses and variable count of a DIMACS text (test-side parsing, comments skipped).
 fn parse(text: &str) -> (u32, Vec<Vec<i32>>) {
@@ -58,12 +45,6 @@ fn model(stdout: &str) -> Vec<i32> {
 
 fn satisfies(model: &[i32], clauses: &[Vec<i32>]) -> bool {
     clauses.iter().all(|c| c.iter().any(|l| model.contains(l)))
-}
-
-fn write_temp(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
-    let path = dir.path().join(name);
-    std::fs::write(&path, text).unwrap();
-    path.display().to_string()
 }
 
 #[test]

@@ -3,40 +3,8 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Command as StdCommand, Stdio};
 
-use assert_cmd::Command;
-use nqueens::{Problem, Solution, oeis, verify};
-
-fn nqueens() -> Command {
-    Command::cargo_bin("nqueens").expect("the nqueens binary is built")
-}
-
-/// Runs the binary and returns (exit code, stdout, stderr).
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = nqueens().args(args).output().expect("runs");
-    (
-        out.status.code().expect("exits normally"),
-        String::from_utf8(out.stdout).expect("UTF-8 stdout"),
-        String::from_utf8(out.stderr).expect("UTF-8 stderr"),
-    )
-}
-
-/// A usage error: exit 2, nothing on stdout, exactly one line on stderr naming the problem.
-fn assert_usage_error(args: &[&str], expected: &str) {
-    let (code, stdout, stderr) = run(args);
-    assert_eq!(code, 2, "{args:?}: {stderr}");
-    assert_eq!(stdout, "", "{args:?}");
-    assert_eq!(
-        stderr.lines().count(),
-        1,
-        "{args:?}: one line, got {stderr:?}"
-    );
-    assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
-    assert!(
-        stderr.contains(expected),
-        "{args:?}: {stderr:?} should contain {expected:?}"
-    );
-    assert!(!stderr.contains("panicked"), "{args:?}");
-}
+use crate::util::{assert_usage_error, run};
+use nqueens::{Problem, Solution, instances::oeis, verify};
 
 #[test]
 fn bad_input_is_one_line_and_exit_2() {

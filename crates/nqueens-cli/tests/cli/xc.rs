@@ -3,30 +3,8 @@
 
 use std::path::PathBuf;
 
-use assert_cmd::Command;
-use nqueens::{Problem, Queen, Solution, oeis, verify};
-
-fn nqueens() -> Command {
-    Command::cargo_bin("nqueens").expect("the nqueens binary is built")
-}
-
-/// Runs the binary with `stdin` as standard input and returns (exit code, stdout, stderr).
-fn run_with(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let out = nqueens()
-        .args(args)
-        .write_stdin(stdin)
-        .output()
-        .expect("runs");
-    (
-        out.status.code().expect("exits normally"),
-        String::from_utf8(out.stdout).expect("UTF-8 stdout"),
-        String::from_utf8(out.stderr).expect("UTF-8 stderr"),
-    )
-}
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    run_with(args, "")
-}
+use crate::util::{parse_coords, run, run_with};
+use nqueens::{Problem, Queen, Solution, instances::oeis, verify};
 
 /// A fixture of the exact-cover crate's tests.
 fn fixture(name: &str) -> String {
@@ -41,18 +19,6 @@ fn fixture(name: &str) -> String {
     .iter()
     .collect();
     path.to_str().expect("a UTF-8 path").to_string()
-}
-
-/// Reads `coords` output: one solution per line, 1-based `ROW:COL` pairs.
-fn parse_coords(n: u32, line: &str) -> Solution {
-    let mut columns = vec![u32::MAX; n as usize];
-    for pair in line.split_whitespace() {
-        let (row, col) = pair.split_once(':').expect("ROW:COL");
-        let row: u32 = row.parse().expect("a row");
-        let col: u32 = col.parse().expect("a column");
-        columns[row as usize - 1] = col - 1;
-    }
-    Solution::from_columns(columns)
 }
 
 #[test]
@@ -74,7 +40,7 @@ fn dlx_methods_list_and_solve_verified_boards() {
         let (code, stdout, _) = run(&["list", "6", "--method", method, "--format", "coords"]);
         assert_eq!(code, 0);
         let problem = Problem::new(6).unwrap();
-        let boards: Vec<Solution> = stdout.lines().map(|l| parse_coords(6, l)).collect();
+        let boards: Vec<Solution> = stdout.lines().map(parse_coords).collect();
         assert_eq!(boards.len(), 4, "{method}: {stdout}");
         for board in &boards {
             assert_eq!(verify(&problem, board), Ok(()));
@@ -91,7 +57,7 @@ fn dlx_methods_list_and_solve_verified_boards() {
             ]);
             assert_eq!(code, 0, "{method} n={n}: {stderr}");
             let n: u32 = n.parse().unwrap();
-            let board = parse_coords(n, stdout.trim());
+            let board = parse_coords(stdout.trim());
             assert_eq!(verify(&Problem::new(n).unwrap(), &board), Ok(()));
             assert!(
                 stderr.starts_with(&format!("method={method} ")) && stderr.contains(" nodes="),
@@ -104,7 +70,7 @@ fn dlx_methods_list_and_solve_verified_boards() {
         ]);
         assert_eq!(code, 0);
         let problem = Problem::with_fixed(8, [Queen::new(0, 0), Queen::new(1, 4)]).unwrap();
-        assert_eq!(verify(&problem, &parse_coords(8, stdout.trim())), Ok(()));
+        assert_eq!(verify(&problem, &parse_coords(stdout.trim())), Ok(()));
         let (code, _, stderr) = run(&["solve", "4", "--fix", "1:1", "--method", method]);
         assert_eq!((code, stderr.as_str()), (1, "no solution\n"));
         let (code, _, stderr) = run(&["solve", "1001", "--method", method]);

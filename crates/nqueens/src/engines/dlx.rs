@@ -83,8 +83,8 @@ pub struct Instance {
 /// The rows (or columns) 0..n from the middle outwards: ⌊n/2⌋, ⌊n/2⌋ − 1, ⌊n/2⌋ + 1, ...
 ///
 /// ```
-/// assert_eq!(nqueens::dlx::organ_pipe(5), [2, 1, 3, 0, 4]);
-/// assert_eq!(nqueens::dlx::organ_pipe(4), [2, 1, 3, 0]);
+/// assert_eq!(nqueens::engines::dlx::organ_pipe(5), [2, 1, 3, 0, 4]);
+/// assert_eq!(nqueens::engines::dlx::organ_pipe(4), [2, 1, 3, 0]);
 /// ```
 pub fn organ_pipe(n: u32) -> Vec<u32> {
     let mid = n / 2;
@@ -304,7 +304,7 @@ impl Engine for Dlx {
             self.for_each(problem, &mut |s| {
                 counts.total += 1;
                 if let Some(u) = counts.unique.as_mut() {
-                    *u += u128::from(crate::symmetry::is_canonical(s));
+                    *u += u128::from(crate::board::symmetry::is_canonical(s));
                 }
                 ControlFlow::Continue(())
             })?;

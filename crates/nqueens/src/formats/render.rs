@@ -100,7 +100,7 @@ impl Format {
     /// Refuses a grid format for boards of more than [`GRID_LIMIT`] rows.
     ///
     /// ```
-    /// use nqueens::render::Format;
+    /// use nqueens::formats::render::Format;
     /// assert!(Format::Unicode.check_size(1000).is_ok());
     /// assert_eq!(
     ///     Format::Unicode.check_size(1001).unwrap_err().to_string(),
@@ -232,7 +232,7 @@ impl Default for SvgStyle {
 /// Writes one solution in a text format (everything but SVG), ending with a newline.
 ///
 /// ```
-/// use nqueens::{render::{write_text, Format}, Problem, Solution};
+/// use nqueens::{formats::render::{write_text, Format}, Problem, Solution};
 /// let p = Problem::new(4).unwrap();
 /// let s = Solution::from_columns(vec![1, 3, 0, 2]);
 /// let mut out = Vec::new();

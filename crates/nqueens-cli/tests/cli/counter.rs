@@ -5,33 +5,8 @@ use std::path::Path;
 use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
-use nqueens::oeis;
-
-fn nqueens() -> Command {
-    Command::cargo_bin("nqueens").expect("the nqueens binary is built")
-}
-
-/// Runs the binary and returns (exit code, stdout, stderr).
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = nqueens().args(args).output().expect("runs");
-    (
-        out.status.code().expect("exits normally"),
-        String::from_utf8(out.stdout).expect("UTF-8 stdout"),
-        String::from_utf8(out.stderr).expect("UTF-8 stderr"),
-    )
-}
-
-fn assert_one_line_error(args: &[&str], code: i32, expected: &str) {
-    let (status, stdout, stderr) = run(args);
-    assert_eq!(status, code, "{args:?}: {stderr}");
-    assert_eq!(stdout, "", "{args:?}");
-    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr:?}");
-    assert!(
-        stderr.starts_with("error: ") && stderr.contains(expected),
-        "{args:?}: {stderr:?} should contain {expected:?}"
-    );
-}
+use crate::util::{assert_one_line_error, run};
+use nqueens::instances::oeis;
 
 #[test]
 fn auto_counts_with_the_counter_and_falls_back_for_fixed_queens() {

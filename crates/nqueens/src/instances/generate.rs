@@ -106,7 +106,7 @@ impl SplitMix64 {
 /// (see the [module documentation](self) for why), in at most `max_tries` draws.
 ///
 /// ```
-/// use nqueens::generate::{random_partial, DEFAULT_TRIES};
+/// use nqueens::instances::generate::{random_partial, DEFAULT_TRIES};
 /// let problem = random_partial(8, 3, 42, DEFAULT_TRIES).unwrap();
 /// assert_eq!(problem.fixed().len(), 3);
 /// assert_eq!(problem, random_partial(8, 3, 42, DEFAULT_TRIES).unwrap());

@@ -5,7 +5,7 @@
 //! It is compiled into the crate, so tests and `nqueens bench` cross-check every engine against
 //! it without reading any file at run time. No engine consults it.
 
-const TABLE: &str = include_str!("../data/nqueens-counts.tsv");
+const TABLE: &str = include_str!("../../data/nqueens-counts.tsv");
 
 /// One row of the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -78,7 +78,7 @@ impl RowMasks {
 
 /// The attack masks after some rows are filled, in the coordinates of the next row: `columns`
 /// marks used columns, `left` the squares attacked along down-left diagonals, `right` along
-/// down-right ones (the baseline's representation, see [`crate::backtrack`]).
+/// down-right ones (the baseline's representation, see [`crate::engines::backtrack`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct State {
     /// The next row to fill.
@@ -402,12 +402,12 @@ pub(crate) fn solve_task(n: u32, prefix: &[u8], scratch: &mut Scratch) -> TaskRe
 mod tests {
     use super::*;
     use crate::board::Solution;
-    use crate::symmetry::{self, Symmetry};
+    use crate::board::symmetry::{self, Symmetry};
 
     /// Every solution of n = 1..=9, from the baseline engine, as column lists.
     fn all_solutions(n: u32) -> Vec<Vec<u8>> {
         use crate::Engine;
-        use crate::backtrack::Backtrack;
+        use crate::engines::backtrack::Backtrack;
         use std::ops::ControlFlow;
         let problem = crate::Problem::new(n).unwrap();
         let mut all = Vec::new();
@@ -424,7 +424,10 @@ mod tests {
     fn canonical_orbit_picks_one_member_of_each_class_with_its_size() {
         for n in 1..=9u32 {
             let solutions = all_solutions(n);
-            assert_eq!(solutions.len() as u128, crate::oeis::total(n).unwrap());
+            assert_eq!(
+                solutions.len() as u128,
+                crate::instances::oeis::total(n).unwrap()
+            );
             // Canonical members per symmetry class, the class named by the symmetry module's
             // own (lexicographic) canonical form.
             let mut members = std::collections::HashMap::<Vec<u32>, u32>::new();
@@ -448,8 +451,14 @@ mod tests {
                 }
             }
             assert!(members.values().all(|&m| m == 1), "n = {n}: {members:?}");
-            assert_eq!(members.len() as u128, crate::oeis::unique(n).unwrap());
-            assert_eq!(u128::from(weighted), crate::oeis::total(n).unwrap());
+            assert_eq!(
+                members.len() as u128,
+                crate::instances::oeis::unique(n).unwrap()
+            );
+            assert_eq!(
+                u128::from(weighted),
+                crate::instances::oeis::total(n).unwrap()
+            );
         }
         // The images are the symmetry module's maps: the seven other images of a canonical
         // solution with a class of eight are not canonical.
@@ -499,7 +508,7 @@ mod tests {
         // Plain boards (no class rules): A000170.
         for n in 1..=10u32 {
             let count = check(&vec![full_mask(n); n as usize], &mut scratch);
-            assert_eq!(u128::from(count), crate::oeis::total(n).unwrap());
+            assert_eq!(u128::from(count), crate::instances::oeis::total(n).unwrap());
         }
         // Boards under each class's rules.
         for n in 4..=10u32 {

@@ -35,7 +35,7 @@
 //!
 //! # The inner loop
 //!
-//! Bitboards as in [`crate::backtrack`] (one `u64` each for used columns and the two diagonal
+//! Bitboards as in [`crate::engines::backtrack`] (one `u64` each for used columns and the two diagonal
 //! directions, shifted one square per row), with these changes, each measured: the masks of
 //! the row being filled stay in registers and the explicit stack takes a frame only when the
 //! search descends from a row that still has squares to try (m-queens' trick: the last
@@ -412,7 +412,7 @@ impl Engine for Counter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oeis;
+    use crate::instances::oeis;
 
     #[test]
     fn small_boards_match_oeis_with_every_thread_count() {

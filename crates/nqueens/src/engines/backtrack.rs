@@ -24,10 +24,10 @@ use std::ops::ControlFlow;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use crate::board::symmetry;
 use crate::board::{Problem, Solution};
 use crate::engine::{self, Counts, Engine, Enumeration, Job, Progress, ProgressSink, Stats, Visit};
 use crate::error::Error;
-use crate::symmetry;
 
 /// The largest board the masks hold.
 pub const MAX_N: u32 = 64;

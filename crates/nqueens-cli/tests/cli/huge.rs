@@ -4,37 +4,8 @@
 use std::collections::HashSet;
 use std::io::Write;
 
-use assert_cmd::Command;
+use crate::util::{parse_permutation, run, run_with};
 use nqueens::{Problem, Solution, verify};
-
-fn nqueens() -> Command {
-    Command::cargo_bin("nqueens").expect("the nqueens binary is built")
-}
-
-/// Runs the binary with `stdin` and returns (exit code, stdout, stderr).
-fn run_with(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let out = nqueens()
-        .args(args)
-        .write_stdin(stdin)
-        .output()
-        .expect("runs");
-    (
-        out.status.code().expect("exits normally"),
-        String::from_utf8(out.stdout).expect("UTF-8 stdout"),
-        String::from_utf8(out.stderr).expect("UTF-8 stderr"),
-    )
-}
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    run_with(args, "")
-}
-
-/// The 0-based columns of a `permutation` line.
-fn parse_permutation(line: &str) -> Vec<u32> {
-    line.split_whitespace()
-        .map(|c| c.parse::<u32>().expect("a number") - 1)
-        .collect()
-}
 
 #[test]
 fn construct_solves_every_listed_size_and_refuses_two_and_three() {

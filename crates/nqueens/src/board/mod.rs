@@ -4,6 +4,10 @@
 //! Everything here is 0-based. Users see squares 1-based as `ROW:COL` (the `Display` of
 //! [`Queen`]), which is also the notation of the CLI's `--fix` and of partial-board files.
 
+pub mod naive;
+pub mod symmetry;
+pub mod verify;
+
 use std::collections::HashMap;
 use std::fmt;
 

@@ -1,34 +1,7 @@
 //! `--method cp` through the real binary: solve, list and count, fixed queens, limits.
 
-use assert_cmd::Command;
-use nqueens::{Problem, Queen, Solution, oeis, verify};
-
-/// Runs the binary and returns (exit code, stdout, stderr).
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::cargo_bin("nqueens")
-        .expect("the nqueens binary is built")
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        out.status.code().expect("exits normally"),
-        String::from_utf8(out.stdout).expect("UTF-8 stdout"),
-        String::from_utf8(out.stderr).expect("UTF-8 stderr"),
-    )
-}
-
-/// Parses one `1:5 2:3 ...` line (1-based row:column pairs) into a solution.
-fn parse_coords(line: &str) -> Solution {
-    let mut columns: Vec<(u32, u32)> = line
-        .split_whitespace()
-        .map(|pair| {
-            let (r, c) = pair.split_once(':').expect("row:column");
-            (r.parse().unwrap(), c.parse().unwrap())
-        })
-        .collect();
-    columns.sort();
-    Solution::from_columns(columns.into_iter().map(|(_, c)| c - 1).collect())
-}
+use crate::util::{parse_coords, run};
+use nqueens::{Problem, Queen, instances::oeis, verify};
 
 #[test]
 fn count_matches_a000170() {

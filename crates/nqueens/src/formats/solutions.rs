@@ -1,7 +1,7 @@
 //! Reading solutions back from text, so answers from any tool can be checked with
 //! [`crate::verify()`] (`nqueens verify`).
 //!
-//! One solution per line, in either of the two one-line formats [`crate::render`] writes:
+//! One solution per line, in either of the two one-line formats [`crate::formats::render`] writes:
 //!
 //! - `permutation`: the 1-based column of each row's queen, `2 4 1 3`;
 //! - `coords`: 1-based `ROW:COL` pairs, `1:2 2:4 3:1 4:3`, rows in any order.
@@ -56,7 +56,7 @@ enum Kind {
 /// Reads solutions, one per line; see the [module documentation](self).
 ///
 /// ```
-/// use nqueens::solution_file::SolutionReader;
+/// use nqueens::formats::solutions::SolutionReader;
 /// let text = "# two solutions of 4-queens\n2 4 1 3\n3:4 1:3 2:1 4:2\n";
 /// let mut reader = SolutionReader::new(text.as_bytes());
 /// let (line, first) = reader.next_solution().unwrap().unwrap();
