@@ -117,6 +117,11 @@ fn report_error(err: &anyhow::Error) -> ExitCode {
     let _ = writeln!(io::stderr(), "error: {message}");
     if err.downcast_ref::<Failure>().is_some() {
         ExitCode::from(1)
+    } else if matches!(
+        err.downcast_ref::<nqueens::Error>(),
+        Some(nqueens::Error::GaveUp { .. })
+    ) {
+        ExitCode::from(3)
     } else {
         ExitCode::from(2)
     }

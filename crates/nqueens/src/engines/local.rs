@@ -51,7 +51,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::board::{Problem, Solution};
-use crate::engine::{Engine, Enumeration, Job, Outcome, Progress, ProgressSink, Stats, Visit};
+use crate::engine::{Engine, Job, Outcome, Progress, ProgressSink, Stats};
 use crate::error::Error;
 
 /// How many columns of the pool the greedy start tries for a row before forcing one.
@@ -610,6 +610,10 @@ impl Engine for Local {
         "local"
     }
 
+    fn jobs(&self) -> &'static [Job] {
+        &[Job::Solve]
+    }
+
     fn check(&self, job: Job, _problem: &Problem) -> Result<(), Error> {
         if job != Job::Solve {
             return Err(Error::Unsupported {
@@ -621,16 +625,6 @@ impl Engine for Local {
             });
         }
         Ok(())
-    }
-
-    fn for_each(
-        &mut self,
-        problem: &Problem,
-        _visit: &mut Visit<'_>,
-    ) -> Result<Enumeration, Error> {
-        // `check` refuses every job but `solve`, which has its own path below.
-        self.check(Job::List, problem)?;
-        Ok(Enumeration::Stopped)
     }
 
     fn solve(&mut self, problem: &Problem) -> Result<Outcome, Error> {
