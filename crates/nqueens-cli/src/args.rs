@@ -142,7 +142,7 @@ pub fn time_limit_parser(text: &str) -> Result<Duration, String> {
         .trim()
         .parse()
         .map_err(|_| "expected a number of seconds, like 1.5".to_string())?;
-    if !(seconds > 0.0) {
+    if seconds.is_nan() || seconds <= 0.0 {
         return Err("the time limit must be more than 0 seconds".into());
     }
     Duration::try_from_secs_f64(seconds).map_err(|_| "that time limit is too long".into())
