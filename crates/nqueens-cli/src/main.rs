@@ -15,6 +15,14 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// `--version`: the version and the optional features this binary was built with.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (features: ",
+    env!("NQUEENS_FEATURES"),
+    ")"
+);
+
 /// Solve the N-Queens problem every way that matters.
 ///
 /// Place n queens on an n×n board so that no two share a row, a column or a diagonal. Find one
@@ -23,7 +31,7 @@ use clap::{Parser, Subcommand};
 ///
 /// Exit codes: 0 success, 1 no solution, 2 usage error, 3 gave up at a limit.
 #[derive(Debug, Parser)]
-#[command(name = "nqueens", version, max_term_width = 100)]
+#[command(name = "nqueens", version = VERSION, max_term_width = 100)]
 #[command(after_help = "Examples:\n  \
     nqueens solve 8                     one solution of 8-queens, drawn\n  \
     nqueens solve 8 --fix 1:1 --fix 2:5 complete a board with two queens placed\n  \
@@ -52,6 +60,13 @@ enum Command {
     #[command(hide = true)]
     BenchRun(commands::bench::BenchRunArgs),
     GenCompletion(commands::gen_completion::GenCompletionArgs),
+    Completions(commands::completions::CompletionsArgs),
+    Man(commands::man::ManArgs),
+}
+
+/// The whole command-line definition, for the commands that describe it (completions, man).
+pub fn cli_definition() -> clap::Command {
+    <Cli as clap::CommandFactory>::command()
 }
 
 /// What a command found, as an exit status.
@@ -92,6 +107,8 @@ fn main() -> ExitCode {
         Command::Bench(args) => commands::bench::run(args),
         Command::BenchRun(args) => commands::bench::run_child_job(args),
         Command::GenCompletion(args) => commands::gen_completion::run(args),
+        Command::Completions(args) => commands::completions::run(args),
+        Command::Man(args) => commands::man::run(args),
     };
     match result {
         Ok(Status::Success) => ExitCode::SUCCESS,

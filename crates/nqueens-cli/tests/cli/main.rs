@@ -7,6 +7,7 @@ mod basics;
 mod bench;
 mod counter;
 mod cp;
+mod docs;
 mod huge;
 mod sat;
 mod xc;
