@@ -167,13 +167,31 @@ fn report_usage_error(err: clap::Error) -> ExitCode {
         _ => {}
     }
     let rendered = err.render().to_string();
-    let line = rendered
+    let lines: Vec<&str> = rendered
         .lines()
         .map(str::trim)
         .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
-        .filter(|l| !l.is_empty() && !l.starts_with("tip:"))
+        .filter(|l| !l.is_empty())
+        .collect();
+    let line = lines
+        .iter()
+        .filter(|l| !l.starts_with("tip:"))
+        .copied()
         .collect::<Vec<_>>()
         .join(" ");
-    let _ = writeln!(io::stderr(), "{line} (see --help)");
+    // clap's "tip: a similar subcommand exists: 'count'" becomes "did you mean 'count'?".
+    let guess = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("tip: a similar "))
+        .filter_map(|l| l.split_once(": ").map(|(_, names)| names))
+        .next();
+    match guess {
+        Some(names) => {
+            let _ = writeln!(io::stderr(), "{line}; did you mean {names}? (see --help)");
+        }
+        None => {
+            let _ = writeln!(io::stderr(), "{line} (see --help)");
+        }
+    }
     ExitCode::from(2)
 }

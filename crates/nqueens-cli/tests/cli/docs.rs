@@ -89,3 +89,12 @@ fn version_names_the_features() {
         "{stdout}"
     );
 }
+
+#[test]
+fn misspelt_commands_and_flags_get_a_suggestion() {
+    assert_usage_error(
+        &["cuont", "8"],
+        "unrecognized subcommand 'cuont'; did you mean 'count'?",
+    );
+    assert_usage_error(&["count", "8", "--uniqe"], "did you mean '--unique'?");
+}
