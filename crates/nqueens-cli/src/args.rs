@@ -126,7 +126,7 @@ pub struct MethodArgs {
     #[arg(long)]
     pub progress: bool,
 
-    /// The CNF encoding of the sat method: the seed's pairwise clauses or the compact
+    /// The CNF encoding of the sat method: the pairwise encoding (one clause per attacking pair) or the compact
     /// sequential counter (for large boards).
     #[arg(long, value_name = "ENCODING", default_value = "pairwise", value_parser = encoding_parser())]
     pub encoding: Encoding,
