@@ -17,6 +17,12 @@
 //! `q`, `1`, `♕` or `♛` is a queen and `.`, `·`, `_` or `0` is an empty square; spaces between
 //! cells are ignored (so the `ascii`, `unicode` and `matrix` output formats read back).
 //!
+//! A UTF-8 byte-order mark at the start is ignored. Errors give a 1-based line and column (in
+//! characters) and quote at most [`nqueens_support::EXCERPT_CHARS`] characters of the file,
+//! control characters escaped. A file of more than [`MAX_BYTES`] is more than the format needs
+//! (readers refuse it unread), and a queen list longer than n lines is refused as soon as it
+//! is seen.
+//!
 //! ```text
 //! 4
 //! . Q . .
@@ -27,6 +33,7 @@
 
 use std::fmt::Write as _;
 
+use nqueens_support::{Position, excerpt, strip_bom};
 use thiserror::Error;
 
 use crate::board::{Problem, ProblemError, Queen};
@@ -50,7 +57,7 @@ pub struct SquareError {
 /// ```
 pub fn parse_square(text: &str) -> Result<Queen, SquareError> {
     let error = |reason| SquareError {
-        text: text.to_string(),
+        text: excerpt(text),
         reason,
     };
     let (row, col) = text
@@ -87,23 +94,28 @@ impl PartialBoard {
     }
 }
 
+/// The most bytes a partial-board file can need: a queen list of a million queens with
+/// comments, or a drawn board of several thousand rows. Readers refuse a longer file unread.
+pub const MAX_BYTES: u64 = 256 << 20;
+
 /// A syntax error in a partial-board file, at a 1-based line and column.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("line {line}, column {column}: {message}")]
+#[error("{position}: {message}")]
 pub struct ParseError {
-    /// 1-based line.
-    pub line: usize,
-    /// 1-based column (in characters).
-    pub column: usize,
-    /// What is wrong.
+    /// Where: 1-based line, 1-based column in characters.
+    pub position: Position,
+    /// What is wrong (quoting at most a short excerpt of the file).
     pub message: String,
 }
 
 /// Reads a partial-board file (see the [module documentation](self)).
 pub fn parse(text: &str) -> Result<PartialBoard, ParseError> {
+    let text = strip_bom(text);
     let at = |line: usize, column: usize, message: String| ParseError {
-        line: line + 1,
-        column,
+        position: Position {
+            line: line as u64 + 1,
+            column: column as u64,
+        },
         message,
     };
     let mut lines = text
@@ -126,7 +138,7 @@ pub fn parse(text: &str) -> Result<PartialBoard, ParseError> {
                 indent(size_text),
                 format!(
                     "expected the board size n (a whole number ≥ 1), found '{}'",
-                    size_text.trim()
+                    excerpt(size_text.trim())
                 ),
             )
         })?;
@@ -136,6 +148,13 @@ pub fn parse(text: &str) -> Result<PartialBoard, ParseError> {
     let mut queens = Vec::new();
     if !drawn {
         for &(i, line) in &body {
+            if queens.len() == n as usize {
+                return Err(at(
+                    i,
+                    indent(line),
+                    format!("more than {n} queens: at most one fits in each of the {n} rows"),
+                ));
+            }
             let queen = parse_square(line).map_err(|e| {
                 at(
                     i,
@@ -171,7 +190,8 @@ pub fn parse(text: &str) -> Result<PartialBoard, ParseError> {
                         i,
                         column + 1,
                         format!(
-                            "'{other}' is not a cell: use Q for a queen and . for an empty square"
+                            "'{}' is not a cell: use Q for a queen and . for an empty square",
+                            excerpt(other.encode_utf8(&mut [0; 4]))
                         ),
                     ));
                 }
@@ -282,6 +302,32 @@ mod tests {
         assert_eq!(
             err("3\n.Q.\n...\n"),
             "line 3, column 1: a drawn board needs exactly 3 rows, found 2"
+        );
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped_and_quotes_are_short_and_escaped() {
+        let board = parse("\u{feff}4\n1:2\n").unwrap();
+        assert_eq!(board.queens, vec![Queen::new(0, 1)]);
+        let long = format!("\u{1b}]0;title\u{7}{}", "9x".repeat(5000));
+        let message = parse(&long).unwrap_err().to_string();
+        assert!(message.contains("found '\\u{1b}]0;title\\u{7}9x9x"), "{message}");
+        assert!(message.chars().count() < 300, "{message}");
+        assert!(!message.chars().any(char::is_control), "{message}");
+        let message = parse("2\n.\u{1b}\n..\n").unwrap_err().to_string();
+        assert_eq!(
+            message,
+            "line 2, column 2: '\\u{1b}' is not a cell: use Q for a queen and . for an empty square"
+        );
+        let message = parse_square("\u{1b}[2J").unwrap_err().to_string();
+        assert!(!message.chars().any(char::is_control), "{message}");
+    }
+
+    #[test]
+    fn a_queen_list_longer_than_the_board_is_refused() {
+        assert_eq!(
+            parse("2\n1:1\n2:2\n1:2\n").unwrap_err().to_string(),
+            "line 4, column 1: more than 2 queens: at most one fits in each of the 2 rows"
         );
     }
 

@@ -7,7 +7,12 @@
 //! - `coords`: 1-based `ROW:COL` pairs, `1:2 2:4 3:1 4:3`, rows in any order.
 //!
 //! The board size is the number of queens on the line. Numbers may be separated by spaces, tabs
-//! or commas; blank lines and lines starting with `#` are skipped.
+//! or commas; blank lines and lines starting with `#` are skipped. A UTF-8 byte-order mark at
+//! the start of the input is skipped too.
+//!
+//! Errors give a 1-based line and column ([`Position`]; the column counts characters, which
+//! here is bytes, since the first byte outside ASCII ends the line with an error) and never
+//! quote the input beyond one character, escaped.
 //!
 //! [`SolutionReader`] reads its input in buffer-sized pieces and never holds a whole line, so a
 //! 1 GB line (n = 10^8) costs only the solution itself: 4n bytes for `permutation`, 8n bytes
@@ -16,6 +21,7 @@
 
 use std::io::{self, BufRead};
 
+use nqueens_support::Position;
 use thiserror::Error;
 
 use crate::board::{Queen, Solution};
@@ -26,13 +32,11 @@ pub enum ReadError {
     /// The input could not be read.
     #[error(transparent)]
     Io(#[from] io::Error),
-    /// The text is not in either format; `line` and `column` are 1-based (column counts bytes).
-    #[error("line {line}, column {column}: {reason}")]
+    /// The text is not in either format.
+    #[error("{position}: {reason}")]
     Syntax {
-        /// The line.
-        line: u64,
-        /// The byte in the line.
-        column: u64,
+        /// Where: 1-based line and column.
+        position: Position,
         /// What is wrong there.
         reason: String,
     },
@@ -69,6 +73,8 @@ pub struct SolutionReader<R> {
     input: R,
     /// The number of the line being read (1-based).
     line: u64,
+    /// Whether a byte-order mark at the start has been looked for.
+    bom_checked: bool,
 }
 
 /// What has been read of the current line.
@@ -100,11 +106,28 @@ impl LineState {
 impl<R: BufRead> SolutionReader<R> {
     /// A reader of the solutions in `input`.
     pub fn new(input: R) -> Self {
-        SolutionReader { input, line: 1 }
+        SolutionReader {
+            input,
+            line: 1,
+            bom_checked: false,
+        }
     }
 
     /// The next solution and its line number, or `None` at the end of the input.
     pub fn next_solution(&mut self) -> Result<Option<(u64, Solution)>, ReadError> {
+        if !self.bom_checked {
+            self.bom_checked = true;
+            let buf = loop {
+                match self.input.fill_buf() {
+                    Ok(buf) => break buf,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(e.into()),
+                }
+            };
+            if buf.starts_with(b"\xEF\xBB\xBF") {
+                self.input.consume(3);
+            }
+        }
         let mut state = LineState::default();
         loop {
             let buf = match self.input.fill_buf() {
@@ -201,9 +224,12 @@ impl<R: BufRead> SolutionReader<R> {
 }
 
 fn syntax(line: u64, state: &LineState, reason: String) -> ReadError {
+    at(line, state.column, reason)
+}
+
+fn at(line: u64, column: u64, reason: String) -> ReadError {
     ReadError::Syntax {
-        line,
-        column: state.column,
+        position: Position { line, column },
         reason,
     }
 }
@@ -222,19 +248,19 @@ fn end_token(line: u64, state: &mut LineState) -> Result<(), ReadError> {
         Kind::Permutation
     };
     if *state.kind.get_or_insert(kind) != kind {
-        return Err(ReadError::Syntax {
+        return Err(at(
             line,
-            column: state.token_column,
-            reason: "the line mixes ROW:COL pairs and plain columns".into(),
-        });
+            state.token_column,
+            "the line mixes ROW:COL pairs and plain columns".into(),
+        ));
     }
     let one_based = |v: u64| {
         if v == 0 {
-            Err(ReadError::Syntax {
+            Err(at(
                 line,
-                column: state.token_column,
-                reason: "rows and columns are numbered from 1".into(),
-            })
+                state.token_column,
+                "rows and columns are numbered from 1".into(),
+            ))
         } else {
             Ok((v - 1) as u32)
         }
@@ -329,6 +355,16 @@ mod tests {
             .unwrap();
         assert_eq!(line, 1);
         assert_eq!(s.columns(), (0..n).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_byte_order_mark_at_the_start_is_skipped() {
+        assert_eq!(read_all("\u{feff}2 4 1 3\n"), Ok(vec![(1, vec![1, 3, 0, 2])]));
+        assert_eq!(
+            read_all("2 4 1 3\n\u{feff}3 1 4 2\n").unwrap_err(),
+            "line 2, column 1: unexpected byte 0xef: expected 1-based columns (2 4 1 3) or \
+             ROW:COL pairs (1:2 2:4 3:1 4:3)"
+        );
     }
 
     #[test]
