@@ -1,6 +1,6 @@
 //! `nqueens gen-completion`: a random partial board for completion benchmarks and tests.
 
-use std::io::Write;
+use std::io::Write as _;
 use std::path::PathBuf;
 
 use anyhow::Result;
@@ -51,6 +51,6 @@ pub fn run(args: GenCompletionArgs) -> Result<Status> {
     );
     let mut out = output::open(args.output.as_deref())?;
     out.write_all(partial::write(&problem, &comment).as_bytes())?;
-    out.flush()?;
+    out.finish()?;
     Ok(Status::Success)
 }

@@ -9,4 +9,5 @@ mod counter;
 mod cp;
 mod huge;
 mod sat;
+mod trust;
 mod xc;
