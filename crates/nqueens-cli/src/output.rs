@@ -75,7 +75,10 @@ fn remember_input(name: &str, metadata: &Metadata) {
 
 /// Remembers a file a command reads by other means as one of its inputs, so that [`open`]
 /// refuses to write over it. A path that does not exist is ignored (reading it will fail).
-#[allow(dead_code, reason = "for commands that read their inputs themselves (checkpoints, shards)")]
+#[allow(
+    dead_code,
+    reason = "for commands that read their inputs themselves (checkpoints, shards)"
+)]
 pub fn claim_input(path: &Path) {
     if is_std(path) {
         if let Some(metadata) = stdin_metadata() {

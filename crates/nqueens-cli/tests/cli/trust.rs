@@ -39,9 +39,15 @@ fn a_proof_over_the_formula_is_refused_and_the_formula_kept() {
     fs::hard_link(&x, &hard).unwrap();
     for other in [&link, &hard] {
         let other = other.display().to_string();
-        assert_usage_error(&["sat", &x, "--proof", &other], "is the same file as the input");
+        assert_usage_error(
+            &["sat", &x, "--proof", &other],
+            "is the same file as the input",
+        );
         assert_usage_error(&["sat", &x, "-o", &other], "is the same file as the input");
-        assert_usage_error(&["sat", &other, "--proof", &x], "is the same file as the input");
+        assert_usage_error(
+            &["sat", &other, "--proof", &x],
+            "is the same file as the input",
+        );
     }
     assert_eq!(read(&x), cnf, "the formula is untouched");
 }
@@ -67,7 +73,10 @@ fn one_file_named_as_two_outputs_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let x = write_temp(&dir, "x.cnf", &cnf_of_4());
     let out = dir.path().join("out").display().to_string();
-    assert_usage_error(&["sat", &x, "--proof", &out, "-o", &out], "named as two outputs");
+    assert_usage_error(
+        &["sat", &x, "--proof", &out, "-o", &out],
+        "named as two outputs",
+    );
     assert!(!Path::new(&out).exists());
 }
 
@@ -104,7 +113,10 @@ fn list_and_solve_leave_no_output_file_when_there_is_no_solution() {
     for command in [["list", "3"], ["solve", "2"]] {
         let (code, stdout, stderr) = run(&[command[0], command[1], "-o", &fresh]);
         assert_eq!((code, stdout.as_str()), (1, ""), "{command:?}: {stderr}");
-        assert!(!Path::new(&fresh).exists(), "{command:?} left an output file");
+        assert!(
+            !Path::new(&fresh).exists(),
+            "{command:?} left an output file"
+        );
     }
     // An existing file is left as it was, by both.
     let kept = write_temp(&dir, "kept", "keep me\n");
@@ -115,7 +127,10 @@ fn list_and_solve_leave_no_output_file_when_there_is_no_solution() {
     // A success writes the file, through a symbolic link too, and leaves no temporary file.
     let link = dir.path().join("link");
     std::os::unix::fs::symlink(&kept, &link).unwrap();
-    assert_eq!(run(&["list", "4", "-f", "coords", "-o", link.to_str().unwrap()]).0, 0);
+    assert_eq!(
+        run(&["list", "4", "-f", "coords", "-o", link.to_str().unwrap()]).0,
+        0
+    );
     assert_eq!(read(&kept), "1:2 2:4 3:1 4:3\n1:3 2:1 3:4 4:2\n");
     assert!(fs::symlink_metadata(&link).unwrap().is_symlink());
     let names: Vec<_> = fs::read_dir(dir.path())
@@ -153,7 +168,10 @@ fn read_errors_name_the_file() {
         &["solve", "--fix-file", "/nonexistent/board"],
         "cannot read /nonexistent/board",
     );
-    assert_usage_error(&["solve", "--fix-file", "/"], "cannot read /: it is a directory");
+    assert_usage_error(
+        &["solve", "--fix-file", "/"],
+        "cannot read /: it is a directory",
+    );
     assert_usage_error(&["sat", "/nonexistent.cnf"], "cannot read /nonexistent.cnf");
     assert_usage_error(&["verify", "/"], "cannot read /: it is a directory");
 }
@@ -163,7 +181,11 @@ fn a_byte_order_mark_is_accepted_in_every_input_file() {
     let dir = tempfile::tempdir().unwrap();
     let board = write_temp(&dir, "b.txt", "\u{feff}4\n1:2\n");
     let (code, stdout, stderr) = run(&["solve", "--fix-file", &board, "-f", "coords"]);
-    assert_eq!((code, stdout.as_str()), (0, "1:2 2:4 3:1 4:3\n"), "{stderr}");
+    assert_eq!(
+        (code, stdout.as_str()),
+        (0, "1:2 2:4 3:1 4:3\n"),
+        "{stderr}"
+    );
     let solutions = write_temp(&dir, "s.txt", "\u{feff}2 4 1 3\n");
     let (code, stdout, stderr) = run(&["verify", &solutions]);
     assert_eq!(code, 0, "{stderr}");
@@ -179,20 +201,39 @@ fn errors_quote_a_short_excerpt_with_control_characters_escaped() {
     assert_eq!(code, 2);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("\\u{1b}]0;pwned\\u{7}xxx"), "{stderr}");
-    assert!(stderr.chars().count() < 400, "{} chars", stderr.chars().count());
-    assert!(!stderr.trim_end().chars().any(char::is_control), "{stderr:?}");
+    assert!(
+        stderr.chars().count() < 400,
+        "{} chars",
+        stderr.chars().count()
+    );
+    assert!(
+        !stderr.trim_end().chars().any(char::is_control),
+        "{stderr:?}"
+    );
 
     let board = write_temp(&dir, "c.txt", "2\n.\u{1b}[2J\n..\n");
     let (code, _, stderr) = run(&["solve", "--fix-file", &board]);
     assert_eq!(code, 2);
-    assert!(stderr.contains("line 2, column 2: '\\u{1b}' is not a cell"), "{stderr}");
-    assert!(!stderr.trim_end().chars().any(char::is_control), "{stderr:?}");
+    assert!(
+        stderr.contains("line 2, column 2: '\\u{1b}' is not a cell"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.trim_end().chars().any(char::is_control),
+        "{stderr:?}"
+    );
 
     let solutions = write_temp(&dir, "s.txt", "2 4 1 3\n2 \u{1b}[2J\n");
     let (code, _, stderr) = run(&["verify", &solutions]);
     assert_eq!(code, 2);
-    assert!(stderr.contains("s.txt:2:3: unexpected byte 0x1b"), "{stderr}");
-    assert!(!stderr.trim_end().chars().any(char::is_control), "{stderr:?}");
+    assert!(
+        stderr.contains("s.txt:2:3: unexpected byte 0x1b"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.trim_end().chars().any(char::is_control),
+        "{stderr:?}"
+    );
 }
 
 // --- Standard input -----------------------------------------------------------------------
@@ -212,7 +253,10 @@ fn sat_reads_a_pipe_and_writes_its_answer_with_dash_o() {
 
     let (code, _, stderr) = run_with(&["sat", "-"], "p cnf 1 1\n1 x 0\n");
     assert_eq!(code, 2);
-    assert!(stderr.starts_with("error: standard input: line 2"), "{stderr}");
+    assert!(
+        stderr.starts_with("error: standard input: line 2"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -228,7 +272,10 @@ fn fix_file_reads_a_pipe() {
     assert_eq!(nqueens::verify(&problem, &solution), Ok(()));
     let (code, _, stderr) = run_with(&["solve", "--fix-file", "-"], "8\n1:x\n");
     assert_eq!(code, 2);
-    assert!(stderr.starts_with("error: standard input: line 2, column 1"), "{stderr}");
+    assert!(
+        stderr.starts_with("error: standard input: line 2, column 1"),
+        "{stderr}"
+    );
 }
 
 // --- No crash from a small input ------------------------------------------------------------
@@ -259,12 +306,22 @@ fn an_svg_of_every_16_queens_solution_streams() {
     child.stdout.take().unwrap().read_exact(&mut head).unwrap();
     let status = child.wait().unwrap();
     let mut stderr = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
-    assert_eq!(status.code(), Some(0), "a closed pipe ends it quietly: {stderr}");
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert_eq!(
+        status.code(),
+        Some(0),
+        "a closed pipe ends it quietly: {stderr}"
+    );
     let head = String::from_utf8_lossy(&head);
-    // 14,772,512 boards, 4 to a row: 3,693,128 rows of 16·40 + 16 pixels, plus the margin.
+    // 14,772,512 boards, 4 to a row: 3,693,128 rows of 16·40 + 16 pixels, plus the margin:
+    // 16 + 3,693,128 · 656 = 2,422,691,984 pixels high.
     assert!(
-        head.starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg" width="2640" height="2422692"#),
+        head.starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg" width="2640" height="2422691984" viewBox="0 0 2640 2422691984">"#),
         "{}",
         &head[..200]
     );
@@ -278,11 +335,13 @@ fn a_streamed_svg_is_the_same_picture_as_a_kept_one() {
     // the end. Both must give the same picture for the same solutions.
     let streamed = run(&["list", "6", "-f", "svg"]).1;
     let solutions = run(&["list", "6", "-f", "coords"]).1;
-    let parsed: Vec<nqueens::Solution> =
-        solutions.lines().map(crate::util::parse_coords).collect();
+    let parsed: Vec<nqueens::Solution> = solutions.lines().map(crate::util::parse_coords).collect();
     let problem = nqueens::Problem::new(6).unwrap();
     let style = nqueens::formats::render::SvgStyle::default();
-    assert_eq!(streamed, nqueens::formats::render::svg(&problem, &parsed, &style));
+    assert_eq!(
+        streamed,
+        nqueens::formats::render::svg(&problem, &parsed, &style)
+    );
     let limited = run(&["list", "8", "-f", "svg", "--limit", "5"]).1;
     assert!(limited.contains("<title>5 solutions of 8-queens</title>"));
     assert_eq!(limited.matches("<g transform").count(), 5);
@@ -375,7 +434,10 @@ fn case(args: &[&str]) -> (Vec<String>, Vec<u8>) {
 }
 
 fn piped(args: &[&str], stdin: &[u8]) -> (Vec<String>, Vec<u8>) {
-    (args.iter().map(|a| (*a).to_string()).collect(), stdin.to_vec())
+    (
+        args.iter().map(|a| (*a).to_string()).collect(),
+        stdin.to_vec(),
+    )
 }
 
 /// Small hostile files, by name: each below 1 MB.
@@ -384,7 +446,10 @@ fn hostile_files() -> Vec<(&'static str, Vec<u8>)> {
         ("empty", Vec::new()),
         ("bom-only", b"\xEF\xBB\xBF".to_vec()),
         ("huge-n", b"4294967295\n".to_vec()),
-        ("huge-n-queen", b"4294967295\n1:1\n4294967295:4294967295\n".to_vec()),
+        (
+            "huge-n-queen",
+            b"4294967295\n1:1\n4294967295:4294967295\n".to_vec(),
+        ),
         ("huge-n-drawn", b"4294967295\n. Q\n".to_vec()),
         ("long-line", vec![b'7'; 900_000]),
         ("many-queens", {
@@ -396,7 +461,10 @@ fn hostile_files() -> Vec<(&'static str, Vec<u8>)> {
         }),
         ("binary", (0..=255u8).cycle().take(100_000).collect()),
         ("escape", b"\x1b]0;pwned\x07\n\x1b[2J 1 2\n".to_vec()),
-        ("numbers", b"4294967295 4294967295 1\n99999999999999999999\n".to_vec()),
+        (
+            "numbers",
+            b"4294967295 4294967295 1\n99999999999999999999\n".to_vec(),
+        ),
         ("coords", b"4294967295:1 1:4294967295\n".to_vec()),
         ("big-permutation", {
             let mut text = Vec::new();
@@ -429,7 +497,14 @@ fn no_argument_or_small_file_makes_any_command_abort() {
         case(&["gen-completion", max, "-k", "1"]),
         case(&["gen-completion", max, "-k", max]),
         case(&["gen-completion", max, "-k", "2147483648"]),
-        case(&["gen-completion", "100000000", "-k", "3", "--max-tries", "18446744073709551615"]),
+        case(&[
+            "gen-completion",
+            "100000000",
+            "-k",
+            "3",
+            "--max-tries",
+            "18446744073709551615",
+        ]),
         case(&["gen-completion", "0", "-k", "0"]),
         case(&["solve", max]),
         case(&["solve", max, "-f", "permutation"]),
@@ -441,11 +516,36 @@ fn no_argument_or_small_file_makes_any_command_abort() {
         case(&["solve", max, "-m", "backtrack"]),
         case(&["solve", max, "-f", "svg"]),
         case(&["solve", "20000", "-f", "svg"]),
-        case(&["solve", "8", "--svg-columns", max, "--svg-cell", "1000", "--svg-margin", "1000"]),
+        case(&[
+            "solve",
+            "8",
+            "--svg-columns",
+            max,
+            "--svg-cell",
+            "1000",
+            "--svg-margin",
+            "1000",
+        ]),
         case(&["list", "16", "-f", "svg", "--limit", "3"]),
         case(&["list", max, "--limit", "1"]),
-        case(&["list", "12", "-f", "svg", "--svg-columns", max, "--limit", "2"]),
-        case(&["list", "8", "--limit", "18446744073709551615", "-f", "coords"]),
+        case(&[
+            "list",
+            "12",
+            "-f",
+            "svg",
+            "--svg-columns",
+            max,
+            "--limit",
+            "2",
+        ]),
+        case(&[
+            "list",
+            "8",
+            "--limit",
+            "18446744073709551615",
+            "-f",
+            "coords",
+        ]),
         case(&["count", max]),
         case(&["count", "0"]),
         case(&["xc-export", max]),

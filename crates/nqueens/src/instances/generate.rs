@@ -299,7 +299,10 @@ mod tests {
         let problem = random_partial(u32::MAX, 3, 1, DEFAULT_TRIES).unwrap();
         assert_eq!(problem.n(), u32::MAX);
         assert_eq!(problem.fixed().len(), 3);
-        assert_eq!(problem, random_partial(u32::MAX, 3, 1, DEFAULT_TRIES).unwrap());
+        assert_eq!(
+            problem,
+            random_partial(u32::MAX, 3, 1, DEFAULT_TRIES).unwrap()
+        );
         assert!(memory_needed(u32::MAX, 3) < 1 << 20);
     }
 
