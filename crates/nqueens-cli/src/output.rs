@@ -355,7 +355,7 @@ fn open_file(path: &Path) -> Result<Sink> {
         }
         // A directory we may not create files in, but whose file we may overwrite.
         Err(_) => {
-            let file = File::create(path).with_context(|| format!("cannot write {name}"))?;
+            let file = File::create(path).with_context(|| format!("cannot create {name}"))?;
             Ok(Sink::Direct(file))
         }
     }

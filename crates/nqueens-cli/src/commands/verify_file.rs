@@ -42,6 +42,7 @@ pub fn run(args: VerifyArgs) -> Result<Status> {
         let (line, solution) = match reader.next_solution() {
             Ok(Some(found)) => found,
             Ok(None) => break,
+            Err(err @ ReadError::TooLong { .. }) => bail!("{name}: {err}"),
             Err(ReadError::NotOnePerRow { line, reason }) => {
                 return Err(Failure(format!("{name}:{line}: {reason}")).into());
             }

@@ -40,6 +40,14 @@ pub enum ReadError {
         /// What is wrong there.
         reason: String,
     },
+    /// A line holds more queens than memory can hold.
+    #[error("line {line}: more than {queens} queens, too many to hold in memory")]
+    TooLong {
+        /// The line.
+        line: u64,
+        /// The queens read when memory ran out.
+        queens: u64,
+    },
     /// A `coords` line is well formed but is not one queen per row.
     #[error("line {line}: {reason}")]
     NotOnePerRow {
@@ -278,14 +286,40 @@ fn end_token(line: u64, state: &mut LineState) -> Result<(), ReadError> {
     match state.row.take() {
         None => {
             let col = one_based(value)?;
+            grow(&mut state.columns, line)?;
             state.columns.push(col);
         }
         Some(row) => {
             let pair = (one_based(row)?, one_based(value)?);
+            grow(&mut state.pairs, line)?;
             state.pairs.push(pair);
         }
     }
     Ok(())
+}
+
+/// Makes room for one more entry in a line's list, failing cleanly (not aborting) when memory
+/// runs out: the line is as long as the input, so only memory bounds it.
+fn grow<T>(list: &mut Vec<T>, line: u64) -> Result<(), ReadError> {
+    if list.len() == list.capacity() {
+        list.try_reserve(list.len().max(64))
+            .map_err(|_| ReadError::TooLong {
+                line,
+                queens: list.len() as u64,
+            })?;
+    }
+    Ok(())
+}
+
+/// `n` copies of `value`, or [`ReadError::TooLong`] when memory runs out.
+fn filled(n: usize, value: u32, line: u64) -> Result<Vec<u32>, ReadError> {
+    let mut list = Vec::new();
+    list.try_reserve_exact(n).map_err(|_| ReadError::TooLong {
+        line,
+        queens: n as u64,
+    })?;
+    list.resize(n, value);
+    Ok(list)
 }
 
 /// The solution of a finished, non-empty line.
@@ -294,8 +328,8 @@ fn finish_line(line: u64, mut state: LineState) -> Result<Solution, ReadError> {
     match state.kind {
         Some(Kind::Coords) => {
             let n = state.pairs.len();
-            let mut columns = vec![u32::MAX; n];
-            let mut given_at = vec![0u32; n];
+            let mut columns = filled(n, u32::MAX, line)?;
+            let mut given_at = filled(n, 0u32, line)?;
             for (k, &(row, col)) in state.pairs.iter().enumerate() {
                 let not_one_per_row = |reason| ReadError::NotOnePerRow { line, reason };
                 let Some(slot) = columns.get_mut(row as usize) else {
