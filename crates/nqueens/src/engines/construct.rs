@@ -206,6 +206,24 @@ mod tests {
     use std::ops::ControlFlow;
 
     use super::*;
+
+    #[test]
+    fn a_job_above_the_machine_is_refused_before_it_is_built() {
+        if cfg!(target_os = "linux") {
+            assert!(memory_available().is_some_and(|bytes| bytes > 1 << 20));
+        }
+        assert!(check_memory("construct", 8, 1 << 10).is_ok());
+        if memory_available().is_some() {
+            let err = check_memory("sat", 100_000, u64::MAX).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!(
+                    "the sat method needs about {} MiB for n = 100000, more than could be allocated",
+                    u64::MAX.div_ceil(1 << 20)
+                )
+            );
+        }
+    }
     use crate::board::Queen;
     use crate::verify;
 

@@ -642,6 +642,30 @@ mod tests {
     }
 
     #[test]
+    fn a_streamed_svg_is_the_kept_picture() {
+        let p = Problem::new(4).unwrap();
+        let solutions = [
+            Solution::from_columns(vec![1, 3, 0, 2]),
+            Solution::from_columns(vec![2, 0, 3, 1]),
+        ];
+        let mut kept = SolutionWriter::new(Vec::new(), Format::Svg, &p, SvgStyle::default());
+        let mut streamed = SolutionWriter::new(Vec::new(), Format::Svg, &p, SvgStyle::default());
+        streamed.stream_svg(2);
+        for s in &solutions {
+            kept.write(s).unwrap();
+            streamed.write(s).unwrap();
+            // Streamed boards are out at once; kept ones wait for the end.
+            assert!(kept.out.is_empty() && !streamed.out.is_empty());
+        }
+        let kept = kept.finish().unwrap();
+        assert_eq!(streamed.finish().unwrap(), kept);
+        assert_eq!(
+            String::from_utf8(kept).unwrap(),
+            svg(&p, &solutions, &SvgStyle::default())
+        );
+    }
+
+    #[test]
     fn board_formats_are_separated_by_blank_lines() {
         let p = Problem::new(4).unwrap();
         let mut w = SolutionWriter::new(Vec::new(), Format::Ascii, &p, SvgStyle::default());
