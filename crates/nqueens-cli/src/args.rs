@@ -204,7 +204,15 @@ impl OutputArgs {
         if implied && format.check_size(n).is_err() {
             return Ok(Format::Permutation);
         }
-        format.check_size(n)?;
+        format.check_size(n).map_err(|too_large| {
+            anyhow::anyhow!(
+                "the {} format draws all n² squares and is limited to n ≤ {}; for n = {} use \
+                 --format permutation, coords or json",
+                too_large.format,
+                nqueens::formats::render::GRID_LIMIT,
+                too_large.n
+            )
+        })?;
         Ok(format)
     }
 }

@@ -319,6 +319,14 @@ fn open_file(path: &Path) -> Result<Sink> {
             .with_context(|| format!("cannot write {name}"))?;
         return Ok(Sink::Direct(file));
     }
+    // A file we may not write stays refused, as if it were written directly (opening it to
+    // write, without truncating, changes nothing).
+    if existing.is_some() {
+        fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .with_context(|| format!("cannot write {name}"))?;
+    }
     // Follow a symbolic link, so that the file it names is replaced, not the link.
     let target = fs::canonicalize(path).unwrap_or_else(|_| absolute(path));
     let id = match &existing {

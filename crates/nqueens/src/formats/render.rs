@@ -105,7 +105,7 @@ impl Format {
     /// assert_eq!(
     ///     Format::Unicode.check_size(1001).unwrap_err().to_string(),
     ///     "the unicode format draws all n² squares and is limited to n ≤ 1000; \
-    ///      for n = 1001 use --format permutation, coords or json"
+    ///      for n = 1001 use the permutation, coords or json format"
     /// );
     /// assert!(Format::Permutation.check_size(u32::MAX).is_ok());
     /// ```
@@ -137,7 +137,7 @@ pub const GRID_LIMIT: u32 = 1000;
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error(
     "the {format} format draws all n² squares and is limited to n ≤ {GRID_LIMIT}; for n = {n} \
-     use --format permutation, coords or json"
+     use the permutation, coords or json format"
 )]
 pub struct GridTooLarge {
     /// The format asked for.

@@ -68,7 +68,7 @@ pub enum GenerateError {
     /// Every draw had two queens on a diagonal.
     #[error(
         "no non-attacking placement of {queens} queens on a {n}×{n} board found in {tries} random \
-         draws; such placements get rare as K grows (try fewer queens or a larger --max-tries)"
+         draws; such placements get rare as K grows (try fewer queens or more draws)"
     )]
     OutOfTries {
         /// Board size.
