@@ -517,15 +517,17 @@ impl<'a> SvgGrid<'a> {
 ///
 /// An SVG picture's size comes first in the file, so the writer must know how many boards it
 /// will hold: when told up front ([`stream_svg`](Self::stream_svg)) each board is written as it
-/// comes, in constant memory; otherwise the solutions are kept (4n bytes each) and the picture
-/// is written by [`finish`](Self::finish).
+/// comes, in constant memory; otherwise the solutions are kept (4n bytes each, in one buffer
+/// whose growth failing is an error of kind `OutOfMemory`, not an abort) and the picture is
+/// written by [`finish`](Self::finish).
 pub struct SolutionWriter<'p, W: Write> {
     out: W,
     format: Format,
     problem: &'p Problem,
     style: SvgStyle,
     written: u64,
-    pending_svg: Vec<Solution>,
+    /// The columns of the solutions kept for an SVG picture, n after n.
+    pending_svg: Vec<u32>,
     /// The number of boards the streamed SVG picture holds, once announced.
     svg_boards: Option<u64>,
 }
@@ -564,7 +566,20 @@ impl<'p, W: Write> SolutionWriter<'p, W> {
                     }
                     grid.board(&mut self.out, self.written, solution)?;
                 }
-                None => self.pending_svg.push(solution.clone()),
+                None => {
+                    let columns = solution.columns();
+                    self.pending_svg.try_reserve(columns.len()).map_err(|_| {
+                        io::Error::new(
+                            io::ErrorKind::OutOfMemory,
+                            format!(
+                                "{} boards of {} rows are more than memory holds for one picture",
+                                self.written + 1,
+                                self.problem.n()
+                            ),
+                        )
+                    })?;
+                    self.pending_svg.extend_from_slice(columns);
+                }
             }
         } else {
             if self.written > 0 && self.format.is_board() {
@@ -586,12 +601,14 @@ impl<'p, W: Write> SolutionWriter<'p, W> {
         if self.format == Format::Svg {
             if self.svg_boards.is_some() && self.written > 0 {
                 self.out.write_all(b"</svg>\n")?;
-            } else if !self.pending_svg.is_empty() {
-                let boards = self.pending_svg.len() as u64;
+            } else if self.written > 0 {
+                let boards = self.written;
                 let grid = SvgGrid::new(self.problem, &self.style, boards);
                 grid.header(&mut self.out, boards)?;
-                for (index, solution) in self.pending_svg.iter().enumerate() {
-                    grid.board(&mut self.out, index as u64, solution)?;
+                let n = self.problem.n() as usize;
+                for (index, columns) in self.pending_svg.chunks(n.max(1)).enumerate() {
+                    let solution = Solution::from_columns(columns.to_vec());
+                    grid.board(&mut self.out, index as u64, &solution)?;
                 }
                 self.out.write_all(b"</svg>\n")?;
             }
