@@ -10,4 +10,5 @@ mod cp;
 mod docs;
 mod huge;
 mod sat;
+mod trust;
 mod xc;
