@@ -2,15 +2,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use assert_cmd::Command;
 use nqueens::methods::Method;
 use predicates::prelude::*;
 
-fn nqueens() -> Command {
-    let mut command = Command::cargo_bin("nqueens").unwrap();
-    command.env_remove("NQUEENS_BENCH_INJECT_WRONG");
-    command
-}
+use crate::util::nqueens;
 
 /// Parses the CSV (no field of a tiny run needs quoting except `reason`, which is last, so
 /// splitting on all but the last column's commas is exact).
@@ -138,83 +133,8 @@ fn a_tiny_matrix_writes_the_table_csv_and_svg() {
     assert!(caption.contains("cores"), "{caption}");
 }
 
-// The wrong-answer hook exists only in builds with debug assertions (the test profile `checked`
-// has them); under a plain release build these tests have nothing to inject into.
-
-#[test]
-fn a_wrong_count_fails_the_bench() {
-    if !cfg!(debug_assertions) {
-        return;
-    }
-    nqueens()
-        .env("NQUEENS_BENCH_INJECT_WRONG", "backtrack")
-        .args([
-            "bench",
-            "--jobs",
-            "count",
-            "--methods",
-            "backtrack",
-            "--n",
-            "6",
-            "-r",
-            "1",
-        ])
-        .assert()
-        .code(1)
-        .stdout(predicate::str::contains("WRONG"))
-        .stderr(predicate::str::contains(
-            "count backtrack n=6: counted 5, OEIS A000170 has 4",
-        ))
-        .stderr(predicate::str::contains(
-            "error: bench found 1 wrong or disagreeing answers",
-        ));
-}
-
-#[test]
-fn a_wrong_solution_fails_the_bench() {
-    if !cfg!(debug_assertions) {
-        return;
-    }
-    nqueens()
-        .env("NQUEENS_BENCH_INJECT_WRONG", "backtrack")
-        .args([
-            "bench",
-            "--jobs",
-            "solve",
-            "--methods",
-            "backtrack",
-            "--n",
-            "8",
-            "-r",
-            "1",
-        ])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains(
-            "solve backtrack n=8: invalid solution: queens",
-        ));
-}
-
-#[test]
-fn methods_that_disagree_fail_the_bench() {
-    if !cfg!(debug_assertions) {
-        return;
-    }
-    // `auto` runs the same engine under another name, so only backtrack's answer is altered.
-    nqueens()
-        .env("NQUEENS_BENCH_INJECT_WRONG", "backtrack")
-        .args([
-            "bench",
-            "--jobs",
-            "completion",
-            "--methods",
-            "auto,backtrack",
-        ])
-        .args(["--n", "8", "-r", "1"])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("completion n=8: answers disagree"));
-}
+// A wrong or disagreeing answer failing the bench is pinned by the unit tests of
+// `commands::bench::check::cross_check`, which feed it deliberately wrong cells.
 
 #[test]
 fn bench_usage_errors_are_one_line() {
