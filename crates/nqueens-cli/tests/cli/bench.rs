@@ -32,7 +32,16 @@ fn a_tiny_matrix_writes_the_table_csv_and_svg() {
     let csv = dir.path().join("bench.csv");
     let svg = dir.path().join("bench.svg");
     nqueens()
-        .args(["bench", "--n", "5-6", "-r", "2", "--timeout", "60", "--csv"])
+        .args([
+            "bench",
+            "--sizes",
+            "5-6",
+            "-r",
+            "2",
+            "--timeout",
+            "60",
+            "--csv",
+        ])
         .arg(&csv)
         .arg("--svg")
         .arg(&svg)
@@ -139,15 +148,20 @@ fn a_tiny_matrix_writes_the_table_csv_and_svg() {
 #[test]
 fn bench_usage_errors_are_one_line() {
     for (args, message) in [
-        (&["bench", "--n", "9-4"][..], "the range 9-4 is empty"),
+        (&["bench", "--sizes", "9-4"][..], "the range 9-4 is empty"),
         (
-            &["bench", "--n", "0"][..],
+            &["bench", "--sizes", "0"][..],
             "the board size must be at least 1",
         ),
         (
             &["bench", "--timeout=0"][..],
             "expected a number of seconds",
         ),
+        (
+            &["bench", "--workloads", "dance"][..],
+            "invalid value 'dance'",
+        ),
+        (&["bench", "--n", "9-4"][..], "the range 9-4 is empty"),
         (&["bench", "--jobs", "dance"][..], "invalid value 'dance'"),
     ] {
         nqueens()
@@ -157,6 +171,50 @@ fn bench_usage_errors_are_one_line() {
             .stderr(predicate::str::contains(message))
             .stderr(predicate::function(|s: &str| s.lines().count() == 1));
     }
+}
+
+#[test]
+fn the_old_flag_names_still_work_but_are_not_advertised() {
+    let run = |args: &[&str]| {
+        let out = nqueens()
+            .args(["bench", "--methods", "backtrack", "-r", "1"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+        // The table without the timings: job, method, n, answer, status.
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .skip(1)
+            .map(|line| {
+                let words: Vec<&str> = line.split_whitespace().collect();
+                format!(
+                    "{} {} {} {}",
+                    words[0],
+                    words[1],
+                    words[2],
+                    words[words.len() - 2]
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let new = run(&["--workloads", "count,solve", "--sizes", "5-6"]);
+    assert_eq!(
+        new,
+        [
+            "solve backtrack 5 found",
+            "solve backtrack 6 found",
+            "count backtrack 5 10",
+            "count backtrack 6 4"
+        ]
+    );
+    assert_eq!(run(&["--jobs", "count,solve", "--n", "5-6"]), new);
+    let help = nqueens().args(["bench", "--help"]).output().unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    assert!(help.contains("--workloads <WORKLOAD>"), "{help}");
+    assert!(help.contains("--sizes <SIZES>"), "{help}");
+    assert!(!help.contains("--jobs") && !help.contains("--n "), "{help}");
 }
 
 #[test]

@@ -47,7 +47,7 @@ use crate::{Failure, Status};
 /// almost certain, and the cell is skipped rather than searched for minutes.
 const INSTANCE_TRIES: u64 = 200_000;
 
-/// What a bench row asks of a method.
+/// What a bench row asks of a method: a workload (`--workloads`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, ValueEnum)]
 pub enum BenchJob {
     /// Find one solution of the empty board.
@@ -78,9 +78,9 @@ impl BenchJob {
     }
 }
 
-/// Compare the methods on the same jobs: a table, CSV and an SVG plot (exit 1 on a wrong answer).
+/// Compare the methods on the same work: a table, CSV and an SVG plot (exit 1 on a wrong answer).
 ///
-/// Runs jobs × methods × n, each in a fresh process on one thread with a time limit, reports
+/// Runs workloads × methods × n, each in a fresh process on one thread with a time limit, reports
 /// the median time (min–max over the repeats) and the peak memory, and cross-checks every
 /// answer: solutions through the verifier, counts against each other and OEIS. Exits 1 if any
 /// answer is wrong or two disagree.
@@ -89,15 +89,23 @@ pub struct BenchArgs {
     /// A small matrix that finishes in well under a minute (n = 6, 8, 10; 3 repeats; 5 s limit).
     #[arg(long)]
     pub quick: bool,
-    /// Jobs to run, comma-separated [default: all].
-    #[arg(long, value_name = "JOB", value_delimiter = ',')]
+    // Named for what is measured: cargo and make users read `--jobs` as parallelism, so the
+    // old name is only a hidden alias. (`--tasks` would clash with the counter's tasks.)
+    /// Workloads to run, comma-separated [default: all].
+    #[arg(
+        long = "workloads",
+        alias = "jobs",
+        value_name = "WORKLOAD",
+        value_delimiter = ','
+    )]
     pub jobs: Vec<BenchJob>,
     /// Methods to compare, comma-separated [default: every method but auto].
     #[arg(long, value_name = "METHOD", value_delimiter = ',', value_parser = method_parser())]
     pub methods: Vec<Method>,
+    // `--n` (a long flag with a one-letter name) is the hidden old alias.
     /// Board sizes: a list like 6,8,10, a range like 4-12, or a range with a step like 4-16:2
     /// [default: 6-14:2, or 6-10:2 with --quick].
-    #[arg(long = "n", value_name = "SIZES", value_parser = parse_sizes)]
+    #[arg(long = "sizes", alias = "n", value_name = "SIZES", value_parser = parse_sizes)]
     pub sizes: Option<Sizes>,
     /// Runs per cell; the median is reported [default: 5, or 3 with --quick].
     #[arg(long, short = 'r', value_name = "R", value_parser = clap::value_parser!(u32).range(1..=1000))]
@@ -106,18 +114,18 @@ pub struct BenchArgs {
     /// [default: 30, or 5 with --quick].
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub timeout: Option<f64>,
-    /// Seed of the random partial boards of the completion job.
+    /// Seed of the random partial boards of the completion workload.
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
-    /// Write one CSV row per job × method × n to this file.
+    /// Write one CSV row per workload × method × n (the `job` column) to this file.
     #[arg(long, value_name = "PATH")]
     pub csv: Option<PathBuf>,
-    /// Draw time against n (log scale), one line per method and a panel per job, to this SVG file.
+    /// Draw time against n (log scale), one line per method and a panel per workload, to this SVG file.
     #[arg(long, value_name = "PATH")]
     pub svg: Option<PathBuf>,
 }
 
-/// Board sizes for `--n`.
+/// Board sizes for `--sizes`.
 #[derive(Clone, Debug)]
 pub struct Sizes(Vec<u32>);
 
