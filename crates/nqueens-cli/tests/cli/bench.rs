@@ -133,7 +133,7 @@ fn a_tiny_matrix_writes_the_table_csv_and_svg() {
     }
     let texts: Vec<&str> = doc.descendants().filter_map(|n| n.text()).collect();
     assert!(texts.contains(&"n (board size)"));
-    assert!(texts.contains(&"median time per run (log scale)"));
+    assert!(texts.contains(&"median time per run"));
     let caption = doc
         .descendants()
         .find(|n| n.attribute("class") == Some("caption"))
@@ -215,6 +215,113 @@ fn the_old_flag_names_still_work_but_are_not_advertised() {
     assert!(help.contains("--workloads <WORKLOAD>"), "{help}");
     assert!(help.contains("--sizes <SIZES>"), "{help}");
     assert!(!help.contains("--jobs") && !help.contains("--n "), "{help}");
+}
+
+#[test]
+fn a_timeout_is_drawn_as_a_marker_and_later_sizes_are_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, svg) = (dir.path().join("b.csv"), dir.path().join("b.svg"));
+    // Counting the 14.8 million solutions of n = 16 on one thread takes seconds, never 50 ms.
+    nqueens()
+        .args(["bench", "--workloads", "count", "--methods", "backtrack"])
+        .args([
+            "--sizes",
+            "6,16,17",
+            "-r",
+            "1",
+            "--timeout",
+            "0.05",
+            "--csv",
+        ])
+        .arg(&csv)
+        .arg("--svg")
+        .arg(&svg)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("1 ok, 1 skipped, 1 timed out"));
+    let (_, rows) = read_csv(&std::fs::read_to_string(&csv).unwrap());
+    let status: Vec<&str> = rows.iter().map(|r| r["status"].as_str()).collect();
+    assert_eq!(status, ["ok", "timeout", "skipped"]);
+    assert_eq!(rows[2]["reason"], "timed out at n = 16");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let markers: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("timeout"))
+        .map(|n| {
+            (
+                n.attribute("data-method").unwrap(),
+                n.attribute("data-n").unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(markers, [("backtrack", "16")]);
+    let line = doc
+        .descendants()
+        .find(|n| n.attribute("class") == Some("series"))
+        .unwrap();
+    assert_eq!(
+        line.attribute("points").unwrap().split(' ').count(),
+        1,
+        "only n = 6 finished"
+    );
+}
+
+#[test]
+fn each_share_of_fixed_queens_is_a_panel_and_a_csv_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, svg) = (dir.path().join("b.csv"), dir.path().join("b.svg"));
+    nqueens()
+        .args([
+            "bench",
+            "--workloads",
+            "completion",
+            "--methods",
+            "backtrack,cp",
+        ])
+        .args(["--sizes", "8,12", "--fixed", "50,25", "-r", "1", "--csv"])
+        .arg(&csv)
+        .arg("--svg")
+        .arg(&svg)
+        .assert()
+        .success()
+        .stdout(predicate::str::is_match(r"completion 50% +backtrack +12 ").unwrap());
+    let (_, rows) = read_csv(&std::fs::read_to_string(&csv).unwrap());
+    let fixed: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|r| (r["n"].as_str(), r["fixed"].as_str()))
+        .collect();
+    // 25% first (sorted), each method over n: ⌊n/4⌋ then ⌊n/2⌋ queens.
+    assert_eq!(
+        fixed,
+        [
+            ("8", "2"),
+            ("12", "3"),
+            ("8", "2"),
+            ("12", "3"),
+            ("8", "4"),
+            ("12", "6"),
+            ("8", "4"),
+            ("12", "6")
+        ]
+    );
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let panels: Vec<Option<&str>> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("panel"))
+        .map(|n| n.attribute("data-fixed"))
+        .collect();
+    assert_eq!(panels, [Some("25"), Some("50")]);
+}
+
+#[test]
+fn scale_and_quick_do_not_mix() {
+    nqueens()
+        .args(["bench", "--scale", "--quick"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot be used with"));
 }
 
 #[test]

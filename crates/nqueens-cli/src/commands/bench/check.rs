@@ -220,6 +220,7 @@ mod tests {
 
     fn completion(method: Method, n: u32, queens: u32, answer: u128) -> Cell {
         let board = Board {
+            percent: 25,
             queens,
             command: format!("nqueens gen-completion {n} --queens {queens} --seed 9"),
         };

@@ -3,9 +3,15 @@
 //! start-up and board parsing excluded), the answer, and the engine's own counters.
 //!
 //! The line is written by `Report`'s `Display` and read back by its `FromStr`, so the two sides
-//! cannot drift: `SECONDS<TAB>ANSWER<TAB>STATS`, where `ANSWER` is `count N`, `none`, or `found`
-//! followed by the 0-based column of each row's queen. Seconds are written in Rust's shortest
-//! round-tripping form, so parsing gives back the exact `f64`.
+//! cannot drift: `SECONDS<TAB>ANSWER<TAB>PEAK<TAB>STATS`, where `ANSWER` is `count N`, `none`,
+//! or `found` followed by the 0-based column of each row's queen, and `PEAK` is the child's
+//! peak resident memory in KiB (`-` where the system does not say). Seconds are written in
+//! Rust's shortest round-tripping form, so parsing gives back the exact `f64`.
+//!
+//! The child measures its own peak memory (Linux: `VmHWM` in `/proc/self/status`) because the
+//! parent's view, `ru_maxrss` from `wait4`, starts from the parent's own resident size at the
+//! fork: after the parent has read a 10^7-queen solution, every later child would seem to
+//! need as much memory as the parent.
 
 use std::fmt;
 use std::io::Write;
@@ -46,6 +52,8 @@ pub struct Report {
     /// Seconds the job took, measured inside the child.
     pub seconds: f64,
     pub answer: Answer,
+    /// The child's peak resident memory in KiB, where the system reports it.
+    pub peak_rss_kb: Option<u64>,
     /// The engine's own counters (`nodes=...`), on one line.
     pub stats: String,
 }
@@ -74,6 +82,10 @@ impl fmt::Display for Report {
                 }
             }
         }
+        match self.peak_rss_kb {
+            Some(kb) => write!(f, "\t{kb}")?,
+            None => f.write_str("\t-")?,
+        }
         write!(f, "\t{}", self.stats)
     }
 }
@@ -88,11 +100,15 @@ impl FromStr for Report {
 
     fn from_str(line: &str) -> Result<Self, Self::Err> {
         let bad = || BadReport(nqueens_support::excerpt(line));
-        let mut fields = line.splitn(3, '\t');
-        let (Some(seconds), Some(answer), Some(stats)) =
-            (fields.next(), fields.next(), fields.next())
+        let mut fields = line.splitn(4, '\t');
+        let (Some(seconds), Some(answer), Some(peak), Some(stats)) =
+            (fields.next(), fields.next(), fields.next(), fields.next())
         else {
             return Err(bad());
+        };
+        let peak_rss_kb = match peak {
+            "-" => None,
+            kb => Some(kb.parse().map_err(|_| bad())?),
         };
         if stats.contains(['\n', '\r']) {
             return Err(bad());
@@ -123,6 +139,7 @@ impl FromStr for Report {
         Ok(Report {
             seconds,
             answer,
+            peak_rss_kb,
             stats: stats.to_string(),
         })
     }
@@ -168,12 +185,20 @@ pub fn run_child_job(args: BenchRunArgs) -> Result<Status> {
     let report = Report {
         seconds,
         answer,
+        peak_rss_kb: own_peak_rss_kb(),
         stats: engine.stats().to_string().replace(['\n', '\r', '\t'], " "),
     };
     let mut out = std::io::stdout().lock();
     writeln!(out, "{report}")?;
     out.flush()?;
     Ok(Status::Success)
+}
+
+/// This process's peak resident memory in KiB (`VmHWM`), on Linux.
+fn own_peak_rss_kb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find_map(|l| l.strip_prefix("VmHWM:"))?;
+    line.trim().trim_end_matches("kB").trim().parse().ok()
 }
 
 #[cfg(test)]
@@ -201,6 +226,7 @@ mod tests {
                     round_trip(&Report {
                         seconds,
                         answer: answer.clone(),
+                        peak_rss_kb: (stats.len() % 2 == 1).then_some(4096),
                         stats: stats.to_string(),
                     });
                 }
@@ -225,6 +251,7 @@ mod tests {
             round_trip(&Report {
                 seconds: if seconds.is_finite() { seconds } else { 1.0 },
                 answer,
+                peak_rss_kb: Some(rng.next_u64()),
                 stats: format!("nodes={}", rng.next_u64()),
             });
         }
@@ -235,9 +262,10 @@ mod tests {
         let report = Report {
             seconds: 0.25,
             answer: Answer::Found(vec![1, 3, 0, 2]),
+            peak_rss_kb: Some(3800),
             stats: "nodes=8".into(),
         };
-        assert_eq!(report.to_string(), "0.25\tfound 1 3 0 2\tnodes=8");
+        assert_eq!(report.to_string(), "0.25\tfound 1 3 0 2\t3800\tnodes=8");
     }
 
     #[test]
@@ -246,17 +274,20 @@ mod tests {
             "",
             "0.5",
             "0.5\tcount 3",
-            "x\tcount 3\t",
-            "-1\tcount 3\t",
-            "NaN\tcount 3\t",
-            "inf\tnone\t",
-            "0.5\tcount -3\t",
-            "0.5\tcount\t",
-            "0.5\tfound1 2\t",
-            "0.5\tfound 1  2\t",
-            "0.5\tfound x\t",
-            "0.5\tmaybe\t",
-            "0.5\tnone\tstats\nmore",
+            "0.5\tcount 3\t-",
+            "x\tcount 3\t-\t",
+            "-1\tcount 3\t-\t",
+            "NaN\tcount 3\t-\t",
+            "inf\tnone\t-\t",
+            "0.5\tcount -3\t-\t",
+            "0.5\tcount\t-\t",
+            "0.5\tfound1 2\t-\t",
+            "0.5\tfound 1  2\t-\t",
+            "0.5\tfound x\t-\t",
+            "0.5\tmaybe\t-\t",
+            "0.5\tnone\t12x\t",
+            "0.5\tnone\t\t",
+            "0.5\tnone\t-\tstats\nmore",
         ] {
             assert!(line.parse::<Report>().is_err(), "{line:?}");
         }

@@ -8,9 +8,9 @@
 //!
 //! This module holds the flags and the driver that walks the matrix. Each run re-invokes this
 //! executable with the hidden `bench-run` subcommand ([`child`]), which does the one job on one
-//! thread and prints one report line: the time the job itself took and the answer. The parent
-//! ([`process`]) enforces the time limit (killing the child) and reads the child's peak
-//! resident memory from `wait4`. After R repeats the cell has its median time with the minimum
+//! thread and prints one report line: the time the job itself took, the answer and its own
+//! peak resident memory. The parent ([`process`]) enforces the time limit (killing the
+//! child). After R repeats the cell has its median time with the minimum
 //! and maximum.
 //!
 //! Every answer is checked ([`check`]): solutions go through [`nqueens::verify()`] as they
@@ -54,7 +54,8 @@ pub enum BenchJob {
     Solve,
     /// Count all solutions of the empty board (checked against OEIS A000170).
     Count,
-    /// Count the completions of a random partial board with n/4 queens (at least one).
+    /// Count the completions of a random partial board with a share of the rows fixed
+    /// (--fixed; by default 25%: ⌊n/4⌋ queens, at least one).
     Completion,
 }
 
@@ -87,8 +88,14 @@ impl BenchJob {
 #[derive(Debug, Args)]
 pub struct BenchArgs {
     /// A small matrix that finishes in well under a minute (n = 6, 8, 10; 3 repeats; 5 s limit).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "scale")]
     pub quick: bool,
+    /// The big picture, for the plot (about 15 minutes): solve over n = 10 … 10^7 (10, 30, 100,
+    /// 300, …), count over n = 8 … 16, completion over n = 8 … 32 with 10%, 25% and 50% of the
+    /// rows fixed; 3 repeats, 10 s limit. Each method runs up to its own size limit or the time
+    /// limit.
+    #[arg(long)]
+    pub scale: bool,
     // Named for what is measured: cargo and make users read `--jobs` as parallelism, so the
     // old name is only a hidden alias. (`--tasks` would clash with the counter's tasks.)
     /// Workloads to run, comma-separated [default: all].
@@ -104,16 +111,20 @@ pub struct BenchArgs {
     pub methods: Vec<Method>,
     // `--n` (a long flag with a one-letter name) is the hidden old alias.
     /// Board sizes: a list like 6,8,10, a range like 4-12, or a range with a step like 4-16:2
-    /// [default: 6-14:2, or 6-10:2 with --quick].
+    /// [default: 6-14:2, or 6-10:2 with --quick, or per workload with --scale].
     #[arg(long = "sizes", alias = "n", value_name = "SIZES", value_parser = parse_sizes)]
     pub sizes: Option<Sizes>,
-    /// Runs per cell; the median is reported [default: 5, or 3 with --quick].
+    /// Runs per cell; the median is reported [default: 5, or 3 with --quick or --scale].
     #[arg(long, short = 'r', value_name = "R", value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub repeats: Option<u32>,
     /// Time limit per run in seconds; a method that hits it is not run on larger n
-    /// [default: 30, or 5 with --quick].
+    /// [default: 30, or 5 with --quick, or 10 with --scale].
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub timeout: Option<f64>,
+    /// Share of the rows whose queen the completion boards fix, in percent, comma-separated:
+    /// one plot panel each [default: 25, or 10,25,50 with --scale].
+    #[arg(long, value_name = "PERCENT", value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=99))]
+    pub fixed: Vec<u32>,
     /// Seed of the random partial boards of the completion workload.
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
@@ -193,7 +204,9 @@ impl CellStatus {
 /// The partial board of a completion cell.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
-    /// How many queens are fixed.
+    /// The share of the rows fixed, in percent (`--fixed`).
+    pub percent: u32,
+    /// How many queens are fixed: that share of n, rounded down, at least one.
     pub queens: u32,
     /// The command that draws the same board (`nqueens gen-completion ...`).
     pub command: String,
@@ -271,6 +284,26 @@ fn mark_wrong(cells: &mut [Cell], found: &[Disagreement]) {
     }
 }
 
+/// The board sizes of the `--scale` preset for one workload.
+fn scale_sizes(job: BenchJob) -> Vec<u32> {
+    match job {
+        // 10, 30, 100, 300, … 10^7: even steps on the plot's log axis.
+        BenchJob::Solve => (1..=7)
+            .flat_map(|e| [10u32.pow(e), 3 * 10u32.pow(e)])
+            .filter(|&n| n <= 10_000_000)
+            .collect(),
+        BenchJob::Count => vec![8, 10, 11, 12, 13, 14, 15, 16],
+        BenchJob::Completion => vec![8, 12, 16, 20, 24, 28, 32],
+    }
+}
+
+/// The number of queens a completion board of size `n` fixes for `percent`.
+fn fixed_queens(n: u32, percent: u32) -> u32 {
+    u32::try_from(u64::from(n) * u64::from(percent) / 100)
+        .unwrap_or(n)
+        .max(1)
+}
+
 /// A completion instance: the board, where the children read it, and how to draw it again.
 struct Instance {
     problem: Problem,
@@ -302,58 +335,92 @@ pub fn run(args: BenchArgs) -> Result<Status> {
         }
         methods
     };
-    let sizes = match (&args.sizes, args.quick) {
-        (Some(sizes), _) => sizes.0.clone(),
-        (None, true) => vec![6, 8, 10],
-        (None, false) => vec![6, 8, 10, 12, 14],
+    let sizes_for = |job: BenchJob| match (&args.sizes, args.quick, args.scale) {
+        (Some(sizes), _, _) => sizes.0.clone(),
+        (None, true, _) => vec![6, 8, 10],
+        (None, false, true) => scale_sizes(job),
+        (None, false, false) => vec![6, 8, 10, 12, 14],
     };
-    let repeats = args.repeats.unwrap_or(if args.quick { 3 } else { 5 });
-    let limit =
-        Duration::from_secs_f64(args.timeout.unwrap_or(if args.quick { 5.0 } else { 30.0 }));
+    let percents = match (args.fixed.is_empty(), args.scale) {
+        (false, _) => {
+            let mut percents = args.fixed.clone();
+            percents.sort_unstable();
+            percents.dedup();
+            percents
+        }
+        (true, true) => vec![10, 25, 50],
+        (true, false) => vec![25],
+    };
+    let repeats = args
+        .repeats
+        .unwrap_or(if args.quick || args.scale { 3 } else { 5 });
+    let default_limit = match (args.quick, args.scale) {
+        (true, _) => 5.0,
+        (false, true) => 10.0,
+        (false, false) => 30.0,
+    };
+    let limit = Duration::from_secs_f64(args.timeout.unwrap_or(default_limit));
+    let load = report::load_average();
     let exe = std::env::current_exe().context("cannot find the nqueens executable to re-run")?;
 
-    // The completion instances, one per n, written where the children can read them.
+    // The completion instances, one per n and share fixed, written where the children can
+    // read them.
     let workdir = tempfile::Builder::new()
         .prefix("nqueens-bench-")
         .tempdir()
         .context("cannot create a temporary directory for the completion boards")?;
-    let mut instances: BTreeMap<u32, Instance> = BTreeMap::new();
-    let mut no_instance: BTreeMap<u32, String> = BTreeMap::new();
+    let mut instances: BTreeMap<(u32, u32), Instance> = BTreeMap::new();
+    let mut no_instance: BTreeMap<(u32, u32), String> = BTreeMap::new();
     if jobs.contains(&BenchJob::Completion) {
-        for &n in &sizes {
-            let k = (n / 4).max(1);
-            let seed = args.seed.wrapping_add(u64::from(n));
-            let problem = match random_partial(n, k, seed, INSTANCE_TRIES) {
-                Ok(problem) => problem,
-                Err(err) => {
-                    no_instance.insert(n, format!("no partial board: {err}"));
-                    continue;
-                }
-            };
-            let path = workdir.path().join(format!("completion-{n}.txt"));
-            let command = format!("nqueens gen-completion {n} --queens {k} --seed {seed}");
-            std::fs::write(&path, partial::write(&problem, &command))
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            let board = Board { queens: k, command };
-            instances.insert(
-                n,
-                Instance {
-                    problem,
-                    path,
-                    board,
-                },
-            );
+        for &percent in &percents {
+            for n in sizes_for(BenchJob::Completion) {
+                let k = fixed_queens(n, percent);
+                let seed = args.seed.wrapping_add(u64::from(n));
+                let problem = match random_partial(n, k, seed, INSTANCE_TRIES) {
+                    Ok(problem) => problem,
+                    Err(err) => {
+                        no_instance.insert((n, percent), format!("no partial board: {err}"));
+                        continue;
+                    }
+                };
+                let path = workdir.path().join(format!("completion-{n}-{percent}.txt"));
+                let command = format!("nqueens gen-completion {n} --queens {k} --seed {seed}");
+                std::fs::write(&path, partial::write(&problem, &command))
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                let board = Board {
+                    percent,
+                    queens: k,
+                    command,
+                };
+                instances.insert(
+                    (n, percent),
+                    Instance {
+                        problem,
+                        path,
+                        board,
+                    },
+                );
+            }
         }
     }
 
     let mut table = std::io::stdout().lock();
     writeln!(table, "{}", report::table_header())?;
     let mut cells = Vec::new();
-    for &job in &jobs {
+    // Each workload (completion: each share fixed) × method is one series over n.
+    let series: Vec<(BenchJob, Option<u32>)> = jobs
+        .iter()
+        .flat_map(|&job| match job {
+            BenchJob::Completion => percents.iter().map(|&p| (job, Some(p))).collect(),
+            _ => vec![(job, None)],
+        })
+        .collect();
+    for &(job, percent) in &series {
         for &method in &methods {
             let mut timed_out_at = None;
-            for &n in &sizes {
-                let instance = instances.get(&n).filter(|_| job == BenchJob::Completion);
+            for n in sizes_for(job) {
+                let key = (n, percent.unwrap_or(0));
+                let instance = instances.get(&key);
                 let problem = match instance {
                     Some(instance) => instance.problem.clone(),
                     None => Problem::new(n)?,
@@ -361,7 +428,7 @@ pub fn run(args: BenchArgs) -> Result<Status> {
                 let mut cell = Cell::new(job, method, n, instance.map(|i| i.board.clone()));
                 let engine_job = job.engine_job();
                 let engine = method.build(engine_job, &problem, &Config::default());
-                if let Some(reason) = no_instance.get(&n).filter(|_| job == BenchJob::Completion) {
+                if let Some(reason) = no_instance.get(&key) {
                     cell.status = CellStatus::Skipped;
                     cell.reason = reason.clone();
                 } else if let Err(err) = engine.check(engine_job, &problem) {
@@ -395,9 +462,9 @@ pub fn run(args: BenchArgs) -> Result<Status> {
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     if let Some(path) = &args.svg {
-        let caption = report::machine_caption(repeats);
-        std::fs::write(path, report::svg(&cells, &jobs, &methods, &caption))
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        let caption = report::machine_caption(repeats, limit, load.as_deref());
+        let plot = report::svg(&cells, &series, &methods, limit, &caption);
+        std::fs::write(path, plot).with_context(|| format!("cannot write {}", path.display()))?;
     }
     let failed: Vec<&Cell> = cells
         .iter()
@@ -462,8 +529,8 @@ fn run_cell(
             command.arg("--fix-file").arg(path);
         }
         let child = process::run_child(&mut command, limit)?;
-        cell.peak_rss_kb = cell.peak_rss_kb.max(child.peak_rss_kb);
         if child.timed_out {
+            cell.peak_rss_kb = cell.peak_rss_kb.max(child.peak_rss_kb);
             cell.status = CellStatus::Timeout;
             cell.reason = format!("over the {:.1} s limit", limit.as_secs_f64());
             return Ok(());
@@ -487,6 +554,10 @@ fn run_cell(
                 return Ok(());
             }
         };
+        // The child's own figure where it has one; `wait4`'s includes the parent's memory.
+        cell.peak_rss_kb = cell
+            .peak_rss_kb
+            .max(report.peak_rss_kb.or(child.peak_rss_kb));
         cell.seconds.push(report.seconds);
         cell.stats = report.stats;
         cell.answers.push(match report.answer {
@@ -499,4 +570,27 @@ fn run_cell(
         });
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_share_fixed_is_a_quarter_as_before() {
+        for n in 1..200 {
+            assert_eq!(fixed_queens(n, 25), (n / 4).max(1), "n = {n}");
+        }
+        assert_eq!(fixed_queens(32, 50), 16);
+        assert_eq!(fixed_queens(8, 10), 1);
+    }
+
+    #[test]
+    fn the_scale_preset_sweeps_solve_to_ten_million() {
+        let solve = scale_sizes(BenchJob::Solve);
+        assert_eq!(solve.first(), Some(&10));
+        assert_eq!(solve.last(), Some(&10_000_000));
+        assert!(solve.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(scale_sizes(BenchJob::Count).last(), Some(&16));
+    }
 }

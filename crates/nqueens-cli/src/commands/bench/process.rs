@@ -5,7 +5,9 @@
 //! solution of a huge board writes megabytes, more than a pipe holds, and would otherwise block
 //! on a full pipe until the time limit killed it. On Unix the parent waits with `wait4`, which
 //! also returns the child's `ru_maxrss`; elsewhere the limit is enforced and memory is not
-//! measured.
+//! measured. `ru_maxrss` counts from the parent's resident size at the fork, so it is only an
+//! upper bound: a child that finishes reports its own peak instead (see `child`), and one
+//! killed at the limit has its peak read from `/proc/PID/status` just before the kill.
 
 use std::io::Read;
 use std::process::{Command, Stdio};
@@ -21,7 +23,8 @@ pub struct ChildEnd {
     pub code: Option<i32>,
     /// The parent killed it at the time limit.
     pub timed_out: bool,
-    /// Peak resident memory in KiB, where the platform reports it.
+    /// Peak resident memory in KiB, where the platform reports it: read just before the kill
+    /// for a child that timed out, else `ru_maxrss` (an upper bound, see the module comment).
     pub peak_rss_kb: Option<u64>,
     pub stdout: String,
     pub stderr: String,
@@ -42,6 +45,14 @@ fn joined(reader: JoinHandle<String>) -> String {
     reader.join().unwrap_or_default()
 }
 
+/// A running process's peak resident memory in KiB (`VmHWM`), where `/proc` has it.
+#[cfg(unix)]
+fn peak_of(pid: libc::pid_t) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find_map(|l| l.strip_prefix("VmHWM:"))?;
+    line.trim().trim_end_matches("kB").trim().parse().ok()
+}
+
 /// Runs `command` with piped output, kills it after `limit`, and reads its peak memory.
 #[cfg(unix)]
 pub fn run_child(command: &mut Command, limit: Duration) -> Result<ChildEnd> {
@@ -56,6 +67,7 @@ pub fn run_child(command: &mut Command, limit: Duration) -> Result<ChildEnd> {
     let stderr = drain(child.stderr.take());
     let start = Instant::now();
     let mut timed_out = false;
+    let mut peak_at_kill = None;
     let mut status: libc::c_int = 0;
     // SAFETY: `rusage` is plain old data, for which all-zero bytes are a valid value.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
@@ -76,6 +88,7 @@ pub fn run_child(command: &mut Command, limit: Duration) -> Result<ChildEnd> {
         }
         if start.elapsed() >= limit {
             timed_out = true;
+            peak_at_kill = peak_of(pid);
             // SAFETY: killing our own unreaped child; the pid cannot have been reused.
             unsafe { libc::kill(pid, libc::SIGKILL) };
             continue;
@@ -87,7 +100,7 @@ pub fn run_child(command: &mut Command, limit: Duration) -> Result<ChildEnd> {
         code,
         timed_out,
         // On Linux `ru_maxrss` is in kilobytes.
-        peak_rss_kb: u64::try_from(usage.ru_maxrss).ok(),
+        peak_rss_kb: peak_at_kill.or_else(|| u64::try_from(usage.ru_maxrss).ok()),
         stdout: joined(stdout),
         stderr: joined(stderr),
     })
