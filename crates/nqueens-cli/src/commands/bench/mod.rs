@@ -90,7 +90,7 @@ pub struct BenchArgs {
     /// A small matrix that finishes in well under a minute (n = 6, 8, 10; 3 repeats; 5 s limit).
     #[arg(long, conflicts_with = "scale")]
     pub quick: bool,
-    /// The big picture, for the plot (about 15 minutes): solve over n = 10 … 10^7 (10, 30, 100,
+    /// The big picture, for the plot (several minutes): solve over n = 10 … 10^7 (10, 30, 100,
     /// 300, …), count over n = 8 … 16, completion over n = 8 … 32 with 10%, 25% and 50% of the
     /// rows fixed; 3 repeats, 10 s limit. Each method runs up to its own size limit or the time
     /// limit.

@@ -233,7 +233,7 @@ fn panel_title(job: BenchJob, percent: Option<u32>) -> String {
     match (job, percent) {
         (BenchJob::Solve, _) => "solve: one solution".into(),
         (BenchJob::Count, _) => "count: all solutions".into(),
-        (BenchJob::Completion, Some(p)) => format!("completion: count, {p}% of rows fixed"),
+        (BenchJob::Completion, Some(p)) => format!("completion, {p}% of rows fixed"),
         (BenchJob::Completion, None) => "completion: count the completions".into(),
     }
 }
@@ -383,8 +383,14 @@ pub fn svg(
             (d_lo, (hi.log10().ceil() as i32).max(d_lo + 1))
         };
         let x_of = |n: u32| x0 + axis.fraction(n) * plot_w;
+        // Room above the limit line for its crosses and its label.
+        let top = if timeouts.is_empty() {
+            f64::from(d_hi)
+        } else {
+            f64::from(d_hi).max(limit_s.log10() + 0.6)
+        };
         let y_of = |t: f64| {
-            y0 + PLOT_H - (t.max(1e-7).log10() - f64::from(d_lo)) / f64::from(d_hi - d_lo) * PLOT_H
+            y0 + PLOT_H - (t.max(1e-7).log10() - f64::from(d_lo)) / (top - f64::from(d_lo)) * PLOT_H
         };
         let fixed = percent.map_or(String::new(), |p| format!(r#" data-fixed="{p}""#));
         let _ = writeln!(
@@ -453,7 +459,7 @@ pub fn svg(
                 r##"<line class="limit" x1="{x0:.1}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#888" stroke-dasharray="6 4"/><text x="{:.1}" y="{:.1}" fill="#555">time limit</text>"##,
                 x0 + plot_w,
                 x0 + 5.0,
-                y + 15.0
+                y - 4.0
             );
         }
         for &method in methods {
@@ -535,6 +541,12 @@ pub fn svg(
         legend_x + 8.0,
         y - 11.0,
         legend_x + 36.0,
+    );
+    let _ = writeln!(
+        out,
+        r##"<text x="{legend_x:.1}" y="{:.1}" fill="#333">A line that ends without a cross ends at</text><text x="{legend_x:.1}" y="{:.1}" fill="#333">the method's size limit or the last size run.</text>"##,
+        y + 26.0,
+        y + 42.0,
     );
     let _ = writeln!(out, "</g>");
     let caption_top = TOP + rows as f64 * ROW_H;
