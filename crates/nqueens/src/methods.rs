@@ -343,14 +343,25 @@ mod tests {
                     "{message}"
                 );
                 assert!(message.contains("years on 2 threads"), "{message}");
-                assert!(!message.contains("--"), "no flags in library messages: {message}");
+                assert!(
+                    !message.contains("--"),
+                    "no flags in library messages: {message}"
+                );
             }
             // By name, backtracking runs; completions and other jobs are not refused.
-            assert!(Method::Backtrack.refuse_hopeless(job, &plain(40), 2).is_ok());
+            assert!(
+                Method::Backtrack
+                    .refuse_hopeless(job, &plain(40), 2)
+                    .is_ok()
+            );
             let fixed = Problem::with_fixed(40, [crate::Queen::new(0, 1)]).unwrap();
             assert!(Method::Auto.refuse_hopeless(job, &fixed, 2).is_ok());
         }
-        assert!(Method::Auto.refuse_hopeless(Job::List, &plain(40), 2).is_ok());
+        assert!(
+            Method::Auto
+                .refuse_hopeless(Job::List, &plain(40), 2)
+                .is_ok()
+        );
         // The estimate: millennia at n = 28 on one thread (n = 27 took a year of many FPGAs),
         // each further row about 0.389·n times more.
         let year = 365.25 * 86400.0;
@@ -358,7 +369,10 @@ mod tests {
         assert!((1e3..1e6).contains(&at28), "{at28}");
         let at33 = backtrack_count_seconds(33, 1) / year;
         assert!((1e5..1e6).contains(&(at33 / at28)), "{at33}");
-        assert_eq!(backtrack_count_seconds(33, 4) * 4.0, backtrack_count_seconds(33, 1));
+        assert_eq!(
+            backtrack_count_seconds(33, 4) * 4.0,
+            backtrack_count_seconds(33, 1)
+        );
         assert_eq!(rough_duration(3.0 * 86400.0), "about 3 days");
         assert_eq!(rough_duration(1e17), "about 3×10^9 years");
     }

@@ -75,7 +75,10 @@ fn shards_merged_give_the_whole_count() {
                     checkpoint: None,
                     shard: Some(Shard::new(1, k).unwrap()),
                 };
-                assert!(Counter::new(1).run(n, &options).is_err(), "n = {n}, K = {k}");
+                assert!(
+                    Counter::new(1).run(n, &options).is_err(),
+                    "n = {n}, K = {k}"
+                );
                 continue;
             }
             let mut lines = Vec::new();
@@ -254,7 +257,10 @@ fn mutate(bytes: &[u8], rng: &mut nqueens_support::SplitMix64) -> Vec<u8> {
             4 if !out.is_empty() => {
                 out.remove(at);
             }
-            5 => out.insert(at.min(out.len()), junk[rng.below(junk.len() as u32) as usize]),
+            5 => out.insert(
+                at.min(out.len()),
+                junk[rng.below(junk.len() as u32) as usize],
+            ),
             6 => {
                 // Repeat a stretch (a duplicated record, a doubled digit run).
                 let end = (at + 1 + rng.below(40) as usize).min(out.len());
@@ -265,7 +271,10 @@ fn mutate(bytes: &[u8], rng: &mut nqueens_support::SplitMix64) -> Vec<u8> {
                 // A digit run made huge.
                 let digits = b"99999999999999999999999999999999";
                 let n = 1 + rng.below(digits.len() as u32) as usize;
-                out.splice(at.min(out.len())..at.min(out.len()), digits[..n].iter().copied());
+                out.splice(
+                    at.min(out.len())..at.min(out.len()),
+                    digits[..n].iter().copied(),
+                );
             }
         }
     }

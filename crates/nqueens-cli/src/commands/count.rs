@@ -11,9 +11,9 @@ use nqueens::Job;
 use nqueens::engines::counter::{self, Counter, CounterError, RunOptions, Shard};
 use nqueens::methods::Method;
 
-use crate::{Failure, Status};
 use crate::args::{BoardArgs, MethodArgs, all_cores};
 use crate::output;
+use crate::{Failure, Status};
 
 /// Count the solutions (all of them, or up to symmetry with --unique) and print the number.
 #[derive(Debug, Args)]
@@ -73,7 +73,9 @@ pub fn run(args: CountArgs) -> Result<Status> {
         );
     }
     let start = Instant::now();
-    let counts = engine.count(&problem, args.unique).map_err(wrong_total_fails)?;
+    let counts = engine
+        .count(&problem, args.unique)
+        .map_err(wrong_total_fails)?;
     drop(progress);
     args.method.report(engine.as_ref(), start.elapsed());
     if !problem.is_completion() {
@@ -81,8 +83,14 @@ pub fn run(args: CountArgs) -> Result<Status> {
             "a bug in the {} method or a hardware fault (memory, CPU) is the likely cause",
             engine.name()
         );
-        counter::check_published("the count", problem.n(), counts.total, counts.unique, &cause)
-            .map_err(|e| wrong_total_fails(e.into()))?;
+        counter::check_published(
+            "the count",
+            problem.n(),
+            counts.total,
+            counts.unique,
+            &cause,
+        )
+        .map_err(|e| wrong_total_fails(e.into()))?;
     }
     let mut out = output::open(args.output.as_deref())?;
     let shown = if args.unique {

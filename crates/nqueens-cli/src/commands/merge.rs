@@ -81,10 +81,7 @@ fn read_shard_file(path: &Path) -> Result<String> {
             // Cut inside a character at the limit: long, not binary; the merge says so.
             Ok(String::from_utf8_lossy(e.as_bytes()).into_owned())
         } else {
-            bail!(
-                "{}: not a shard result (not UTF-8 text)",
-                path.display()
-            )
+            bail!("{}: not a shard result (not UTF-8 text)", path.display())
         }
     })
 }

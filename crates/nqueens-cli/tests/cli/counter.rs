@@ -244,10 +244,12 @@ fn random_byte_corruptions_of_a_real_checkpoint_never_resume_to_a_wrong_count() 
         let mut damaged = bytes.clone();
         damaged[at] ^= 1 + (next(&mut state) % 255) as u8;
         std::fs::write(&path, &damaged).unwrap();
-        let (code, stderr) =
-            right_or_refused(&["count", "10", "--checkpoint", &path], "724\n");
+        let (code, stderr) = right_or_refused(&["count", "10", "--checkpoint", &path], "724\n");
         if code != 0 && at >= header {
-            assert!(stderr.contains(&format!("checkpoint {path} line ")), "{stderr}");
+            assert!(
+                stderr.contains(&format!("checkpoint {path} line ")),
+                "{stderr}"
+            );
             caught += 1;
         }
     }
@@ -329,12 +331,16 @@ fn edited_and_truncated_checkpoints_are_refused_or_recounted() {
 fn an_old_format_checkpoint_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let (path, bytes) = finished_checkpoint(&dir, 9);
-    let text = String::from_utf8(bytes).unwrap().replacen(" v2 ", " v1 ", 1);
+    let text = String::from_utf8(bytes)
+        .unwrap()
+        .replacen(" v2 ", " v1 ", 1);
     std::fs::write(&path, &text).unwrap();
     assert_one_line_error(
         &["count", "9", "--checkpoint", &path],
         2,
-        &format!("checkpoint {path} was written in checkpoint format v1; this nqueens reads format v2 only"),
+        &format!(
+            "checkpoint {path} was written in checkpoint format v1; this nqueens reads format v2 only"
+        ),
     );
     assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
 }
@@ -449,7 +455,11 @@ fn damaged_edited_and_forged_shard_files_never_merge_to_a_wrong_count() {
     };
     let original = std::fs::read_to_string(&files[1]).unwrap();
     // A subtotal edited to 10^30 (before: merged and printed).
-    let edited = original.replacen("\"subtotal\":", "\"subtotal\":1000000000000000000000000000000", 1);
+    let edited = original.replacen(
+        "\"subtotal\":",
+        "\"subtotal\":1000000000000000000000000000000",
+        1,
+    );
     std::fs::write(&files[1], &edited).unwrap();
     let args = merge(&files, &[]);
     assert_one_line_error(
@@ -465,7 +475,10 @@ fn damaged_edited_and_forged_shard_files_never_merge_to_a_wrong_count() {
         bytes[at] ^= 1 + (next(&mut state) % 255) as u8;
         std::fs::write(&files[1], &bytes).unwrap();
         let args = merge(&files, &[]);
-        right_or_refused(&args.iter().map(String::as_str).collect::<Vec<_>>(), "724\n");
+        right_or_refused(
+            &args.iter().map(String::as_str).collect::<Vec<_>>(),
+            "724\n",
+        );
     }
     // Resealed: an implausible subtotal, then a plausible wrong one (exit 1, no number).
     let reseal = |subtotal: u128, unique: u128| {
@@ -542,7 +555,10 @@ fn auto_refuses_counts_beyond_the_counter_and_lists_big_boards_fast() {
             stderr.contains("is beyond the counter (it covers n ≤ 32; the largest board ever counted is n = 27), and plain backtracking would need about"),
             "{stderr}"
         );
-        assert!(stderr.trim_end().ends_with("(--method backtrack)"), "{stderr}");
+        assert!(
+            stderr.trim_end().ends_with("(--method backtrack)"),
+            "{stderr}"
+        );
     }
     // By name, backtracking runs, and says what it is in for.
     let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("nqueens"))
@@ -563,7 +579,15 @@ fn auto_refuses_counts_beyond_the_counter_and_lists_big_boards_fast() {
     );
     // A first solution of a big board under auto comes at once (constraint programming).
     let out = crate::util::nqueens()
-        .args(["list", "40", "--limit", "1", "--format", "permutation", "--stats"])
+        .args([
+            "list",
+            "40",
+            "--limit",
+            "1",
+            "--format",
+            "permutation",
+            "--stats",
+        ])
         .timeout(Duration::from_secs(20))
         .output()
         .unwrap();
@@ -578,5 +602,9 @@ fn auto_refuses_counts_beyond_the_counter_and_lists_big_boards_fast() {
             assert_ne!((r2 - r1) as i64, (i64::from(c1) - i64::from(c2)).abs());
         }
     }
-    assert!(String::from_utf8(out.stderr).unwrap().starts_with("method=cp "));
+    assert!(
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .starts_with("method=cp ")
+    );
 }

@@ -651,11 +651,11 @@ mod tests {
         assert_eq!(old, vec![(TaskId(1), result(8))]);
         checkpoint.record(TaskId(7), &result(16)).unwrap();
         drop(checkpoint);
-        assert!(
-            std::fs::read_to_string(&path)
-                .unwrap()
-                .ends_with(&format!("\n{}{}", record(1, 8), record(7, 16)))
-        );
+        assert!(std::fs::read_to_string(&path).unwrap().ends_with(&format!(
+            "\n{}{}",
+            record(1, 8),
+            record(7, 16)
+        )));
         // A torn header is no checkpoint at all: it is started afresh, whoever wrote it.
         let other = header().line(4_000_000_000);
         for cut in [0, 21, other.len() - 6, other.len() - 1] {
@@ -686,7 +686,10 @@ mod tests {
                 format!("{good}{r1}x 8 1 9 00000000\n"),
                 "line 3: expected 'ID TOTAL UNIQUE NODES CHECK', found 'x 8 1 9 00000000'",
             ),
-            (format!("{good}{r1}{r1}"), "line 3: task 1 is recorded twice"),
+            (
+                format!("{good}{r1}{r1}"),
+                "line 3: task 1 is recorded twice",
+            ),
             (
                 format!(
                     "{good}{}",
@@ -779,13 +782,19 @@ mod tests {
         let error = Checkpoint::open(dir.path(), &header())
             .unwrap_err()
             .to_string();
-        assert!(error.ends_with("is a directory, not a regular file"), "{error}");
+        assert!(
+            error.ends_with("is a directory, not a regular file"),
+            "{error}"
+        );
         #[cfg(unix)]
         {
             let error = Checkpoint::open(Path::new("/dev/zero"), &header())
                 .unwrap_err()
                 .to_string();
-            assert!(error.ends_with("is a device, not a regular file"), "{error}");
+            assert!(
+                error.ends_with("is a device, not a regular file"),
+                "{error}"
+            );
         }
     }
 
@@ -798,7 +807,9 @@ mod tests {
         std::fs::write(&path, &text).unwrap();
         let error = Checkpoint::open(&path, &header()).unwrap_err().to_string();
         assert!(
-            error.contains(&format!("is longer than any checkpoint of this count can be (more than {limit} bytes)")),
+            error.contains(&format!(
+                "is longer than any checkpoint of this count can be (more than {limit} bytes)"
+            )),
             "{error}"
         );
     }

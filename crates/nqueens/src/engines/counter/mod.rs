@@ -54,6 +54,16 @@
 //! checked), appends it to the checkpoint ([`checkpoint`]) and reports progress. A shard
 //! ([`shard`]) runs every K-th task; [`shard::merge`] adds the K results back up.
 //!
+//! # Trusting the last digit
+//!
+//! A count is only worth its last digit, and a long one passes through files. Every
+//! checkpoint line and every shard result carries a CRC-32 ([`checksum`]) that catches
+//! accidental damage; a checkpoint is locked while a run has it open; and the final total of a
+//! whole board with n ≤ 27 (a run here, or a merge) is compared with the published counts
+//! ([`check_published`]): a mismatch is [`CounterError::WrongTotal`], naming the likely cause,
+//! never a number. The main loop wakes at least every 100 ms, so records are synced within
+//! [`checkpoint::SYNC_INTERVAL`] even while every task is long.
+//!
 //! # References
 //!
 //! Kenji Takahashi, *N-Queens Solutions* ver. 3.1 (2003): symmetry classes read off the border
@@ -134,7 +144,9 @@ pub enum CounterError {
     #[error("{0}")]
     Merge(String),
     /// A split into more shards than the count has tasks.
-    #[error("shard {shard} is not a part of n = {n}: its count has {tasks} tasks, so it splits at most {tasks} ways")]
+    #[error(
+        "shard {shard} is not a part of n = {n}: its count has {tasks} tasks, so it splits at most {tasks} ways"
+    )]
     TooManyShards {
         /// The shard asked for.
         shard: Shard,

@@ -304,7 +304,11 @@ pub fn merge(sources: &[(String, String)]) -> Result<Merged, CounterError> {
         .map(|i| format!("{i}/{count}"))
         .collect();
     if !missing.is_empty() {
-        let word = if missing.len() == 1 { "shard" } else { "shards" };
+        let word = if missing.len() == 1 {
+            "shard"
+        } else {
+            "shards"
+        };
         return Err(bad(format!(
             "missing {word} {}",
             capped_list(missing.into_iter())
@@ -428,9 +432,24 @@ mod tests {
         // A byte-order mark and surrounding blank lines are fine.
         let bom = (a.0.clone(), format!("\u{feff}{}\n\n", a.1));
         assert_eq!(merge(&[bom, b.clone()]).unwrap().total, 92);
-        let edited = (b.0.clone(), b.1.replace("\"subtotal\":44", "\"subtotal\":1000000000000000000000000000000"));
+        let edited = (
+            b.0.clone(),
+            b.1.replace(
+                "\"subtotal\":44",
+                "\"subtotal\":1000000000000000000000000000000",
+            ),
+        );
         assert!(fail(&[a.clone(), edited]).contains("2-of-2.json: fails its check value"));
-        let old = (b.0.clone(), b.1.replace(&format!(",\"check\":\"{}\"", serde_json::from_str::<ShardResult>(&b.1).unwrap().check), ""));
+        let old = (
+            b.0.clone(),
+            b.1.replace(
+                &format!(
+                    ",\"check\":\"{}\"",
+                    serde_json::from_str::<ShardResult>(&b.1).unwrap().check
+                ),
+                "",
+            ),
+        );
         assert!(fail(&[a.clone(), old]).contains("has no check value"));
         // Resealed, an implausible subtotal or a wrong sum is still refused.
         let reseal = |subtotal: u128, unique: u128| {
@@ -438,10 +457,9 @@ mod tests {
             (r.subtotal, r.unique) = (subtotal, unique);
             (b.0.clone(), r.sealed().to_json())
         };
-        assert!(
-            fail(&[a.clone(), reseal(10u128.pow(30), 5)])
-                .contains("subtotal 1000000000000000000000000000000 is not between 1 and 8 times unique 5")
-        );
+        assert!(fail(&[a.clone(), reseal(10u128.pow(30), 5)]).contains(
+            "subtotal 1000000000000000000000000000000 is not between 1 and 8 times unique 5"
+        ));
         let wrong = fail(&[a.clone(), reseal(48, 6)]);
         assert!(
             wrong.starts_with("the merged count of n = 8 came out as 96 (12 up to symmetry), but the published count is 92 (12 up to symmetry)"),
