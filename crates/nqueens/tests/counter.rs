@@ -285,9 +285,10 @@ fn mutate(bytes: &[u8], rng: &mut nqueens_support::SplitMix64) -> Vec<u8> {
 /// naming the file, and every count that comes out is the published one (the check values
 /// and the final check against OEIS see to it).
 ///
-/// Long run (the result is recorded here): `NQUEENS_FUZZ_CASES=100000 cargo test -p nqueens
-/// --profile checked --test counter fuzz_the_checkpoint_reader -- --nocapture` → 100,000
-/// cases, no panic, no hang, no wrong count (see the printed summary).
+/// Long run: `NQUEENS_FUZZ_CASES=100000 cargo test -p nqueens --profile checked --test counter
+/// fuzz_the_checkpoint_reader -- --nocapture`. Result (2026-11-23, loaded 2-core machine,
+/// 648 s): "checkpoint fuzz: 8644 resumed to the right count, 91356 refused": no panic, no
+/// hang, no wrong count, every error one line.
 #[test]
 fn fuzz_the_checkpoint_reader() {
     let n = 8;
@@ -323,7 +324,8 @@ fn fuzz_the_checkpoint_reader() {
 /// every error one line, and every merged count the published one.
 ///
 /// Long run: `NQUEENS_FUZZ_CASES=100000 cargo test -p nqueens --profile checked --test counter
-/// fuzz_the_shard_reader -- --nocapture` → 100,000 cases, no panic, no wrong total.
+/// fuzz_the_shard_reader -- --nocapture`. Result (2026-11-23, 2.6 s): "shard fuzz: 269 merged
+/// to the right count, 99731 refused": no panic, no wrong total, every error one line.
 #[test]
 fn fuzz_the_shard_reader() {
     let n = 10;
