@@ -207,12 +207,12 @@ pub const AUTO_CONSTRUCT_FROM: u32 = 25;
 
 /// Solutions plain backtracking counts per second per thread, roughly (about 10⁶ measured at
 /// n = 16 on a loaded machine; a fast core does a few times more).
-const BACKTRACK_SOLUTIONS_PER_SECOND: f64 = 3e6;
+pub const BACKTRACK_SOLUTIONS_PER_SECOND: f64 = 3e6;
 
 /// A rough estimate of the seconds plain backtracking needs to count every solution of the
 /// n×n board on `threads` threads: the solution count extrapolated from A000170(27) by the
-/// ratio A000170(m) / A000170(m − 1) ≈ 0.389·m (10.5 at m = 27, and growing like m, as Simkin's
-/// asymptotics (1.9449...·e)⁻ⁿ·nⁿ say), divided by [`BACKTRACK_SOLUTIONS_PER_SECOND`] per
+/// ratio A000170(m) / A000170(m − 1) ≈ 0.389·m (10.5 at m = 27; Simkin's asymptotics
+/// A000170(n) ≈ (n·e^−1.944)ⁿ give e^−0.944·m), divided by [`BACKTRACK_SOLUTIONS_PER_SECOND`] per
 /// thread. Good to an order of magnitude, which is all a refusal needs.
 pub fn backtrack_count_seconds(n: u32, threads: usize) -> f64 {
     let mut solutions = crate::instances::oeis::total(27).map_or(2.35e17, |t| t as f64);
