@@ -37,6 +37,14 @@ pub trait ClauseSink {
     /// Makes sure variables `0..count` exist.
     fn ensure_vars(&mut self, count: u32);
 
+    /// Records that the formula has variables `0..count`, some perhaps in no clause (a DIMACS
+    /// header's count). A sink that only counts treats it as [`ClauseSink::ensure_vars`] (the
+    /// default); a sink that allocates per variable, such as the [`crate::Solver`], may ignore
+    /// it and grow as literals arrive, so a header's claim alone never costs memory.
+    fn declare_vars(&mut self, count: u32) {
+        self.ensure_vars(count);
+    }
+
     /// Adds the clause `lits[0] ∨ lits[1] ∨ …` (the empty slice is the false clause).
     fn add_clause(&mut self, lits: &[Lit]);
 
@@ -55,6 +63,10 @@ impl<S: ClauseSink + ?Sized> ClauseSink for &mut S {
 
     fn ensure_vars(&mut self, count: u32) {
         (**self).ensure_vars(count)
+    }
+
+    fn declare_vars(&mut self, count: u32) {
+        (**self).declare_vars(count)
     }
 
     fn add_clause(&mut self, lits: &[Lit]) {
@@ -118,9 +130,10 @@ impl Cnf {
         self.lits.len()
     }
 
-    /// Adds every clause of this formula, and its variables, to `sink`.
+    /// Adds every clause of this formula to `sink`, and declares its variables
+    /// ([`ClauseSink::declare_vars`]: a solver allocates only those the clauses use).
     pub fn add_to(&self, sink: &mut (impl ClauseSink + ?Sized)) {
-        sink.ensure_vars(self.num_vars);
+        sink.declare_vars(self.num_vars);
         for clause in self.clauses() {
             sink.add_clause(clause);
         }

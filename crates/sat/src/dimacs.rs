@@ -4,8 +4,13 @@
 //! clauses as whitespace-separated nonzero integers (`5` is variable 5, `-5` its negation), each
 //! clause ended by `0`. Clauses may span lines and share them.
 //!
-//! [`DimacsReader`] streams: it holds one line and one clause at a time, so a formula larger
-//! than memory can go straight into a [`ClauseSink`] ([`read_dimacs`]). It is strict, because a
+//! [`DimacsReader`] streams: it holds one clause and the start of one token at a time, never a
+//! whole line, so its memory does not grow with the input (a line of any length, a token of a
+//! million digits), and a formula larger than memory can go straight into a [`ClauseSink`]
+//! ([`read_dimacs`]). The header's counts are claims to check the body against, not sizes to
+//! allocate: the reader allocates nothing by them, and [`read_dimacs`] only *declares* the
+//! variables ([`ClauseSink::declare_vars`]), so a solver grows as literals arrive and
+//! `p cnf 1000000000 1` costs what its one clause costs. It is strict, because a
 //! file that disagrees with its own header is usually truncated or mislabelled: the header must
 //! come before any clause, literals must be within the declared variables, the number of clauses
 //! must match, the last clause needs its `0`. One leniency: a line holding only `%` ends the
@@ -73,42 +78,88 @@ enum Number {
 }
 
 fn parse_number(token: &[u8]) -> Number {
-    let (negative, digits) = match token {
-        [b'-', rest @ ..] => (true, rest),
-        _ => (false, token),
-    };
-    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
-        return Number::Junk;
-    }
-    let mut value: i64 = 0;
-    for &d in digits {
-        match value
-            .checked_mul(10)
-            .and_then(|v| v.checked_add(i64::from(d - b'0')))
-        {
-            Some(v) => value = v,
-            None => return Number::Overflow,
+    let mut parser = NumberParser::default();
+    parser.feed(token);
+    parser.finish()
+}
+
+/// [`parse_number`] for a token that arrives in pieces.
+#[derive(Default)]
+struct NumberParser {
+    bytes: u64,
+    negative: bool,
+    digits: u64,
+    value: i64,
+    overflow: bool,
+    junk: bool,
+}
+
+impl NumberParser {
+    fn feed(&mut self, piece: &[u8]) {
+        for &byte in piece {
+            if byte == b'-' && self.bytes == 0 {
+                self.negative = true;
+            } else if byte.is_ascii_digit() {
+                self.digits += 1;
+                match self
+                    .value
+                    .checked_mul(10)
+                    .and_then(|v| v.checked_add(i64::from(byte - b'0')))
+                {
+                    Some(v) => self.value = v,
+                    None => self.overflow = true,
+                }
+            } else {
+                self.junk = true;
+            }
+            self.bytes += 1;
         }
     }
-    Number::Value(if negative { -value } else { value })
+
+    fn finish(&self) -> Number {
+        if self.junk || self.digits == 0 {
+            Number::Junk
+        } else if self.overflow {
+            Number::Overflow
+        } else if self.negative {
+            Number::Value(-self.value)
+        } else {
+            Number::Value(self.value)
+        }
+    }
 }
+
+/// The most bytes of a token kept for an error message to quote (enough for
+/// [`nqueens_support::EXCERPT_CHARS`] characters of any script).
+const TOKEN_KEEP: usize = 4 * 200;
+
+/// The longest `p cnf VARIABLES CLAUSES` line accepted, in bytes (the header needs about 40).
+const HEADER_MAX: usize = 1024;
 
 /// A streaming DIMACS CNF reader. See the [module documentation](self).
 #[derive(Debug)]
 pub struct DimacsReader<R> {
     input: R,
     header: Header,
-    /// The current line, without its terminator handling (tokens split on whitespace).
-    buf: Vec<u8>,
-    /// The next byte of `buf` to read.
-    pos: usize,
-    /// The 1-based number of the line in `buf` (0 before the first).
+    /// The 1-based line of the next byte.
     line: u64,
+    /// Bytes read on the current line (0 right after a line break).
+    line_bytes: u64,
+    /// Whether the current line has had a token (so `c`, `p` and `%` are no longer special).
+    line_has_token: bool,
+    /// The start of the last token, up to [`TOKEN_KEEP`] bytes.
+    token: Vec<u8>,
     /// Whether the input (or a `%` line) has ended.
     ended: bool,
     clause: Vec<Lit>,
     clause_line: u64,
     clauses_read: u64,
+}
+
+/// A token as read: its value, if a number, and its line.
+struct Token {
+    number: Number,
+    line: u64,
 }
 
 impl<R: BufRead> DimacsReader<R> {
@@ -117,30 +168,30 @@ impl<R: BufRead> DimacsReader<R> {
         let mut reader = DimacsReader {
             input,
             header: Header::default(),
-            buf: Vec::new(),
-            pos: 0,
-            line: 0,
+            line: 1,
+            line_bytes: 0,
+            line_has_token: false,
+            token: Vec::new(),
             ended: false,
             clause: Vec::new(),
             clause_line: 0,
             clauses_read: 0,
         };
         loop {
-            if !reader.next_line()? {
+            let Some(first) = reader.skip_space()? else {
                 return Err(Error::NoHeader);
-            }
-            match reader.line_kind() {
-                LineKind::Blank | LineKind::Comment => continue,
-                LineKind::Header => {
+            };
+            match first {
+                b'c' => reader.skip_line()?,
+                b'p' => {
                     reader.header = reader.parse_header()?;
-                    reader.pos = reader.buf.len();
                     return Ok(reader);
                 }
-                LineKind::End | LineKind::Clauses => {
-                    let token = reader.next_token().unwrap_or_default();
+                _ => {
+                    let token = reader.read_token()?;
                     return Err(Error::MissingHeader {
-                        line: reader.line,
-                        token: quote(&token),
+                        line: token.line,
+                        token: quote(&reader.token),
                     });
                 }
             }
@@ -161,44 +212,46 @@ impl<R: BufRead> DimacsReader<R> {
     pub fn next_clause(&mut self) -> Result<Option<&[Lit]>, Error> {
         self.clause.clear();
         loop {
-            if self.pos >= self.buf.len() {
-                if !self.next_line()? {
-                    return self.finish().map(|()| None);
-                }
-                match self.line_kind() {
-                    LineKind::Blank | LineKind::Comment => {
-                        self.pos = self.buf.len();
+            if self.ended {
+                return self.finish().map(|()| None);
+            }
+            let Some(first) = self.skip_space()? else {
+                return self.finish().map(|()| None);
+            };
+            if !self.line_has_token {
+                match first {
+                    b'c' => {
+                        self.skip_line()?;
                         continue;
                     }
-                    LineKind::Header => return Err(Error::DuplicateHeader { line: self.line }),
-                    LineKind::End => {
-                        self.ended = true;
-                        return self.finish().map(|()| None);
-                    }
-                    LineKind::Clauses => {}
+                    b'p' => return Err(Error::DuplicateHeader { line: self.line }),
+                    _ => {}
                 }
             }
-            let Some((start, end)) = self.next_token_span() else {
-                continue;
-            };
-            let token = &self.buf[start..end];
-            let value = match parse_number(token) {
+            let first_on_line = !self.line_has_token;
+            let token = self.read_token()?;
+            let value = match token.number {
                 Number::Value(v) => v,
                 Number::Overflow => {
-                    return Err(self.out_of_range(quote(token)));
+                    return Err(self.out_of_range(token.line, quote(&self.token)));
                 }
                 Number::Junk => {
+                    if first_on_line && self.token == b"%" && self.rest_of_line_is_blank()? {
+                        // SATLIB's end marker.
+                        self.ended = true;
+                        continue;
+                    }
                     return Err(Error::BadToken {
-                        line: self.line,
-                        token: quote(token),
+                        line: token.line,
+                        token: quote(&self.token),
                     });
                 }
             };
             if self.clause.is_empty() {
-                self.clause_line = self.line;
+                self.clause_line = token.line;
                 if self.clauses_read == self.header.clauses {
                     return Err(Error::TooManyClauses {
-                        line: self.line,
+                        line: token.line,
                         declared: self.header.clauses,
                     });
                 }
@@ -208,16 +261,16 @@ impl<R: BufRead> DimacsReader<R> {
                 return Ok(Some(&self.clause));
             }
             if value.unsigned_abs() > u64::from(self.header.vars) {
-                return Err(self.out_of_range(value.to_string()));
+                return Err(self.out_of_range(token.line, value.to_string()));
             }
             let lit = Lit::try_from_dimacs(value).expect("in range: checked against the header");
             self.clause.push(lit);
         }
     }
 
-    fn out_of_range(&self, literal: String) -> Error {
+    fn out_of_range(&self, line: u64, literal: String) -> Error {
         Error::LiteralOutOfRange {
-            line: self.line,
+            line,
             literal,
             vars: self.header.vars,
         }
@@ -233,7 +286,7 @@ impl<R: BufRead> DimacsReader<R> {
         }
         if self.clauses_read < self.header.clauses {
             return Err(Error::TooFewClauses {
-                line: self.line,
+                line: self.last_line(),
                 declared: self.header.clauses,
                 found: self.clauses_read,
             });
@@ -241,101 +294,186 @@ impl<R: BufRead> DimacsReader<R> {
         Ok(())
     }
 
-    /// Loads the next line into `buf`; false at the end of the input.
-    fn next_line(&mut self) -> Result<bool, Error> {
-        if self.ended {
-            return Ok(false);
-        }
-        self.buf.clear();
-        self.pos = 0;
-        if self.input.read_until(b'\n', &mut self.buf)? == 0 {
-            return Ok(false);
-        }
-        self.line += 1;
-        Ok(true)
-    }
-
-    /// What the line in `buf` is, judged by its first non-blank byte.
-    fn line_kind(&mut self) -> LineKind {
-        while self.pos < self.buf.len() && is_space(self.buf[self.pos]) {
-            self.pos += 1;
-        }
-        match self.buf.get(self.pos) {
-            None => LineKind::Blank,
-            Some(b'c') => LineKind::Comment,
-            Some(b'p') => LineKind::Header,
-            Some(b'%') if self.buf[self.pos + 1..].iter().all(|&b| is_space(b)) => LineKind::End,
-            Some(_) => LineKind::Clauses,
+    /// The last line that has a byte (the line count of the input).
+    fn last_line(&self) -> u64 {
+        if self.line_bytes == 0 && self.line > 1 {
+            self.line - 1
+        } else {
+            self.line
         }
     }
 
-    /// The span of the next token of the line, or `None` when the line is used up.
-    fn next_token_span(&mut self) -> Option<(usize, usize)> {
-        let buf = &self.buf;
-        let mut pos = self.pos;
-        while pos < buf.len() && is_space(buf[pos]) {
-            pos += 1;
+    /// Skips whitespace (counting lines); returns the next byte, not consumed, or `None` at
+    /// the end of the input.
+    fn skip_space(&mut self) -> Result<Option<u8>, Error> {
+        loop {
+            let buf = fill(&mut self.input)?;
+            if buf.is_empty() {
+                return Ok(None);
+            }
+            let mut used = 0;
+            let mut next = None;
+            for &byte in buf {
+                if byte == b'\n' {
+                    self.line += 1;
+                    self.line_bytes = 0;
+                    self.line_has_token = false;
+                } else if is_space(byte) {
+                    self.line_bytes += 1;
+                } else {
+                    next = Some(byte);
+                    break;
+                }
+                used += 1;
+            }
+            self.input.consume(used);
+            if next.is_some() {
+                return Ok(next);
+            }
         }
-        let start = pos;
-        while pos < buf.len() && !is_space(buf[pos]) {
-            pos += 1;
-        }
-        self.pos = pos;
-        (start < pos).then_some((start, pos))
     }
 
-    fn next_token(&mut self) -> Option<Vec<u8>> {
-        self.next_token_span()
-            .map(|(start, end)| self.buf[start..end].to_vec())
+    /// Skips the rest of the line and its line break.
+    fn skip_line(&mut self) -> Result<(), Error> {
+        loop {
+            let buf = fill(&mut self.input)?;
+            if buf.is_empty() {
+                return Ok(());
+            }
+            if let Some(at) = buf.iter().position(|&b| b == b'\n') {
+                self.input.consume(at + 1);
+                self.line += 1;
+                self.line_bytes = 0;
+                self.line_has_token = false;
+                return Ok(());
+            }
+            let used = buf.len();
+            self.line_bytes += used as u64;
+            self.input.consume(used);
+        }
     }
 
+    /// Whether only blanks follow on this line; consumes them (not the line break).
+    fn rest_of_line_is_blank(&mut self) -> Result<bool, Error> {
+        loop {
+            let buf = fill(&mut self.input)?;
+            if buf.is_empty() {
+                return Ok(true);
+            }
+            let blanks = buf
+                .iter()
+                .take_while(|&&b| b != b'\n' && is_space(b))
+                .count();
+            let done = blanks < buf.len();
+            let blank = buf.get(blanks).is_none_or(|&b| b == b'\n');
+            self.line_bytes += blanks as u64;
+            self.input.consume(blanks);
+            if done {
+                return Ok(blank);
+            }
+        }
+    }
+
+    /// Reads the token that starts at the next byte (after [`Self::skip_space`]): its value
+    /// is computed as it streams by, and only its first [`TOKEN_KEEP`] bytes are kept (in
+    /// `self.token`), so a token of any length takes bounded memory.
+    fn read_token(&mut self) -> Result<Token, Error> {
+        self.line_has_token = true;
+        self.token.clear();
+        let line = self.line;
+        let mut parse = NumberParser::default();
+        loop {
+            let buf = fill(&mut self.input)?;
+            let len = buf.iter().position(|&b| is_space(b)).unwrap_or(buf.len());
+            let token = &buf[..len];
+            parse.feed(token);
+            let keep = TOKEN_KEEP.saturating_sub(self.token.len()).min(len);
+            self.token.extend_from_slice(&token[..keep]);
+            let done = len < buf.len() || buf.is_empty();
+            self.line_bytes += len as u64;
+            self.input.consume(len);
+            if done {
+                return Ok(Token {
+                    number: parse.finish(),
+                    line,
+                });
+            }
+        }
+    }
+
+    /// Reads the `p` line (at most [`HEADER_MAX`] bytes) and checks it.
     fn parse_header(&mut self) -> Result<Header, Error> {
-        let bad = |reader: &Self| Error::BadHeader {
-            line: reader.line,
-            found: quote(reader.buf.trim_ascii()),
-        };
-        let mut tokens = Vec::new();
-        while let Some(token) = self.next_token() {
-            tokens.push(token);
+        let line = self.line;
+        let mut text = Vec::new();
+        let mut too_long = false;
+        loop {
+            let buf = fill(&mut self.input)?;
+            if buf.is_empty() {
+                break;
+            }
+            let end = buf.iter().position(|&b| b == b'\n');
+            let len = end.unwrap_or(buf.len());
+            let keep = HEADER_MAX.saturating_sub(text.len()).min(len);
+            too_long |= keep < len;
+            text.extend_from_slice(&buf[..keep]);
+            self.line_bytes += len as u64;
+            self.input.consume(len);
+            if end.is_some() {
+                break;
+            }
         }
-        let [p, cnf, vars, clauses] = tokens.as_slice() else {
-            return Err(bad(self));
+        self.line_has_token = true;
+        let bad = || Error::BadHeader {
+            line,
+            found: quote(text.trim_ascii()),
         };
-        if p != b"p" || cnf != b"cnf" {
-            return Err(bad(self));
+        if too_long {
+            return Err(bad());
+        }
+        let tokens: Vec<&[u8]> = text
+            .split(|&b| is_space(b))
+            .filter(|t| !t.is_empty())
+            .collect();
+        let [p, cnf, vars, clauses] = tokens.as_slice() else {
+            return Err(bad());
+        };
+        if *p != b"p" || *cnf != b"cnf" {
+            return Err(bad());
         }
         let (Number::Value(vars), Number::Value(clauses)) =
             (parse_number(vars), parse_number(clauses))
         else {
-            return Err(bad(self));
+            return Err(bad());
         };
         let vars = u32::try_from(vars)
             .ok()
             .filter(|&v| v <= Var::MAX_INDEX + 1)
-            .ok_or_else(|| bad(self))?;
-        let clauses = u64::try_from(clauses).map_err(|_| bad(self))?;
+            .ok_or_else(bad)?;
+        let clauses = u64::try_from(clauses).map_err(|_| bad())?;
         Ok(Header { vars, clauses })
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum LineKind {
-    Blank,
-    Comment,
-    Header,
-    /// A `%` line (SATLIB's end marker).
-    End,
-    Clauses,
+/// `input.fill_buf()`, retried when interrupted.
+fn fill<R: BufRead>(input: &mut R) -> Result<&[u8], Error> {
+    loop {
+        match input.fill_buf() {
+            Ok(_) => break,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(input.fill_buf()?)
 }
 
-/// Reads a DIMACS formula into `sink`: first the header's variables, then each clause.
-/// Returns the header.
+/// Reads a DIMACS formula into `sink`: first the header's variables (declared, not
+/// allocated: [`ClauseSink::declare_vars`]), then each clause. Returns the header.
 pub fn read_dimacs<S: ClauseSink + ?Sized>(
     input: impl BufRead,
     sink: &mut S,
 ) -> Result<Header, Error> {
     let mut reader = DimacsReader::new(input)?;
-    sink.ensure_vars(reader.header().vars);
+    sink.declare_vars(reader.header().vars);
     while let Some(clause) = reader.next_clause()? {
         sink.add_clause(clause);
     }

@@ -488,6 +488,9 @@ impl Solver {
         vars: &[Var],
         mut visit: impl FnMut(&Model) -> ControlFlow<()>,
     ) -> Enumeration {
+        if let Some(needed) = vars.iter().map(|v| v.as_u32() + 1).max() {
+            self.ensure_vars(needed);
+        }
         let mut count = 0;
         let mut blocking = Vec::with_capacity(vars.len());
         loop {
@@ -1169,6 +1172,12 @@ impl ClauseSink for Solver {
     fn num_vars(&self) -> u32 {
         self.num_vars
     }
+
+    /// Nothing: the solver allocates a variable when a clause, an assumption or
+    /// [`ClauseSink::ensure_vars`] uses it, so a header that claims a billion variables costs
+    /// nothing by itself. Its models cover the variables up to the highest one used (as
+    /// MiniSat's do); declared variables beyond it are in no clause, so any value fits them.
+    fn declare_vars(&mut self, _count: u32) {}
 
     fn ensure_vars(&mut self, count: u32) {
         if count <= self.num_vars {
