@@ -14,8 +14,10 @@
 //! file that disagrees with its own header is usually truncated or mislabelled: the header must
 //! come before any clause, literals must be within the declared variables, the number of clauses
 //! must match, the last clause needs its `0`. One leniency: a line holding only `%` ends the
-//! formula, as in the SATLIB benchmark files. Every error names its 1-based line; no input makes
-//! the reader panic.
+//! formula, as in the SATLIB benchmark files. A UTF-8 byte-order mark at the start is skipped.
+//! Every error names its position (1-based line and column, the column in characters:
+//! [`nqueens_support::Position`]) and quotes at most 200 characters of the input with control
+//! characters escaped; no input makes the reader panic.
 //!
 //! [`DimacsWriter`] is a [`ClauseSink`] that writes each clause as it comes, after a header given
 //! up front (count with a [`crate::ClauseCounter`] first when the encoder does not know).
@@ -27,10 +29,15 @@
 //! write_dimacs(&mut out, &cnf).unwrap();
 //! assert_eq!(String::from_utf8(out).unwrap(), "p cnf 3 2\n1 -3 0\n2 3 0\n");
 //! let err = parse_dimacs("p cnf 2 1\n1 3 0\n").unwrap_err();
-//! assert_eq!(err.to_string(), "line 2: literal 3 is out of range; the header declares 2 variables");
+//! assert_eq!(
+//!     err.to_string(),
+//!     "line 2, column 3: literal 3 is out of range; the header declares 2 variables"
+//! );
 //! ```
 
 use std::io::{self, BufRead, Write};
+
+use nqueens_support::{EXCERPT_CHARS, Position, excerpt, strip_bom_bytes};
 
 use crate::cnf::{ClauseSink, Cnf};
 use crate::error::Error;
@@ -45,22 +52,16 @@ pub struct Header {
     pub clauses: u64,
 }
 
-/// The most characters of a bad token quoted in an error message.
-const QUOTE_LIMIT: usize = 24;
+/// Input text as an error message quotes it: lossy UTF-8, at most
+/// [`EXCERPT_CHARS`] characters, control characters escaped ([`excerpt`]).
+fn quote(text: &[u8]) -> String {
+    excerpt(&String::from_utf8_lossy(text))
+}
 
-/// A token from the input, as an error message quotes it: lossy UTF-8, control characters
-/// escaped, long tokens cut.
-fn quote(token: &[u8]) -> String {
-    let text = String::from_utf8_lossy(token);
-    let mut quoted: String = text
-        .chars()
-        .take(QUOTE_LIMIT)
-        .flat_map(char::escape_debug)
-        .collect();
-    if text.chars().nth(QUOTE_LIMIT).is_some() {
-        quoted.push('…');
-    }
-    quoted
+/// The characters among `bytes` (UTF-8 continuation bytes are not counted; an invalid byte is
+/// one character, as lossy decoding shows it).
+fn chars(bytes: &[u8]) -> u64 {
+    bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u64
 }
 
 /// DIMACS whitespace: space, tab, and the line-ending and feed characters.
@@ -129,9 +130,9 @@ impl NumberParser {
     }
 }
 
-/// The most bytes of a token kept for an error message to quote (enough for
-/// [`nqueens_support::EXCERPT_CHARS`] characters of any script).
-const TOKEN_KEEP: usize = 4 * 200;
+/// The most bytes of a token kept for an error message to quote: more than
+/// [`EXCERPT_CHARS`] characters of any script, so a cut token shows as cut.
+const TOKEN_KEEP: usize = 4 * (EXCERPT_CHARS + 1);
 
 /// The longest `p cnf VARIABLES CLAUSES` line accepted, in bytes (the header needs about 40).
 const HEADER_MAX: usize = 1024;
@@ -143,8 +144,10 @@ pub struct DimacsReader<R> {
     header: Header,
     /// The 1-based line of the next byte.
     line: u64,
-    /// Bytes read on the current line (0 right after a line break).
-    line_bytes: u64,
+    /// Characters read on the current line (0 right after a line break).
+    line_chars: u64,
+    /// Characters on the line before the current one.
+    prev_line_chars: u64,
     /// Whether the current line has had a token (so `c`, `p` and `%` are no longer special).
     line_has_token: bool,
     /// The start of the last token, up to [`TOKEN_KEEP`] bytes.
@@ -152,29 +155,35 @@ pub struct DimacsReader<R> {
     /// Whether the input (or a `%` line) has ended.
     ended: bool,
     clause: Vec<Lit>,
-    clause_line: u64,
+    /// Where the clause being read starts.
+    clause_start: Position,
     clauses_read: u64,
 }
 
-/// A token as read: its value, if a number, and its line.
+/// A token as read: its value, if a number, and where it starts.
 struct Token {
     number: Number,
-    line: u64,
+    position: Position,
 }
 
 impl<R: BufRead> DimacsReader<R> {
-    /// Reads up to and including the header.
-    pub fn new(input: R) -> Result<Self, Error> {
+    /// Reads up to and including the header. A UTF-8 byte-order mark at the start is skipped
+    /// (and not counted in columns).
+    pub fn new(mut input: R) -> Result<Self, Error> {
+        let buf = fill(&mut input)?;
+        let bom = buf.len() - strip_bom_bytes(buf).len();
+        input.consume(bom);
         let mut reader = DimacsReader {
             input,
             header: Header::default(),
             line: 1,
-            line_bytes: 0,
+            line_chars: 0,
+            prev_line_chars: 0,
             line_has_token: false,
             token: Vec::new(),
             ended: false,
             clause: Vec::new(),
-            clause_line: 0,
+            clause_start: Position { line: 1, column: 1 },
             clauses_read: 0,
         };
         loop {
@@ -190,7 +199,7 @@ impl<R: BufRead> DimacsReader<R> {
                 _ => {
                     let token = reader.read_token()?;
                     return Err(Error::MissingHeader {
-                        line: token.line,
+                        position: token.position,
                         token: quote(&reader.token),
                     });
                 }
@@ -224,7 +233,11 @@ impl<R: BufRead> DimacsReader<R> {
                         self.skip_line()?;
                         continue;
                     }
-                    b'p' => return Err(Error::DuplicateHeader { line: self.line }),
+                    b'p' => {
+                        return Err(Error::DuplicateHeader {
+                            position: self.here(),
+                        });
+                    }
                     _ => {}
                 }
             }
@@ -233,7 +246,7 @@ impl<R: BufRead> DimacsReader<R> {
             let value = match token.number {
                 Number::Value(v) => v,
                 Number::Overflow => {
-                    return Err(self.out_of_range(token.line, quote(&self.token)));
+                    return Err(self.out_of_range(token.position, quote(&self.token)));
                 }
                 Number::Junk => {
                     if first_on_line && self.token == b"%" && self.rest_of_line_is_blank()? {
@@ -242,16 +255,16 @@ impl<R: BufRead> DimacsReader<R> {
                         continue;
                     }
                     return Err(Error::BadToken {
-                        line: token.line,
+                        position: token.position,
                         token: quote(&self.token),
                     });
                 }
             };
             if self.clause.is_empty() {
-                self.clause_line = token.line;
+                self.clause_start = token.position;
                 if self.clauses_read == self.header.clauses {
                     return Err(Error::TooManyClauses {
-                        line: token.line,
+                        position: token.position,
                         declared: self.header.clauses,
                     });
                 }
@@ -261,16 +274,16 @@ impl<R: BufRead> DimacsReader<R> {
                 return Ok(Some(&self.clause));
             }
             if value.unsigned_abs() > u64::from(self.header.vars) {
-                return Err(self.out_of_range(token.line, value.to_string()));
+                return Err(self.out_of_range(token.position, value.to_string()));
             }
             let lit = Lit::try_from_dimacs(value).expect("in range: checked against the header");
             self.clause.push(lit);
         }
     }
 
-    fn out_of_range(&self, line: u64, literal: String) -> Error {
+    fn out_of_range(&self, position: Position, literal: String) -> Error {
         Error::LiteralOutOfRange {
-            line,
+            position,
             literal,
             vars: self.header.vars,
         }
@@ -281,12 +294,12 @@ impl<R: BufRead> DimacsReader<R> {
         self.ended = true;
         if !self.clause.is_empty() {
             return Err(Error::UnterminatedClause {
-                line: self.clause_line,
+                position: self.clause_start,
             });
         }
         if self.clauses_read < self.header.clauses {
             return Err(Error::TooFewClauses {
-                line: self.last_line(),
+                position: self.end(),
                 declared: self.header.clauses,
                 found: self.clauses_read,
             });
@@ -294,13 +307,33 @@ impl<R: BufRead> DimacsReader<R> {
         Ok(())
     }
 
-    /// The last line that has a byte (the line count of the input).
-    fn last_line(&self) -> u64 {
-        if self.line_bytes == 0 && self.line > 1 {
-            self.line - 1
-        } else {
-            self.line
+    /// The position of the next byte.
+    fn here(&self) -> Position {
+        Position {
+            line: self.line,
+            column: self.line_chars + 1,
         }
+    }
+
+    /// The end of the input: just after the last character of its last line (a final line
+    /// break does not start a line).
+    fn end(&self) -> Position {
+        if self.line_chars == 0 && self.line > 1 {
+            Position {
+                line: self.line - 1,
+                column: self.prev_line_chars + 1,
+            }
+        } else {
+            self.here()
+        }
+    }
+
+    /// Counts a line break.
+    fn new_line(&mut self) {
+        self.line += 1;
+        self.prev_line_chars = self.line_chars;
+        self.line_chars = 0;
+        self.line_has_token = false;
     }
 
     /// Skips whitespace (counting lines); returns the next byte, not consumed, or `None` at
@@ -316,10 +349,11 @@ impl<R: BufRead> DimacsReader<R> {
             for &byte in buf {
                 if byte == b'\n' {
                     self.line += 1;
-                    self.line_bytes = 0;
+                    self.prev_line_chars = self.line_chars;
+                    self.line_chars = 0;
                     self.line_has_token = false;
                 } else if is_space(byte) {
-                    self.line_bytes += 1;
+                    self.line_chars += 1;
                 } else {
                     next = Some(byte);
                     break;
@@ -341,14 +375,13 @@ impl<R: BufRead> DimacsReader<R> {
                 return Ok(());
             }
             if let Some(at) = buf.iter().position(|&b| b == b'\n') {
+                self.line_chars += chars(&buf[..at]);
                 self.input.consume(at + 1);
-                self.line += 1;
-                self.line_bytes = 0;
-                self.line_has_token = false;
+                self.new_line();
                 return Ok(());
             }
             let used = buf.len();
-            self.line_bytes += used as u64;
+            self.line_chars += chars(buf);
             self.input.consume(used);
         }
     }
@@ -366,7 +399,7 @@ impl<R: BufRead> DimacsReader<R> {
                 .count();
             let done = blanks < buf.len();
             let blank = buf.get(blanks).is_none_or(|&b| b == b'\n');
-            self.line_bytes += blanks as u64;
+            self.line_chars += blanks as u64;
             self.input.consume(blanks);
             if done {
                 return Ok(blank);
@@ -380,7 +413,7 @@ impl<R: BufRead> DimacsReader<R> {
     fn read_token(&mut self) -> Result<Token, Error> {
         self.line_has_token = true;
         self.token.clear();
-        let line = self.line;
+        let position = self.here();
         let mut parse = NumberParser::default();
         loop {
             let buf = fill(&mut self.input)?;
@@ -390,12 +423,12 @@ impl<R: BufRead> DimacsReader<R> {
             let keep = TOKEN_KEEP.saturating_sub(self.token.len()).min(len);
             self.token.extend_from_slice(&token[..keep]);
             let done = len < buf.len() || buf.is_empty();
-            self.line_bytes += len as u64;
+            self.line_chars += chars(token);
             self.input.consume(len);
             if done {
                 return Ok(Token {
                     number: parse.finish(),
-                    line,
+                    position,
                 });
             }
         }
@@ -403,7 +436,7 @@ impl<R: BufRead> DimacsReader<R> {
 
     /// Reads the `p` line (at most [`HEADER_MAX`] bytes) and checks it.
     fn parse_header(&mut self) -> Result<Header, Error> {
-        let line = self.line;
+        let position = self.here();
         let mut text = Vec::new();
         let mut too_long = false;
         loop {
@@ -416,7 +449,7 @@ impl<R: BufRead> DimacsReader<R> {
             let keep = HEADER_MAX.saturating_sub(text.len()).min(len);
             too_long |= keep < len;
             text.extend_from_slice(&buf[..keep]);
-            self.line_bytes += len as u64;
+            self.line_chars += chars(&buf[..len]);
             self.input.consume(len);
             if end.is_some() {
                 break;
@@ -424,7 +457,7 @@ impl<R: BufRead> DimacsReader<R> {
         }
         self.line_has_token = true;
         let bad = || Error::BadHeader {
-            line,
+            position,
             found: quote(text.trim_ascii()),
         };
         if too_long {
@@ -644,63 +677,132 @@ mod tests {
     }
 
     #[test]
-    fn every_malformation_names_its_line() {
+    fn every_malformation_names_its_position() {
         assert_eq!(parse_err(""), "no 'p cnf VARIABLES CLAUSES' header");
         assert_eq!(parse_err("c only\n"), "no 'p cnf VARIABLES CLAUSES' header");
         assert_eq!(
-            parse_err("c x\n1 2 0\np cnf 2 1\n"),
-            "line 2: '1' before the 'p cnf VARIABLES CLAUSES' header"
+            parse_err("c x\n  1 2 0\np cnf 2 1\n"),
+            "line 2, column 3: '1' before the 'p cnf VARIABLES CLAUSES' header"
         );
         assert_eq!(
             parse_err("p cnf 2\n"),
-            "line 1: bad header 'p cnf 2'; expected 'p cnf VARIABLES CLAUSES' with at most \
-             2147483647 variables"
+            "line 1, column 1: bad header 'p cnf 2'; expected 'p cnf VARIABLES CLAUSES' with \
+             at most 2147483647 variables"
         );
-        assert!(parse_err("p dnf 2 1\n").starts_with("line 1: bad header 'p dnf 2 1'"));
-        assert!(parse_err("p cnf -2 1\n").starts_with("line 1: bad header"));
-        assert!(parse_err("p cnf 2147483648 1\n").starts_with("line 1: bad header"));
+        assert!(parse_err("p dnf 2 1\n").starts_with("line 1, column 1: bad header 'p dnf 2 1'"));
+        assert!(parse_err("p cnf -2 1\n").starts_with("line 1, column 1: bad header"));
+        assert!(parse_err("p cnf 2147483648 1\n").starts_with("line 1, column 1: bad header"));
         assert!(parse_dimacs("p cnf 2147483647 0\n").is_ok());
         assert_eq!(
-            parse_err("p cnf 2 1\np cnf 2 1\n"),
-            "line 2: a second 'p' header"
+            parse_err("p cnf 2 1\n p cnf 2 1\n"),
+            "line 2, column 2: a second 'p' header"
         );
         assert_eq!(
             parse_err("p cnf 2 1\n1 x 0\n"),
-            "line 2: 'x' is not a literal"
+            "line 2, column 3: 'x' is not a literal"
         );
         assert_eq!(
-            parse_err("p cnf 2 1\n1 -2 0\n\n-3 0\n"),
-            "line 4: more clauses than the 1 the header declares"
+            parse_err("p cnf 2 1\n1 -2 0\n\n  -3 0\n"),
+            "line 4, column 3: more clauses than the 1 the header declares"
         );
         assert_eq!(
             parse_err("p cnf 2 2\n1 -2 0\n"),
-            "line 2: the input ends after 1 clauses; the header declares 2"
+            "line 2, column 7: the input ends after 1 clauses; the header declares 2"
         );
         assert_eq!(
-            parse_err("p cnf 2 2\n1 0\n-2\n1\n"),
-            "line 3: the clause starting here is missing its terminating 0"
+            parse_err("p cnf 2 2\n1 -2 0"),
+            "line 2, column 7: the input ends after 1 clauses; the header declares 2"
+        );
+        assert_eq!(
+            parse_err("p cnf 2 2\n1 0\n\n-2\n1\n"),
+            "line 4, column 1: the clause starting here is missing its terminating 0"
         );
         assert_eq!(
             parse_err("p cnf 2 1\n99999999999999999999999 0\n"),
-            "line 2: literal 99999999999999999999999 is out of range; the header declares 2 \
-             variables"
+            "line 2, column 1: literal 99999999999999999999999 is out of range; the header \
+             declares 2 variables"
         );
         assert_eq!(
-            parse_err("p cnf 2 1\n-3 0\n"),
-            "line 2: literal -3 is out of range; the header declares 2 variables"
-        );
-        assert_eq!(
-            parse_err("p cnf 2 1\n1 \u{7}\u{1b}[31m 0\n"),
-            "line 2: '\\u{7}\\u{1b}[31m' is not a literal"
+            parse_err("p cnf 2 1\n1\t-3 0\n"),
+            "line 2, column 3: literal -3 is out of range; the header declares 2 variables"
         );
         assert_eq!(
             parse_err("p cnf 2 1\n1 0 %\n"),
-            "line 2: '%' is not a literal"
+            "line 2, column 5: '%' is not a literal"
         );
-        let long = format!("p cnf 1 1\n{} 0\n", "y".repeat(100));
         assert_eq!(
-            parse_err(&long),
-            format!("line 2: '{}…' is not a literal", "y".repeat(24))
+            parse_err("p cnf 2 1\n% 1\n"),
+            "line 2, column 1: '%' is not a literal"
+        );
+    }
+
+    #[test]
+    fn columns_count_characters_not_bytes() {
+        assert_eq!(
+            parse_err("p cnf 2 1\nc é\né 0\n"),
+            "line 3, column 1: 'é' is not a literal"
+        );
+        assert_eq!(
+            parse_err("p cnf 2 1\n1 éé x 0\n"),
+            "line 2, column 3: 'éé' is not a literal"
+        );
+        let error = parse_dimacs("p cnf 2 1\n1 2 ü 0\n").unwrap_err();
+        assert_eq!(error.position(), Some(Position { line: 2, column: 5 }));
+        assert_eq!(error.line(), Some(2));
+    }
+
+    #[test]
+    fn quotes_are_short_and_escaped() {
+        assert_eq!(
+            parse_err("p cnf 2 1\n1 \u{7}\u{1b}[31m 0\n"),
+            "line 2, column 3: '\\u{7}\\u{1b}[31m' is not a literal"
+        );
+        assert_eq!(
+            parse_err("p cnf 2 1\u{1b}]0;title\u{7}\n"),
+            "line 1, column 1: bad header 'p cnf 2 1\\u{1b}]0;title\\u{7}'; expected 'p cnf \
+             VARIABLES CLAUSES' with at most 2147483647 variables"
+        );
+        // A token of 1,000 characters is quoted as its first 200 and an ellipsis, whatever
+        // the script.
+        for c in ['y', 'é', '€', '𝄞'] {
+            let long = format!("p cnf 1 1\n{} 0\n", c.to_string().repeat(1000));
+            let quoted = format!("{}…", c.to_string().repeat(EXCERPT_CHARS));
+            assert_eq!(
+                parse_err(&long),
+                format!("line 2, column 1: '{quoted}' is not a literal")
+            );
+        }
+        let short = format!("p cnf 1 1\n{} 0\n", "y".repeat(EXCERPT_CHARS));
+        assert!(!parse_err(&short).contains('…'));
+        let header = format!("p cnf 1 1 {}\n1 0\n", "z".repeat(5000));
+        let error = parse_err(&header);
+        assert!(
+            error.contains(&format!("'p cnf 1 1 {}…'", "z".repeat(190))),
+            "{error}"
+        );
+        assert!(error.chars().count() < EXCERPT_CHARS + 150, "{error}");
+        // Invalid UTF-8 is quoted lossily.
+        let error = read_dimacs(&b"p cnf 1 1\n\xff\xfe 0\n"[..], &mut Cnf::new());
+        assert_eq!(
+            error.unwrap_err().to_string(),
+            "line 2, column 1: '\u{fffd}\u{fffd}' is not a literal"
+        );
+    }
+
+    #[test]
+    fn a_byte_order_mark_at_the_start_is_skipped() {
+        let cnf = parse_dimacs("\u{feff}p cnf 2 1\n1 -2 0\n").unwrap();
+        assert_eq!(cnf.to_string(), "p cnf 2 1\n1 -2 0\n");
+        let cnf = parse_dimacs("\u{feff}c made by an editor\np cnf 1 1\n1 0\n").unwrap();
+        assert_eq!(cnf.len(), 1);
+        // Not counted in columns; elsewhere it is not blank.
+        assert_eq!(
+            parse_err("\u{feff}1 0\n"),
+            "line 1, column 1: '1' before the 'p cnf VARIABLES CLAUSES' header"
+        );
+        assert_eq!(
+            parse_err("p cnf 1 1\n\u{feff}1 0\n"),
+            "line 2, column 1: '\u{feff}1' is not a literal"
         );
     }
 
