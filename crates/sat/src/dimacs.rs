@@ -276,7 +276,7 @@ impl<R: BufRead> DimacsReader<R> {
             if value.unsigned_abs() > u64::from(self.header.vars) {
                 return Err(self.out_of_range(token.position, value.to_string()));
             }
-            let lit = Lit::try_from_dimacs(value).expect("in range: checked against the header");
+            let lit = Lit::from_dimacs(value).expect("in range: checked against the header");
             self.clause.push(lit);
         }
     }
@@ -816,7 +816,7 @@ mod tests {
             },
             &["hi"],
         );
-        writer.add_clause(&[Lit::from_dimacs(-2), Lit::from_dimacs(1)]);
+        writer.add_clause(&[Lit::from_dimacs(-2).unwrap(), Lit::from_dimacs(1).unwrap()]);
         let out = writer.finish().unwrap();
         assert_eq!(String::from_utf8(out).unwrap(), "c hi\np cnf 2 1\n-2 1 0\n");
 
@@ -828,7 +828,7 @@ mod tests {
             },
             &[],
         );
-        writer.add_clause(&[Lit::from_dimacs(3)]);
+        writer.add_clause(&[Lit::from_dimacs(3).unwrap()]);
         assert_eq!(
             writer.finish().unwrap_err().to_string(),
             "the header declares 2 variables and 1 clauses, but the formula has 3 variables and \

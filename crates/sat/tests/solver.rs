@@ -25,7 +25,10 @@ fn cnf_from(vars: u32, clauses: &[Vec<i32>]) -> Cnf {
     let mut cnf = Cnf::new();
     cnf.ensure_vars(vars);
     for clause in clauses {
-        let lits: Vec<Lit> = clause.iter().map(|&d| Lit::from_dimacs(d)).collect();
+        let lits: Vec<Lit> = clause
+            .iter()
+            .map(|&d| Lit::from_dimacs(d.into()).unwrap())
+            .collect();
         cnf.add_clause(&lits);
     }
     cnf

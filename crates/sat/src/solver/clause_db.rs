@@ -179,7 +179,10 @@ mod tests {
     use super::*;
 
     fn lits(numbers: &[i32]) -> Vec<Lit> {
-        numbers.iter().map(|&n| Lit::from_dimacs(n)).collect()
+        numbers
+            .iter()
+            .map(|&n| Lit::from_dimacs(n.into()).unwrap())
+            .collect()
     }
 
     #[test]

@@ -304,7 +304,7 @@ fn luby(i: u64) -> u64 {
 /// ```
 /// use sat::{ClauseSink, Lit, Outcome, Solver};
 /// let mut solver = Solver::new();
-/// let l = Lit::from_dimacs;
+/// let l = |number| Lit::from_dimacs(number).unwrap();
 /// solver.add_clause(&[l(1), l(2)]);
 /// solver.add_clause(&[l(-1), l(2)]);
 /// solver.add_clause(&[l(-2), l(3)]);
@@ -1257,14 +1257,18 @@ mod tests {
         assert_eq!(first, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
     }
 
+    fn lit(number: i64) -> Lit {
+        Lit::from_dimacs(number).unwrap()
+    }
+
     #[test]
     fn contradictory_units_are_unsat_and_stay_so() {
         let mut solver = Solver::new();
-        solver.add_clause(&[Lit::from_dimacs(1)]);
-        solver.add_clause(&[Lit::from_dimacs(-1), Lit::from_dimacs(2)]);
-        solver.add_clause(&[Lit::from_dimacs(-2)]);
+        solver.add_clause(&[lit(1)]);
+        solver.add_clause(&[lit(-1), lit(2)]);
+        solver.add_clause(&[lit(-2)]);
         assert_eq!(solver.solve(), Outcome::Unsat);
-        solver.add_clause(&[Lit::from_dimacs(3)]);
+        solver.add_clause(&[lit(3)]);
         assert_eq!(solver.solve(), Outcome::Unsat);
     }
 
