@@ -66,6 +66,8 @@ use std::io::Write;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
+use nqueens_support::{SplitMix64, luby};
+
 use self::clause_db::{ClauseDb, ClauseRef};
 use self::heap::VarHeap;
 use self::proof::Proof;
@@ -283,22 +285,6 @@ impl Ema {
     }
 }
 
-/// The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, … at 1-based index `i`.
-fn luby(i: u64) -> u64 {
-    // Find the complete prefix of length 2^k − 1 that holds i, then recurse into its copy.
-    let mut i = i;
-    loop {
-        let mut k = 1u32;
-        while (1u64 << k) - 1 < i {
-            k += 1;
-        }
-        if (1u64 << k) - 1 == i {
-            return 1 << (k - 1);
-        }
-        i -= (1u64 << (k - 1)) - 1;
-    }
-}
-
 /// The CDCL solver. See the [module documentation](self).
 ///
 /// ```
@@ -361,7 +347,7 @@ pub struct Solver {
     next_reduce: u64,
     reduce_interval: u64,
 
-    rng: u64,
+    rng: SplitMix64,
     stats: Stats,
     proof: Option<Proof>,
 }
@@ -418,7 +404,7 @@ impl Solver {
             conflicts_since_restart: 0,
             next_reduce: options.reduce_first,
             reduce_interval: options.reduce_first,
-            rng: options.seed,
+            rng: SplitMix64::new(options.seed),
             stats: Stats::default(),
             proof: None,
             options,
@@ -1157,15 +1143,6 @@ impl Solver {
             assert!(self.value(Lit::positive(var)) != 0 || self.heap.contains(var));
         }
     }
-
-    /// The next pseudo-random number (splitmix64), for initial activities.
-    fn next_random(&mut self) -> u64 {
-        self.rng = self.rng.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.rng;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
 }
 
 impl ClauseSink for Solver {
@@ -1197,7 +1174,7 @@ impl ClauseSink for Solver {
         } else {
             let mut jitter = Vec::with_capacity(vars - self.num_vars as usize);
             for _ in self.num_vars as usize..vars {
-                jitter.push((self.next_random() >> 11) as f64 / (1u64 << 53) as f64 * 1e-3);
+                jitter.push((self.rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * 1e-3);
             }
             let first = self.num_vars as usize;
             self.heap.grow(vars, |v| jitter[v.index() - first]);
@@ -1250,12 +1227,6 @@ impl ClauseSink for Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn luby_starts_as_published() {
-        let first: Vec<u64> = (1..=15).map(luby).collect();
-        assert_eq!(first, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
-    }
 
     fn lit(number: i64) -> Lit {
         Lit::from_dimacs(number).unwrap()
