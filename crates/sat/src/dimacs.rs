@@ -500,15 +500,18 @@ fn fill<R: BufRead>(input: &mut R) -> Result<&[u8], Error> {
 }
 
 /// Reads a DIMACS formula into `sink`: first the header's variables (declared, not
-/// allocated: [`ClauseSink::declare_vars`]), then each clause. Returns the header.
+/// allocated: [`ClauseSink::declare_vars`]), then each clause. Returns the header, or the
+/// first error of the input or of the sink ([`ClauseSink::status`]: a solver out of memory).
 pub fn read_dimacs<S: ClauseSink + ?Sized>(
     input: impl BufRead,
     sink: &mut S,
 ) -> Result<Header, Error> {
     let mut reader = DimacsReader::new(input)?;
     sink.declare_vars(reader.header().vars);
+    sink.status()?;
     while let Some(clause) = reader.next_clause()? {
         sink.add_clause(clause);
+        sink.status()?;
     }
     Ok(reader.header())
 }

@@ -87,6 +87,12 @@ pub enum Error {
         /// Where the clause starts.
         position: Position,
     },
+    /// The system refused memory the solver needed (the formula does not fit).
+    #[error("the solver needs about {} MiB more, more than could be allocated", bytes.div_ceil(1 << 20))]
+    OutOfMemory {
+        /// About how many bytes were wanted.
+        bytes: u64,
+    },
     /// A DIMACS writer got a different formula than its header promised.
     #[error(
         "the header declares {declared_vars} variables and {declared_clauses} clauses, but the \
@@ -116,7 +122,10 @@ impl Error {
             | Error::TooManyClauses { position, .. }
             | Error::TooFewClauses { position, .. }
             | Error::UnterminatedClause { position } => Some(position),
-            Error::Io(_) | Error::NoHeader | Error::HeaderMismatch { .. } => None,
+            Error::Io(_)
+            | Error::NoHeader
+            | Error::HeaderMismatch { .. }
+            | Error::OutOfMemory { .. } => None,
         }
     }
 

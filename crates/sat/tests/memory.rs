@@ -9,7 +9,11 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use sat::{ClauseSink, Outcome, Solver, parse_dimacs, read_dimacs};
+use nqueens_support::SplitMix64;
+use sat::{
+    ClauseCounter, ClauseSink, Cnf, Limits, Lit, Outcome, Solver, StopReason, Var, parse_dimacs,
+    read_dimacs,
+};
 
 struct Counting;
 
@@ -146,4 +150,116 @@ fn long_lines_and_long_tokens_are_not_held_in_memory() {
     assert!(error.starts_with("line 2, column 3: 'yyy"), "{error}");
     assert!(error.len() < 300, "{} bytes of message", error.len());
     assert!(peak < MIB, "peak {peak} bytes");
+}
+
+#[test]
+fn memory_the_system_refuses_is_an_error_not_an_abort() {
+    // A clause naming variable 2^31 - 1 needs ~300 GB of per-variable arrays: refused by the
+    // capped allocator as by a real machine, it must come back as an error.
+    let text = "p cnf 2147483647 1\n2147483647 0\n";
+    let (error, _) = measure(64 * MIB, || {
+        let mut solver = Solver::new();
+        let error = read_dimacs(text.as_bytes(), &mut solver).unwrap_err();
+        assert_eq!(solver.num_vars(), 0);
+        assert_eq!(
+            solver.solve(),
+            Outcome::Unknown(StopReason::OutOfMemory),
+            "a solver out of memory answers nothing"
+        );
+        // It stays out of memory and drops what it is given, without panicking.
+        solver.add_clause(&[Lit::from_dimacs(1).unwrap()]);
+        assert_eq!(solver.num_vars(), 0);
+        assert!(solver.status().is_err());
+        error.to_string()
+    });
+    let expected_mib = Solver::estimated_bytes(&ClauseCounter {
+        vars: i32::MAX as u32,
+        ..ClauseCounter::default()
+    }) >> 20;
+    assert!(error.starts_with("the solver needs about "), "{error}");
+    let mib: u64 = error["the solver needs about ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(mib > 100_000 && mib <= expected_mib, "{mib} MiB, {error}");
+
+    // The same through ensure_vars, reserve and enumerate.
+    measure(64 * MIB, || {
+        let mut solver = Solver::new();
+        solver.ensure_vars(1_000_000_000);
+        assert!(solver.status().is_err());
+        let vars = [Var::from_index(0)];
+        assert_eq!(
+            solver.enumerate(&vars, |_| std::ops::ControlFlow::Continue(())),
+            sat::Enumeration::Unknown(0, StopReason::OutOfMemory)
+        );
+
+        let mut solver = Solver::new();
+        let size = ClauseCounter {
+            vars: 1000,
+            clauses: 100_000_000,
+            lits: 300_000_000,
+            binary: 0,
+        };
+        let error = solver.reserve(&size).unwrap_err().to_string();
+        assert!(error.starts_with("the solver needs about "), "{error}");
+    });
+}
+
+/// A formula of `vars` variables: `binary` random binary clauses and `long` random clauses of
+/// 3 to 12 literals.
+fn random_formula(vars: u32, binary: u32, long: u32, seed: u64) -> Cnf {
+    let mut rng = SplitMix64::new(seed);
+    let mut cnf = Cnf::new();
+    cnf.ensure_vars(vars);
+    let lit = |rng: &mut SplitMix64| Lit::new(Var::from_index(rng.below(vars)), rng.below(2) == 1);
+    for _ in 0..binary {
+        let clause = [lit(&mut rng), lit(&mut rng)];
+        cnf.add_clause(&clause);
+    }
+    for _ in 0..long {
+        let size = 3 + rng.below(10);
+        let clause: Vec<Lit> = (0..size).map(|_| lit(&mut rng)).collect();
+        cnf.add_clause(&clause);
+    }
+    cnf
+}
+
+#[test]
+fn the_estimate_is_close_to_what_a_solver_takes() {
+    for (vars, binary, long) in [
+        (200_000, 600_000, 0),
+        (50_000, 0, 200_000),
+        (100_000, 300_000, 100_000),
+    ] {
+        let cnf = random_formula(vars, binary, long, u64::from(vars));
+        let mut size = ClauseCounter::default();
+        cnf.add_to(&mut size);
+        let estimate = Solver::estimated_bytes(&size) as isize;
+        for reserve in [false, true] {
+            let (_, peak) = measure(isize::MAX, || {
+                let mut solver = Solver::new();
+                if reserve {
+                    solver.reserve(&size).unwrap();
+                }
+                cnf.add_to(&mut solver);
+                solver.set_limits(Limits {
+                    conflicts: Some(2000),
+                    time: None,
+                });
+                let _ = solver.solve();
+                assert!(solver.status().is_ok());
+            });
+            eprintln!(
+                "{vars} vars, {binary} binary, {long} long, reserve {reserve}: estimate {estimate}, peak {peak} ({:.2})",
+                estimate as f64 / peak as f64
+            );
+            assert!(
+                peak <= estimate && estimate <= 3 * peak,
+                "estimate {estimate} bytes, peak {peak}"
+            );
+        }
+    }
 }

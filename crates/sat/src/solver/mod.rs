@@ -48,14 +48,17 @@
 //! read each) and its long-clause watches (one read of the blocker, and of the clause only
 //! when the blocker is not true). Analysis is linear in the literals of the clauses resolved.
 //! Backtracking is linear in the assignments undone. Memory: 4 bytes per binary implication, 8
-//! per watch, 12 + 4·size bytes per long clause.
+//! per watch, 12 + 4·size bytes per long clause, about 150 bytes per variable;
+//! [`Solver::estimated_bytes`] adds it up before a formula is built, and a refused allocation
+//! is an error ([`Error::OutOfMemory`]), never an abort.
 //!
 //! # Where things are
 //!
 //! This file holds the [`Solver`] itself, its public calls and the search loop. The rest, one
 //! job per file: `prop` (the trail, assigning and backtracking, watched-literal propagation),
 //! `analyze` (first-UIP learning, minimisation, failed assumptions), `reduce` (learnt-clause
-//! deletion and arena compaction), `restart` (the restart policies), `clause_db` (the clause
+//! deletion and arena compaction), `restart` (the restart policies), `memory` (the estimate
+//! and fallible growth), `clause_db` (the clause
 //! arena), `heap` (the VSIDS order), `proof` (DRAT output); the public settings and answers are
 //! in `options` ([`Options`], [`Restarts`], [`Limits`]), `outcome` ([`Outcome`],
 //! [`Enumeration`], [`StopReason`]) and `stats` ([`Stats`]).
@@ -70,6 +73,7 @@
 mod analyze;
 mod clause_db;
 mod heap;
+mod memory;
 mod options;
 mod outcome;
 mod proof;
@@ -164,6 +168,8 @@ pub struct Solver {
     reduce_interval: u64,
 
     rng: SplitMix64,
+    /// Set when an allocation was refused: about how many bytes were wanted.
+    out_of_memory: Option<u64>,
     stats: Stats,
     proof: Option<Proof>,
 }
@@ -221,6 +227,7 @@ impl Solver {
             next_reduce: options.reduce_first,
             reduce_interval: options.reduce_first,
             rng: SplitMix64::new(options.seed),
+            out_of_memory: None,
             stats: Stats::default(),
             proof: None,
             options,
@@ -267,11 +274,14 @@ impl Solver {
     /// Decides the formula with `assumptions` set true.
     pub fn solve_with(&mut self, assumptions: &[Lit]) -> Outcome {
         self.failed.clear();
-        if self.inconsistent {
-            return Outcome::Unsat;
-        }
         if let Some(needed) = assumptions.iter().map(|l| l.var().as_u32() + 1).max() {
             self.ensure_vars(needed);
+        }
+        if let Some(reason) = self.out_of_memory_outcome() {
+            return Outcome::Unknown(reason);
+        }
+        if self.inconsistent {
+            return Outcome::Unsat;
         }
         self.assumptions = assumptions.to_vec();
         let outcome = self.search();
@@ -499,39 +509,22 @@ impl ClauseSink for Solver {
     /// MiniSat's do); declared variables beyond it are in no clause, so any value fits them.
     fn declare_vars(&mut self, _count: u32) {}
 
+    /// Grows the solver to `count` variables; when the memory is not to be had, the solver
+    /// is out of memory from then on ([`ClauseSink::status`]) instead of aborting.
     fn ensure_vars(&mut self, count: u32) {
-        if count <= self.num_vars {
-            return;
+        if count > self.num_vars && self.out_of_memory.is_none() {
+            self.grow_vars(count);
         }
-        let (vars, lits) = (count as usize, 2 * count as usize);
-        self.values.resize(lits, 0);
-        self.binaries.resize_with(lits, Vec::new);
-        self.watches.resize_with(lits, Vec::new);
-        self.level.resize(vars, 0);
-        self.reason.resize(vars, Reason::Decision);
-        self.phase.resize(vars, self.options.initial_phase);
-        self.marks.resize(vars, 0);
-        self.level_stamp.resize(vars + 1, 0);
-        if self.options.seed == 0 {
-            self.heap.grow(vars, |_| 0.0);
-        } else {
-            let mut jitter = Vec::with_capacity(vars - self.num_vars as usize);
-            for _ in self.num_vars as usize..vars {
-                jitter.push((self.rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * 1e-3);
-            }
-            let first = self.num_vars as usize;
-            self.heap.grow(vars, |v| jitter[v.index() - first]);
-        }
-        self.num_vars = count;
     }
 
     /// Adds a clause between searches (it is simplified against the level-0 assignment;
-    /// duplicate literals are merged and tautologies dropped).
+    /// duplicate literals are merged and tautologies dropped). Dropped, once the solver is out
+    /// of memory.
     fn add_clause(&mut self, lits: &[Lit]) {
         if let Some(needed) = lits.iter().map(|l| l.var().as_u32() + 1).max() {
             self.ensure_vars(needed);
         }
-        if self.inconsistent {
+        if self.inconsistent || self.out_of_memory.is_some() {
             return;
         }
         self.cancel_until(0);
@@ -559,10 +552,18 @@ impl ClauseSink for Solver {
                     self.set_inconsistent();
                 }
             }
-            [a, b] => self.attach_binary(a, b),
             _ => {
-                self.attach_long(&clause, false, 0);
+                self.try_attach(&clause);
             }
+        }
+    }
+
+    /// [`Error::OutOfMemory`] once an allocation was refused (the solver then drops every
+    /// clause and answers [`StopReason::OutOfMemory`]).
+    fn status(&self) -> Result<(), Error> {
+        match self.out_of_memory {
+            Some(bytes) => Err(Error::OutOfMemory { bytes }),
+            None => Ok(()),
         }
     }
 }

@@ -23,6 +23,9 @@ pub enum StopReason {
     Conflicts,
     /// The time limit of [`Limits`](super::Limits) was reached.
     Time,
+    /// An allocation was refused: the formula does not fit in memory
+    /// ([`crate::ClauseSink::status`] says how much was wanted).
+    OutOfMemory,
 }
 
 impl fmt::Display for StopReason {
@@ -30,6 +33,7 @@ impl fmt::Display for StopReason {
         f.write_str(match self {
             StopReason::Conflicts => "conflict limit reached",
             StopReason::Time => "time limit reached",
+            StopReason::OutOfMemory => "out of memory",
         })
     }
 }
