@@ -37,7 +37,7 @@
 
 use std::io::{self, BufRead, Write};
 
-use nqueens_support::{EXCERPT_CHARS, Position, excerpt, strip_bom_bytes};
+use nqueens_support::{EXCERPT_CHARS, Position, excerpt};
 
 use crate::cnf::{ClauseSink, Cnf};
 use crate::error::Error;
@@ -130,6 +130,10 @@ impl NumberParser {
     }
 }
 
+/// The UTF-8 byte-order mark (what [`nqueens_support::strip_bom_bytes`] strips; matched here
+/// byte by byte, as the input streams).
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// The most bytes of a token kept for an error message to quote: more than
 /// [`EXCERPT_CHARS`] characters of any script, so a cut token shows as cut.
 const TOKEN_KEEP: usize = 4 * (EXCERPT_CHARS + 1);
@@ -170,9 +174,23 @@ impl<R: BufRead> DimacsReader<R> {
     /// Reads up to and including the header. A UTF-8 byte-order mark at the start is skipped
     /// (and not counted in columns).
     pub fn new(mut input: R) -> Result<Self, Error> {
-        let buf = fill(&mut input)?;
-        let bom = buf.len() - strip_bom_bytes(buf).len();
-        input.consume(bom);
+        // Byte by byte, so the answer does not depend on how the input is buffered.
+        let mut matched = 0;
+        while matched < BOM.len() {
+            let buf = fill(&mut input)?;
+            if buf.first() != Some(&BOM[matched]) {
+                break;
+            }
+            input.consume(1);
+            matched += 1;
+        }
+        if matched > 0 && matched < BOM.len() {
+            // Part of a byte-order mark: not UTF-8, and no header.
+            return Err(Error::MissingHeader {
+                position: Position { line: 1, column: 1 },
+                token: quote(&BOM[..matched]),
+            });
+        }
         let mut reader = DimacsReader {
             input,
             header: Header::default(),
@@ -224,6 +242,12 @@ impl<R: BufRead> DimacsReader<R> {
             if self.ended {
                 return self.finish().map(|()| None);
             }
+            if self.plain_literals() {
+                self.clauses_read += 1;
+                return Ok(Some(&self.clause));
+            }
+            // One token the fast path left: a comment, a header, an end marker, a token across
+            // the buffer's end, or an error.
             let Some(first) = self.skip_space()? else {
                 return self.finish().map(|()| None);
             };
@@ -279,6 +303,71 @@ impl<R: BufRead> DimacsReader<R> {
             let lit = Lit::from_dimacs(value).expect("in range: checked against the header");
             self.clause.push(lit);
         }
+    }
+
+    /// The fast path of [`Self::next_clause`]: reads blanks and plain in-range literals (up to
+    /// 10 digits, each wholly inside the buffered input) straight from the buffer into the
+    /// clause. True when it read the clause's `0` (not yet counted in `clauses_read`); false
+    /// when it stopped before anything else, which the general path then reads.
+    fn plain_literals(&mut self) -> bool {
+        let Ok(buf) = self.input.fill_buf() else {
+            return false;
+        };
+        let mut i = 0;
+        let complete = loop {
+            while i < buf.len() {
+                let byte = buf[i];
+                if byte == b'\n' {
+                    self.line += 1;
+                    self.prev_line_chars = self.line_chars;
+                    self.line_chars = 0;
+                    self.line_has_token = false;
+                } else if is_space(byte) {
+                    self.line_chars += 1;
+                } else {
+                    break;
+                }
+                i += 1;
+            }
+            let start = i;
+            let Some(&first) = buf.get(start) else {
+                break false;
+            };
+            if !self.line_has_token && matches!(first, b'c' | b'p' | b'%') {
+                break false;
+            }
+            let negative = first == b'-';
+            let mut end = start + usize::from(negative);
+            let mut value = 0u64;
+            while end < buf.len() && end - start < 11 && buf[end].is_ascii_digit() {
+                value = value * 10 + u64::from(buf[end] - b'0');
+                end += 1;
+            }
+            let digits = end - start - usize::from(negative);
+            let ended = buf.get(end).is_some_and(|&b| is_space(b));
+            if digits == 0 || !ended || value > u64::from(self.header.vars) {
+                break false;
+            }
+            if self.clause.is_empty() {
+                if self.clauses_read == self.header.clauses {
+                    break false;
+                }
+                self.clause_start = Position {
+                    line: self.line,
+                    column: self.line_chars + 1,
+                };
+            }
+            self.line_chars += (end - start) as u64;
+            self.line_has_token = true;
+            i = end;
+            if value == 0 {
+                break true;
+            }
+            let var = Var::from_index(value as u32 - 1);
+            self.clause.push(Lit::new(var, negative));
+        };
+        self.input.consume(i);
+        complete
     }
 
     fn out_of_range(&self, position: Position, literal: String) -> Error {
@@ -802,6 +891,12 @@ mod tests {
         assert_eq!(
             parse_err("\u{feff}1 0\n"),
             "line 1, column 1: '1' before the 'p cnf VARIABLES CLAUSES' header"
+        );
+        let mut cnf = Cnf::new();
+        let partial = read_dimacs(&b"\xEF\xBBp cnf 1 1\n1 0\n"[..], &mut cnf).unwrap_err();
+        assert_eq!(
+            partial.to_string(),
+            "line 1, column 1: '\u{fffd}' before the 'p cnf VARIABLES CLAUSES' header"
         );
         assert_eq!(
             parse_err("p cnf 1 1\n\u{feff}1 0\n"),
