@@ -3,15 +3,15 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::backtrack::Backtrack;
 use crate::board::Problem;
-use crate::cnf::{self, Sat};
-use crate::construct::Construct;
-use crate::counter::{self, Counter};
-use crate::cp_model::Cp;
-use crate::dlx::{self, Dlx};
-use crate::engine::{Engine, Job, ProgressSink};
-use crate::local::Local;
+use crate::engine::{Engine, Job, Limits, ProgressSink};
+use crate::engines::backtrack::Backtrack;
+use crate::engines::construct::Construct;
+use crate::engines::counter::{self, Counter};
+use crate::engines::cp::Cp;
+use crate::engines::dlx::{self, Dlx};
+use crate::engines::local::Local;
+use crate::engines::sat::{self, Sat};
 
 /// A way to solve N-Queens, as users name it on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -19,22 +19,22 @@ use crate::local::Local;
 pub enum Method {
     /// Picks the best method for the job and board ([`Method::resolve`]).
     Auto,
-    /// Bitboard backtracking, the baseline ([`crate::backtrack`]).
+    /// Bitboard backtracking, the baseline ([`crate::engines::backtrack`]).
     Backtrack,
-    /// Exact cover with dancing links, diagonals as secondary items ([`crate::dlx`]).
+    /// Exact cover with dancing links, diagonals as secondary items ([`crate::engines::dlx`]).
     Dlx,
-    /// Exact cover with dancing links, all items primary with gadget options ([`crate::dlx`]).
+    /// Exact cover with dancing links, all items primary with gadget options ([`crate::engines::dlx`]).
     DlxGadgets,
-    /// CNF encoding solved by the `sat` crate's CDCL solver ([`crate::cnf`]).
+    /// CNF encoding solved by the `sat` crate's CDCL solver ([`crate::engines::sat`]).
     Sat,
     /// Constraint programming: three all-different constraints on the [`cp`] engine
-    /// ([`crate::cp_model`]).
+    /// ([`crate::engines::cp`]).
     Cp,
-    /// The fast counter: full symmetry, threads ([`crate::counter`]).
+    /// The fast counter: full symmetry, threads ([`crate::engines::counter`]).
     Counter,
-    /// The explicit solution by n mod 6, for huge boards ([`crate::construct`]).
+    /// The explicit solution by n mod 6, for huge boards ([`crate::engines::construct`]).
     Construct,
-    /// Min-conflicts local search, for huge boards and random solutions ([`crate::local`]).
+    /// Min-conflicts local search, for huge boards and random solutions ([`crate::engines::local`]).
     Local,
 }
 
@@ -67,31 +67,63 @@ impl Method {
         }
     }
 
-    /// One line for `--help`.
-    pub fn about(self) -> &'static str {
+    /// The largest board the method takes for any job (`None`: any size; for `sat`, the larger
+    /// of the two encodings' limits). The `about` text is written from these, so help and
+    /// limits cannot drift apart.
+    pub fn max_n(self) -> Option<u32> {
         match self {
-            Method::Auto => "pick the best method for the job and the board",
-            Method::Backtrack => "bitboard backtracking, row by row (n ≤ 64); the honest baseline",
-            Method::Dlx => {
-                "exact cover with dancing links, diagonals as secondary items (n ≤ 1000)"
-            }
-            Method::DlxGadgets => {
-                "exact cover, every item primary plus one gadget option per diagonal; slow to a first solution beyond n ≈ 20"
-            }
-            Method::Sat => {
-                "CNF solved by our CDCL SAT solver; --encoding pairwise (the seed's) or compact"
-            }
-            Method::Cp => {
-                "constraint programming: three all-different constraints, first-fail (n ≤ 20000)"
-            }
-            Method::Counter => {
-                "counts only: full 8-fold symmetry, all threads, checkpoints, shards (n ≤ 32)"
-            }
+            Method::Auto | Method::Construct | Method::Local => None,
+            Method::Backtrack => Some(crate::engines::backtrack::MAX_N),
+            Method::Dlx | Method::DlxGadgets => Some(dlx::MAX_N),
+            Method::Sat => Some(
+                sat::Encoding::Pairwise
+                    .max_n()
+                    .max(sat::Encoding::Compact.max_n()),
+            ),
+            Method::Cp => Some(crate::engines::cp::MAX_N),
+            Method::Counter => Some(counter::MAX_N),
+        }
+    }
+
+    /// One line on what the method does, for help texts (front ends add their own words for
+    /// how to choose it).
+    pub fn about(self) -> String {
+        let up_to = |n: u32| format!("n ≤ {n}");
+        match self {
+            Method::Auto => "pick the best method for the job and the board".into(),
+            Method::Backtrack => format!(
+                "bitboard backtracking, row by row ({}); the honest baseline",
+                up_to(crate::engines::backtrack::MAX_N)
+            ),
+            Method::Dlx => format!(
+                "exact cover with dancing links, diagonals as secondary items ({})",
+                up_to(dlx::MAX_N)
+            ),
+            Method::DlxGadgets => format!(
+                "exact cover, every item primary plus one gadget option per diagonal; slow to a \
+                 first solution beyond n ≈ 20 ({})",
+                up_to(dlx::MAX_N)
+            ),
+            Method::Sat => format!(
+                "CNF solved by our CDCL SAT solver: the pairwise encoding ({}) or the compact \
+                 sequential-counter encoding ({})",
+                up_to(sat::Encoding::Pairwise.max_n()),
+                up_to(sat::Encoding::Compact.max_n())
+            ),
+            Method::Cp => format!(
+                "constraint programming: three all-different constraints, first-fail ({})",
+                up_to(crate::engines::cp::MAX_N)
+            ),
+            Method::Counter => format!(
+                "counts only: full 8-fold symmetry, all threads, checkpoints, shards ({})",
+                up_to(counter::MAX_N)
+            ),
             Method::Construct => {
-                "explicit solution by n mod 6 in O(n), any n (solve only, no fixed queens)"
+                "explicit solution by n mod 6 in O(n), any n (one solution, no fixed queens)".into()
             }
             Method::Local => {
-                "min-conflicts local search: huge boards, random solutions by --seed (solve only)"
+                "min-conflicts local search: huge boards, random solutions by seed (one solution)"
+                    .into()
             }
         }
     }
@@ -104,7 +136,7 @@ impl Method {
     ///   (instant there), the construction from then on (backtracking needs 0.1 s at n = 28 and
     ///   seconds beyond).
     /// - One completion (fixed queens) from [`AUTO_CONSTRUCT_FROM`] rows on: constraint
-    ///   programming up to [`crate::cp_model::MAX_N`] rows (first-fail finds completions in
+    ///   programming up to [`crate::engines::cp::MAX_N`] rows (first-fail finds completions in
     ///   milliseconds where row-by-row backtracking needs minutes from n ≈ 40, and it proves
     ///   there is none when that is so), local search beyond.
     /// - Everything else (small boards, listing, counting completions): backtracking.
@@ -125,7 +157,7 @@ impl Method {
                 }
             }
             Method::Auto if job == Job::Solve && problem.n() >= AUTO_CONSTRUCT_FROM => {
-                if problem.n() <= crate::cp_model::MAX_N {
+                if problem.n() <= crate::engines::cp::MAX_N {
                     Method::Cp
                 } else {
                     Method::Local
@@ -142,15 +174,21 @@ impl Method {
             Method::Backtrack => {
                 let mut engine = Backtrack::new(config.threads);
                 engine.progress = config.progress.clone();
+                engine.limits = config.limits.clone();
                 Box::new(engine)
             }
             Method::Dlx => Box::new(Dlx::new(dlx::Encoding::Secondary, config.seed)),
             Method::DlxGadgets => Box::new(Dlx::new(dlx::Encoding::Gadgets, config.seed)),
-            Method::Sat => Box::new(Sat::new(config.encoding, config.seed.unwrap_or(0))),
+            Method::Sat => {
+                let mut engine = Sat::new(config.encoding, config.seed.unwrap_or(0));
+                engine.limits = config.limits.clone();
+                Box::new(engine)
+            }
             Method::Cp => {
                 let mut engine = Cp::new();
                 engine.seed = config.seed;
                 engine.progress = config.progress.clone();
+                engine.limits = config.limits.clone();
                 Box::new(engine)
             }
             Method::Counter => {
@@ -207,7 +245,9 @@ pub struct Config {
     /// Where long runs report progress (`None`: nowhere).
     pub progress: Option<ProgressSink>,
     /// The CNF encoding of the SAT method.
-    pub encoding: cnf::Encoding,
+    pub encoding: sat::Encoding,
+    /// When to give up (node budget, time budget, stop flag); every method honours it.
+    pub limits: Limits,
 }
 
 impl Default for Config {
@@ -216,7 +256,8 @@ impl Default for Config {
             threads: 1,
             seed: None,
             progress: None,
-            encoding: cnf::Encoding::default(),
+            encoding: sat::Encoding::default(),
+            limits: Limits::default(),
         }
     }
 }
@@ -234,6 +275,16 @@ mod tests {
             "dancing".parse::<Method>(),
             Err(UnknownMethod("dancing".into()))
         );
+    }
+
+    #[test]
+    fn about_texts_quote_the_real_limits() {
+        for &m in Method::ALL {
+            if let Some(max) = m.max_n() {
+                assert!(m.about().contains(&max.to_string()), "{m}: {}", m.about());
+            }
+            assert!(!m.about().contains("--"), "{m} names a flag: {}", m.about());
+        }
     }
 
     #[test]

@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use nqueens::counter::{self, Counter, Report, RunOptions, Shard, TaskList};
-use nqueens::{Engine, Problem, oeis};
+use nqueens::engines::counter::{self, Counter, Report, RunOptions, Shard, TaskList};
+use nqueens::{Engine, Problem, instances::oeis};
 
 fn whole(n: u32, threads: usize) -> Report {
     Counter::new(threads)

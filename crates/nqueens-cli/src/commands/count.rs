@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::{Result, anyhow, bail};
 use clap::Args;
 use nqueens::Job;
-use nqueens::counter::{Counter, RunOptions, Shard};
+use nqueens::engines::counter::{Counter, RunOptions, Shard};
 use nqueens::methods::Method;
 
 use crate::Status;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use nqueens::counter::shard;
+use nqueens::engines::counter::shard;
 
 use crate::Status;
 use crate::output;
