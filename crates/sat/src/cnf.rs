@@ -23,6 +23,7 @@
 
 use std::fmt;
 
+use crate::error::Error;
 use crate::lit::{Lit, Var};
 
 /// Something clauses can be added to.
@@ -36,6 +37,21 @@ pub trait ClauseSink {
 
     /// Makes sure variables `0..count` exist.
     fn ensure_vars(&mut self, count: u32);
+
+    /// Records that the formula has variables `0..count`, some perhaps in no clause (a DIMACS
+    /// header's count). A sink that only counts treats it as [`ClauseSink::ensure_vars`] (the
+    /// default); a sink that allocates per variable, such as the [`crate::Solver`], may ignore
+    /// it and grow as literals arrive, so a header's claim alone never costs memory.
+    fn declare_vars(&mut self, count: u32) {
+        self.ensure_vars(count);
+    }
+
+    /// `Err` once the sink could not keep what it was given (a [`crate::Solver`] that ran out
+    /// of memory; it drops every clause after that). Readers and encoders may check it to stop
+    /// early; [`crate::read_dimacs`] does after every clause. Always `Ok` by default.
+    fn status(&self) -> Result<(), Error> {
+        Ok(())
+    }
 
     /// Adds the clause `lits[0] ∨ lits[1] ∨ …` (the empty slice is the false clause).
     fn add_clause(&mut self, lits: &[Lit]);
@@ -55,6 +71,14 @@ impl<S: ClauseSink + ?Sized> ClauseSink for &mut S {
 
     fn ensure_vars(&mut self, count: u32) {
         (**self).ensure_vars(count)
+    }
+
+    fn declare_vars(&mut self, count: u32) {
+        (**self).declare_vars(count)
+    }
+
+    fn status(&self) -> Result<(), Error> {
+        (**self).status()
     }
 
     fn add_clause(&mut self, lits: &[Lit]) {
@@ -118,9 +142,10 @@ impl Cnf {
         self.lits.len()
     }
 
-    /// Adds every clause of this formula, and its variables, to `sink`.
+    /// Adds every clause of this formula to `sink`, and declares its variables
+    /// ([`ClauseSink::declare_vars`]: a solver allocates only those the clauses use).
     pub fn add_to(&self, sink: &mut (impl ClauseSink + ?Sized)) {
-        sink.ensure_vars(self.num_vars);
+        sink.declare_vars(self.num_vars);
         for clause in self.clauses() {
             sink.add_clause(clause);
         }
@@ -169,8 +194,9 @@ impl fmt::Display for Cnf {
     }
 }
 
-/// A sink that only counts: variables, clauses and literals. Run an encoder into it first to
-/// learn the header of a DIMACS file before streaming the clauses.
+/// A sink that only counts: variables, clauses, literals and binary clauses. Run an encoder
+/// into it first to learn the header of a DIMACS file before streaming the clauses, or what a
+/// solver for the formula would need ([`crate::Solver::estimated_bytes`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ClauseCounter {
     /// Variables.
@@ -179,6 +205,8 @@ pub struct ClauseCounter {
     pub clauses: u64,
     /// Literals, over all clauses.
     pub lits: u64,
+    /// Clauses of exactly two literals (a solver keeps them apart, for less).
+    pub binary: u64,
 }
 
 impl ClauseSink for ClauseCounter {
@@ -194,6 +222,7 @@ impl ClauseSink for ClauseCounter {
         self.ensure_vars(vars_needed(lits));
         self.clauses += 1;
         self.lits += lits.len() as u64;
+        self.binary += u64::from(lits.len() == 2);
     }
 }
 
@@ -256,7 +285,10 @@ mod tests {
     use super::*;
 
     fn lits(numbers: &[i32]) -> Vec<Lit> {
-        numbers.iter().map(|&n| Lit::from_dimacs(n)).collect()
+        numbers
+            .iter()
+            .map(|&n| Lit::from_dimacs(n.into()).unwrap())
+            .collect()
     }
 
     #[test]
@@ -298,7 +330,8 @@ mod tests {
             ClauseCounter {
                 vars: 5,
                 clauses: 2,
-                lits: 5
+                lits: 5,
+                binary: 1,
             }
         );
     }

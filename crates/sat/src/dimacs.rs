@@ -4,13 +4,20 @@
 //! clauses as whitespace-separated nonzero integers (`5` is variable 5, `-5` its negation), each
 //! clause ended by `0`. Clauses may span lines and share them.
 //!
-//! [`DimacsReader`] streams: it holds one line and one clause at a time, so a formula larger
-//! than memory can go straight into a [`ClauseSink`] ([`read_dimacs`]). It is strict, because a
+//! [`DimacsReader`] streams: it holds one clause and the start of one token at a time, never a
+//! whole line, so its memory does not grow with the input (a line of any length, a token of a
+//! million digits), and a formula larger than memory can go straight into a [`ClauseSink`]
+//! ([`read_dimacs`]). The header's counts are claims to check the body against, not sizes to
+//! allocate: the reader allocates nothing by them, and [`read_dimacs`] only *declares* the
+//! variables ([`ClauseSink::declare_vars`]), so a solver grows as literals arrive and
+//! `p cnf 1000000000 1` costs what its one clause costs. It is strict, because a
 //! file that disagrees with its own header is usually truncated or mislabelled: the header must
 //! come before any clause, literals must be within the declared variables, the number of clauses
 //! must match, the last clause needs its `0`. One leniency: a line holding only `%` ends the
-//! formula, as in the SATLIB benchmark files. Every error names its 1-based line; no input makes
-//! the reader panic.
+//! formula, as in the SATLIB benchmark files. A UTF-8 byte-order mark at the start is skipped.
+//! Every error names its position (1-based line and column, the column in characters:
+//! [`nqueens_support::Position`]) and quotes at most 200 characters of the input with control
+//! characters escaped; no input makes the reader panic.
 //!
 //! [`DimacsWriter`] is a [`ClauseSink`] that writes each clause as it comes, after a header given
 //! up front (count with a [`crate::ClauseCounter`] first when the encoder does not know).
@@ -22,10 +29,15 @@
 //! write_dimacs(&mut out, &cnf).unwrap();
 //! assert_eq!(String::from_utf8(out).unwrap(), "p cnf 3 2\n1 -3 0\n2 3 0\n");
 //! let err = parse_dimacs("p cnf 2 1\n1 3 0\n").unwrap_err();
-//! assert_eq!(err.to_string(), "line 2: literal 3 is out of range; the header declares 2 variables");
+//! assert_eq!(
+//!     err.to_string(),
+//!     "line 2, column 3: literal 3 is out of range; the header declares 2 variables"
+//! );
 //! ```
 
 use std::io::{self, BufRead, Write};
+
+use nqueens_support::{EXCERPT_CHARS, Position, excerpt};
 
 use crate::cnf::{ClauseSink, Cnf};
 use crate::error::Error;
@@ -40,22 +52,16 @@ pub struct Header {
     pub clauses: u64,
 }
 
-/// The most characters of a bad token quoted in an error message.
-const QUOTE_LIMIT: usize = 24;
+/// Input text as an error message quotes it: lossy UTF-8, at most
+/// [`EXCERPT_CHARS`] characters, control characters escaped ([`excerpt`]).
+fn quote(text: &[u8]) -> String {
+    excerpt(&String::from_utf8_lossy(text))
+}
 
-/// A token from the input, as an error message quotes it: lossy UTF-8, control characters
-/// escaped, long tokens cut.
-fn quote(token: &[u8]) -> String {
-    let text = String::from_utf8_lossy(token);
-    let mut quoted: String = text
-        .chars()
-        .take(QUOTE_LIMIT)
-        .flat_map(char::escape_debug)
-        .collect();
-    if text.chars().nth(QUOTE_LIMIT).is_some() {
-        quoted.push('…');
-    }
-    quoted
+/// The characters among `bytes` (UTF-8 continuation bytes are not counted; an invalid byte is
+/// one character, as lossy decoding shows it).
+fn chars(bytes: &[u8]) -> u64 {
+    bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u64
 }
 
 /// DIMACS whitespace: space, tab, and the line-ending and feed characters.
@@ -73,74 +79,146 @@ enum Number {
 }
 
 fn parse_number(token: &[u8]) -> Number {
-    let (negative, digits) = match token {
-        [b'-', rest @ ..] => (true, rest),
-        _ => (false, token),
-    };
-    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
-        return Number::Junk;
-    }
-    let mut value: i64 = 0;
-    for &d in digits {
-        match value
-            .checked_mul(10)
-            .and_then(|v| v.checked_add(i64::from(d - b'0')))
-        {
-            Some(v) => value = v,
-            None => return Number::Overflow,
+    let mut parser = NumberParser::default();
+    parser.feed(token);
+    parser.finish()
+}
+
+/// [`parse_number`] for a token that arrives in pieces.
+#[derive(Default)]
+struct NumberParser {
+    bytes: u64,
+    negative: bool,
+    digits: u64,
+    value: i64,
+    overflow: bool,
+    junk: bool,
+}
+
+impl NumberParser {
+    fn feed(&mut self, piece: &[u8]) {
+        for &byte in piece {
+            if byte == b'-' && self.bytes == 0 {
+                self.negative = true;
+            } else if byte.is_ascii_digit() {
+                self.digits += 1;
+                match self
+                    .value
+                    .checked_mul(10)
+                    .and_then(|v| v.checked_add(i64::from(byte - b'0')))
+                {
+                    Some(v) => self.value = v,
+                    None => self.overflow = true,
+                }
+            } else {
+                self.junk = true;
+            }
+            self.bytes += 1;
         }
     }
-    Number::Value(if negative { -value } else { value })
+
+    fn finish(&self) -> Number {
+        if self.junk || self.digits == 0 {
+            Number::Junk
+        } else if self.overflow {
+            Number::Overflow
+        } else if self.negative {
+            Number::Value(-self.value)
+        } else {
+            Number::Value(self.value)
+        }
+    }
 }
+
+/// The UTF-8 byte-order mark (what [`nqueens_support::strip_bom_bytes`] strips; matched here
+/// byte by byte, as the input streams).
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The most bytes of a token kept for an error message to quote: more than
+/// [`EXCERPT_CHARS`] characters of any script, so a cut token shows as cut.
+const TOKEN_KEEP: usize = 4 * (EXCERPT_CHARS + 1);
+
+/// The longest `p cnf VARIABLES CLAUSES` line accepted, in bytes (the header needs about 40).
+const HEADER_MAX: usize = 1024;
 
 /// A streaming DIMACS CNF reader. See the [module documentation](self).
 #[derive(Debug)]
 pub struct DimacsReader<R> {
     input: R,
     header: Header,
-    /// The current line, without its terminator handling (tokens split on whitespace).
-    buf: Vec<u8>,
-    /// The next byte of `buf` to read.
-    pos: usize,
-    /// The 1-based number of the line in `buf` (0 before the first).
+    /// The 1-based line of the next byte.
     line: u64,
+    /// Characters read on the current line (0 right after a line break).
+    line_chars: u64,
+    /// Characters on the line before the current one.
+    prev_line_chars: u64,
+    /// Whether the current line has had a token (so `c`, `p` and `%` are no longer special).
+    line_has_token: bool,
+    /// The start of the last token, up to [`TOKEN_KEEP`] bytes.
+    token: Vec<u8>,
     /// Whether the input (or a `%` line) has ended.
     ended: bool,
     clause: Vec<Lit>,
-    clause_line: u64,
+    /// Where the clause being read starts.
+    clause_start: Position,
     clauses_read: u64,
 }
 
+/// A token as read: its value, if a number, and where it starts.
+struct Token {
+    number: Number,
+    position: Position,
+}
+
 impl<R: BufRead> DimacsReader<R> {
-    /// Reads up to and including the header.
-    pub fn new(input: R) -> Result<Self, Error> {
+    /// Reads up to and including the header. A UTF-8 byte-order mark at the start is skipped
+    /// (and not counted in columns).
+    pub fn new(mut input: R) -> Result<Self, Error> {
+        // Byte by byte, so the answer does not depend on how the input is buffered.
+        let mut matched = 0;
+        while matched < BOM.len() {
+            let buf = fill(&mut input)?;
+            if buf.first() != Some(&BOM[matched]) {
+                break;
+            }
+            input.consume(1);
+            matched += 1;
+        }
+        if matched > 0 && matched < BOM.len() {
+            // Part of a byte-order mark: not UTF-8, and no header.
+            return Err(Error::MissingHeader {
+                position: Position { line: 1, column: 1 },
+                token: quote(&BOM[..matched]),
+            });
+        }
         let mut reader = DimacsReader {
             input,
             header: Header::default(),
-            buf: Vec::new(),
-            pos: 0,
-            line: 0,
+            line: 1,
+            line_chars: 0,
+            prev_line_chars: 0,
+            line_has_token: false,
+            token: Vec::new(),
             ended: false,
             clause: Vec::new(),
-            clause_line: 0,
+            clause_start: Position { line: 1, column: 1 },
             clauses_read: 0,
         };
         loop {
-            if !reader.next_line()? {
+            let Some(first) = reader.skip_space()? else {
                 return Err(Error::NoHeader);
-            }
-            match reader.line_kind() {
-                LineKind::Blank | LineKind::Comment => continue,
-                LineKind::Header => {
+            };
+            match first {
+                b'c' => reader.skip_line()?,
+                b'p' => {
                     reader.header = reader.parse_header()?;
-                    reader.pos = reader.buf.len();
                     return Ok(reader);
                 }
-                LineKind::End | LineKind::Clauses => {
-                    let token = reader.next_token().unwrap_or_default();
+                _ => {
+                    let token = reader.read_token()?;
                     return Err(Error::MissingHeader {
-                        line: reader.line,
-                        token: quote(&token),
+                        position: token.position,
+                        token: quote(&reader.token),
                     });
                 }
             }
@@ -161,44 +239,56 @@ impl<R: BufRead> DimacsReader<R> {
     pub fn next_clause(&mut self) -> Result<Option<&[Lit]>, Error> {
         self.clause.clear();
         loop {
-            if self.pos >= self.buf.len() {
-                if !self.next_line()? {
-                    return self.finish().map(|()| None);
-                }
-                match self.line_kind() {
-                    LineKind::Blank | LineKind::Comment => {
-                        self.pos = self.buf.len();
+            if self.ended {
+                return self.finish().map(|()| None);
+            }
+            if self.plain_literals() {
+                self.clauses_read += 1;
+                return Ok(Some(&self.clause));
+            }
+            // One token the fast path left: a comment, a header, an end marker, a token across
+            // the buffer's end, or an error.
+            let Some(first) = self.skip_space()? else {
+                return self.finish().map(|()| None);
+            };
+            if !self.line_has_token {
+                match first {
+                    b'c' => {
+                        self.skip_line()?;
                         continue;
                     }
-                    LineKind::Header => return Err(Error::DuplicateHeader { line: self.line }),
-                    LineKind::End => {
-                        self.ended = true;
-                        return self.finish().map(|()| None);
+                    b'p' => {
+                        return Err(Error::DuplicateHeader {
+                            position: self.here(),
+                        });
                     }
-                    LineKind::Clauses => {}
+                    _ => {}
                 }
             }
-            let Some((start, end)) = self.next_token_span() else {
-                continue;
-            };
-            let token = &self.buf[start..end];
-            let value = match parse_number(token) {
+            let first_on_line = !self.line_has_token;
+            let token = self.read_token()?;
+            let value = match token.number {
                 Number::Value(v) => v,
                 Number::Overflow => {
-                    return Err(self.out_of_range(quote(token)));
+                    return Err(self.out_of_range(token.position, quote(&self.token)));
                 }
                 Number::Junk => {
+                    if first_on_line && self.token == b"%" && self.rest_of_line_is_blank()? {
+                        // SATLIB's end marker.
+                        self.ended = true;
+                        continue;
+                    }
                     return Err(Error::BadToken {
-                        line: self.line,
-                        token: quote(token),
+                        position: token.position,
+                        token: quote(&self.token),
                     });
                 }
             };
             if self.clause.is_empty() {
-                self.clause_line = self.line;
+                self.clause_start = token.position;
                 if self.clauses_read == self.header.clauses {
                     return Err(Error::TooManyClauses {
-                        line: self.line,
+                        position: token.position,
                         declared: self.header.clauses,
                     });
                 }
@@ -208,16 +298,81 @@ impl<R: BufRead> DimacsReader<R> {
                 return Ok(Some(&self.clause));
             }
             if value.unsigned_abs() > u64::from(self.header.vars) {
-                return Err(self.out_of_range(value.to_string()));
+                return Err(self.out_of_range(token.position, value.to_string()));
             }
-            let lit = Lit::try_from_dimacs(value).expect("in range: checked against the header");
+            let lit = Lit::from_dimacs(value).expect("in range: checked against the header");
             self.clause.push(lit);
         }
     }
 
-    fn out_of_range(&self, literal: String) -> Error {
+    /// The fast path of [`Self::next_clause`]: reads blanks and plain in-range literals (up to
+    /// 10 digits, each wholly inside the buffered input) straight from the buffer into the
+    /// clause. True when it read the clause's `0` (not yet counted in `clauses_read`); false
+    /// when it stopped before anything else, which the general path then reads.
+    fn plain_literals(&mut self) -> bool {
+        let Ok(buf) = self.input.fill_buf() else {
+            return false;
+        };
+        let mut i = 0;
+        let complete = loop {
+            while i < buf.len() {
+                let byte = buf[i];
+                if byte == b'\n' {
+                    self.line += 1;
+                    self.prev_line_chars = self.line_chars;
+                    self.line_chars = 0;
+                    self.line_has_token = false;
+                } else if is_space(byte) {
+                    self.line_chars += 1;
+                } else {
+                    break;
+                }
+                i += 1;
+            }
+            let start = i;
+            let Some(&first) = buf.get(start) else {
+                break false;
+            };
+            if !self.line_has_token && matches!(first, b'c' | b'p' | b'%') {
+                break false;
+            }
+            let negative = first == b'-';
+            let mut end = start + usize::from(negative);
+            let mut value = 0u64;
+            while end < buf.len() && end - start < 11 && buf[end].is_ascii_digit() {
+                value = value * 10 + u64::from(buf[end] - b'0');
+                end += 1;
+            }
+            let digits = end - start - usize::from(negative);
+            let ended = buf.get(end).is_some_and(|&b| is_space(b));
+            if digits == 0 || !ended || value > u64::from(self.header.vars) {
+                break false;
+            }
+            if self.clause.is_empty() {
+                if self.clauses_read == self.header.clauses {
+                    break false;
+                }
+                self.clause_start = Position {
+                    line: self.line,
+                    column: self.line_chars + 1,
+                };
+            }
+            self.line_chars += (end - start) as u64;
+            self.line_has_token = true;
+            i = end;
+            if value == 0 {
+                break true;
+            }
+            let var = Var::from_index(value as u32 - 1);
+            self.clause.push(Lit::new(var, negative));
+        };
+        self.input.consume(i);
+        complete
+    }
+
+    fn out_of_range(&self, position: Position, literal: String) -> Error {
         Error::LiteralOutOfRange {
-            line: self.line,
+            position,
             literal,
             vars: self.header.vars,
         }
@@ -228,12 +383,12 @@ impl<R: BufRead> DimacsReader<R> {
         self.ended = true;
         if !self.clause.is_empty() {
             return Err(Error::UnterminatedClause {
-                line: self.clause_line,
+                position: self.clause_start,
             });
         }
         if self.clauses_read < self.header.clauses {
             return Err(Error::TooFewClauses {
-                line: self.line,
+                position: self.end(),
                 declared: self.header.clauses,
                 found: self.clauses_read,
             });
@@ -241,103 +396,211 @@ impl<R: BufRead> DimacsReader<R> {
         Ok(())
     }
 
-    /// Loads the next line into `buf`; false at the end of the input.
-    fn next_line(&mut self) -> Result<bool, Error> {
-        if self.ended {
-            return Ok(false);
+    /// The position of the next byte.
+    fn here(&self) -> Position {
+        Position {
+            line: self.line,
+            column: self.line_chars + 1,
         }
-        self.buf.clear();
-        self.pos = 0;
-        if self.input.read_until(b'\n', &mut self.buf)? == 0 {
-            return Ok(false);
+    }
+
+    /// The end of the input: just after the last character of its last line (a final line
+    /// break does not start a line).
+    fn end(&self) -> Position {
+        if self.line_chars == 0 && self.line > 1 {
+            Position {
+                line: self.line - 1,
+                column: self.prev_line_chars + 1,
+            }
+        } else {
+            self.here()
         }
+    }
+
+    /// Counts a line break.
+    fn new_line(&mut self) {
         self.line += 1;
-        Ok(true)
+        self.prev_line_chars = self.line_chars;
+        self.line_chars = 0;
+        self.line_has_token = false;
     }
 
-    /// What the line in `buf` is, judged by its first non-blank byte.
-    fn line_kind(&mut self) -> LineKind {
-        while self.pos < self.buf.len() && is_space(self.buf[self.pos]) {
-            self.pos += 1;
-        }
-        match self.buf.get(self.pos) {
-            None => LineKind::Blank,
-            Some(b'c') => LineKind::Comment,
-            Some(b'p') => LineKind::Header,
-            Some(b'%') if self.buf[self.pos + 1..].iter().all(|&b| is_space(b)) => LineKind::End,
-            Some(_) => LineKind::Clauses,
+    /// Skips whitespace (counting lines); returns the next byte, not consumed, or `None` at
+    /// the end of the input.
+    fn skip_space(&mut self) -> Result<Option<u8>, Error> {
+        loop {
+            let buf = fill(&mut self.input)?;
+            if buf.is_empty() {
+                return Ok(None);
+            }
+            let mut used = 0;
+            let mut next = None;
+            for &byte in buf {
+                if byte == b'\n' {
+                    self.line += 1;
+                    self.prev_line_chars = self.line_chars;
+                    self.line_chars = 0;
+                    self.line_has_token = false;
+                } else if is_space(byte) {
+                    self.line_chars += 1;
+                } else {
+                    next = Some(byte);
+                    break;
+                }
+                used += 1;
+            }
+            self.input.consume(used);
+            if next.is_some() {
+                return Ok(next);
+            }
         }
     }
 
-    /// The span of the next token of the line, or `None` when the line is used up.
-    fn next_token_span(&mut self) -> Option<(usize, usize)> {
-        let buf = &self.buf;
-        let mut pos = self.pos;
-        while pos < buf.len() && is_space(buf[pos]) {
-            pos += 1;
+    /// Skips the rest of the line and its line break.
+    fn skip_line(&mut self) -> Result<(), Error> {
+        loop {
+            let buf = fill(&mut self.input)?;
+            if buf.is_empty() {
+                return Ok(());
+            }
+            if let Some(at) = buf.iter().position(|&b| b == b'\n') {
+                self.line_chars += chars(&buf[..at]);
+                self.input.consume(at + 1);
+                self.new_line();
+                return Ok(());
+            }
+            let used = buf.len();
+            self.line_chars += chars(buf);
+            self.input.consume(used);
         }
-        let start = pos;
-        while pos < buf.len() && !is_space(buf[pos]) {
-            pos += 1;
-        }
-        self.pos = pos;
-        (start < pos).then_some((start, pos))
     }
 
-    fn next_token(&mut self) -> Option<Vec<u8>> {
-        self.next_token_span()
-            .map(|(start, end)| self.buf[start..end].to_vec())
+    /// Whether only blanks follow on this line; consumes them (not the line break).
+    fn rest_of_line_is_blank(&mut self) -> Result<bool, Error> {
+        loop {
+            let buf = fill(&mut self.input)?;
+            if buf.is_empty() {
+                return Ok(true);
+            }
+            let blanks = buf
+                .iter()
+                .take_while(|&&b| b != b'\n' && is_space(b))
+                .count();
+            let done = blanks < buf.len();
+            let blank = buf.get(blanks).is_none_or(|&b| b == b'\n');
+            self.line_chars += blanks as u64;
+            self.input.consume(blanks);
+            if done {
+                return Ok(blank);
+            }
+        }
     }
 
+    /// Reads the token that starts at the next byte (after [`Self::skip_space`]): its value
+    /// is computed as it streams by, and only its first [`TOKEN_KEEP`] bytes are kept (in
+    /// `self.token`), so a token of any length takes bounded memory.
+    fn read_token(&mut self) -> Result<Token, Error> {
+        self.line_has_token = true;
+        self.token.clear();
+        let position = self.here();
+        let mut parse = NumberParser::default();
+        loop {
+            let buf = fill(&mut self.input)?;
+            let len = buf.iter().position(|&b| is_space(b)).unwrap_or(buf.len());
+            let token = &buf[..len];
+            parse.feed(token);
+            let keep = TOKEN_KEEP.saturating_sub(self.token.len()).min(len);
+            self.token.extend_from_slice(&token[..keep]);
+            let done = len < buf.len() || buf.is_empty();
+            self.line_chars += chars(token);
+            self.input.consume(len);
+            if done {
+                return Ok(Token {
+                    number: parse.finish(),
+                    position,
+                });
+            }
+        }
+    }
+
+    /// Reads the `p` line (at most [`HEADER_MAX`] bytes) and checks it.
     fn parse_header(&mut self) -> Result<Header, Error> {
-        let bad = |reader: &Self| Error::BadHeader {
-            line: reader.line,
-            found: quote(reader.buf.trim_ascii()),
-        };
-        let mut tokens = Vec::new();
-        while let Some(token) = self.next_token() {
-            tokens.push(token);
+        let position = self.here();
+        let mut text = Vec::new();
+        let mut too_long = false;
+        loop {
+            let buf = fill(&mut self.input)?;
+            if buf.is_empty() {
+                break;
+            }
+            let end = buf.iter().position(|&b| b == b'\n');
+            let len = end.unwrap_or(buf.len());
+            let keep = HEADER_MAX.saturating_sub(text.len()).min(len);
+            too_long |= keep < len;
+            text.extend_from_slice(&buf[..keep]);
+            self.line_chars += chars(&buf[..len]);
+            self.input.consume(len);
+            if end.is_some() {
+                break;
+            }
         }
-        let [p, cnf, vars, clauses] = tokens.as_slice() else {
-            return Err(bad(self));
+        self.line_has_token = true;
+        let bad = || Error::BadHeader {
+            position,
+            found: quote(text.trim_ascii()),
         };
-        if p != b"p" || cnf != b"cnf" {
-            return Err(bad(self));
+        if too_long {
+            return Err(bad());
+        }
+        let tokens: Vec<&[u8]> = text
+            .split(|&b| is_space(b))
+            .filter(|t| !t.is_empty())
+            .collect();
+        let [p, cnf, vars, clauses] = tokens.as_slice() else {
+            return Err(bad());
+        };
+        if *p != b"p" || *cnf != b"cnf" {
+            return Err(bad());
         }
         let (Number::Value(vars), Number::Value(clauses)) =
             (parse_number(vars), parse_number(clauses))
         else {
-            return Err(bad(self));
+            return Err(bad());
         };
         let vars = u32::try_from(vars)
             .ok()
             .filter(|&v| v <= Var::MAX_INDEX + 1)
-            .ok_or_else(|| bad(self))?;
-        let clauses = u64::try_from(clauses).map_err(|_| bad(self))?;
+            .ok_or_else(bad)?;
+        let clauses = u64::try_from(clauses).map_err(|_| bad())?;
         Ok(Header { vars, clauses })
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum LineKind {
-    Blank,
-    Comment,
-    Header,
-    /// A `%` line (SATLIB's end marker).
-    End,
-    Clauses,
+/// `input.fill_buf()`, retried when interrupted.
+fn fill<R: BufRead>(input: &mut R) -> Result<&[u8], Error> {
+    loop {
+        match input.fill_buf() {
+            Ok(_) => break,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(input.fill_buf()?)
 }
 
-/// Reads a DIMACS formula into `sink`: first the header's variables, then each clause.
-/// Returns the header.
+/// Reads a DIMACS formula into `sink`: first the header's variables (declared, not
+/// allocated: [`ClauseSink::declare_vars`]), then each clause. Returns the header, or the
+/// first error of the input or of the sink ([`ClauseSink::status`]: a solver out of memory).
 pub fn read_dimacs<S: ClauseSink + ?Sized>(
     input: impl BufRead,
     sink: &mut S,
 ) -> Result<Header, Error> {
     let mut reader = DimacsReader::new(input)?;
-    sink.ensure_vars(reader.header().vars);
+    sink.declare_vars(reader.header().vars);
+    sink.status()?;
     while let Some(clause) = reader.next_clause()? {
         sink.add_clause(clause);
+        sink.status()?;
     }
     Ok(reader.header())
 }
@@ -506,63 +769,138 @@ mod tests {
     }
 
     #[test]
-    fn every_malformation_names_its_line() {
+    fn every_malformation_names_its_position() {
         assert_eq!(parse_err(""), "no 'p cnf VARIABLES CLAUSES' header");
         assert_eq!(parse_err("c only\n"), "no 'p cnf VARIABLES CLAUSES' header");
         assert_eq!(
-            parse_err("c x\n1 2 0\np cnf 2 1\n"),
-            "line 2: '1' before the 'p cnf VARIABLES CLAUSES' header"
+            parse_err("c x\n  1 2 0\np cnf 2 1\n"),
+            "line 2, column 3: '1' before the 'p cnf VARIABLES CLAUSES' header"
         );
         assert_eq!(
             parse_err("p cnf 2\n"),
-            "line 1: bad header 'p cnf 2'; expected 'p cnf VARIABLES CLAUSES' with at most \
-             2147483647 variables"
+            "line 1, column 1: bad header 'p cnf 2'; expected 'p cnf VARIABLES CLAUSES' with \
+             at most 2147483647 variables"
         );
-        assert!(parse_err("p dnf 2 1\n").starts_with("line 1: bad header 'p dnf 2 1'"));
-        assert!(parse_err("p cnf -2 1\n").starts_with("line 1: bad header"));
-        assert!(parse_err("p cnf 2147483648 1\n").starts_with("line 1: bad header"));
+        assert!(parse_err("p dnf 2 1\n").starts_with("line 1, column 1: bad header 'p dnf 2 1'"));
+        assert!(parse_err("p cnf -2 1\n").starts_with("line 1, column 1: bad header"));
+        assert!(parse_err("p cnf 2147483648 1\n").starts_with("line 1, column 1: bad header"));
         assert!(parse_dimacs("p cnf 2147483647 0\n").is_ok());
         assert_eq!(
-            parse_err("p cnf 2 1\np cnf 2 1\n"),
-            "line 2: a second 'p' header"
+            parse_err("p cnf 2 1\n p cnf 2 1\n"),
+            "line 2, column 2: a second 'p' header"
         );
         assert_eq!(
             parse_err("p cnf 2 1\n1 x 0\n"),
-            "line 2: 'x' is not a literal"
+            "line 2, column 3: 'x' is not a literal"
         );
         assert_eq!(
-            parse_err("p cnf 2 1\n1 -2 0\n\n-3 0\n"),
-            "line 4: more clauses than the 1 the header declares"
+            parse_err("p cnf 2 1\n1 -2 0\n\n  -3 0\n"),
+            "line 4, column 3: more clauses than the 1 the header declares"
         );
         assert_eq!(
             parse_err("p cnf 2 2\n1 -2 0\n"),
-            "line 2: the input ends after 1 clauses; the header declares 2"
+            "line 2, column 7: the input ends after 1 clauses; the header declares 2"
         );
         assert_eq!(
-            parse_err("p cnf 2 2\n1 0\n-2\n1\n"),
-            "line 3: the clause starting here is missing its terminating 0"
+            parse_err("p cnf 2 2\n1 -2 0"),
+            "line 2, column 7: the input ends after 1 clauses; the header declares 2"
+        );
+        assert_eq!(
+            parse_err("p cnf 2 2\n1 0\n\n-2\n1\n"),
+            "line 4, column 1: the clause starting here is missing its terminating 0"
         );
         assert_eq!(
             parse_err("p cnf 2 1\n99999999999999999999999 0\n"),
-            "line 2: literal 99999999999999999999999 is out of range; the header declares 2 \
-             variables"
+            "line 2, column 1: literal 99999999999999999999999 is out of range; the header \
+             declares 2 variables"
         );
         assert_eq!(
-            parse_err("p cnf 2 1\n-3 0\n"),
-            "line 2: literal -3 is out of range; the header declares 2 variables"
-        );
-        assert_eq!(
-            parse_err("p cnf 2 1\n1 \u{7}\u{1b}[31m 0\n"),
-            "line 2: '\\u{7}\\u{1b}[31m' is not a literal"
+            parse_err("p cnf 2 1\n1\t-3 0\n"),
+            "line 2, column 3: literal -3 is out of range; the header declares 2 variables"
         );
         assert_eq!(
             parse_err("p cnf 2 1\n1 0 %\n"),
-            "line 2: '%' is not a literal"
+            "line 2, column 5: '%' is not a literal"
         );
-        let long = format!("p cnf 1 1\n{} 0\n", "y".repeat(100));
         assert_eq!(
-            parse_err(&long),
-            format!("line 2: '{}…' is not a literal", "y".repeat(24))
+            parse_err("p cnf 2 1\n% 1\n"),
+            "line 2, column 1: '%' is not a literal"
+        );
+    }
+
+    #[test]
+    fn columns_count_characters_not_bytes() {
+        assert_eq!(
+            parse_err("p cnf 2 1\nc é\né 0\n"),
+            "line 3, column 1: 'é' is not a literal"
+        );
+        assert_eq!(
+            parse_err("p cnf 2 1\n1 éé x 0\n"),
+            "line 2, column 3: 'éé' is not a literal"
+        );
+        let error = parse_dimacs("p cnf 2 1\n1 2 ü 0\n").unwrap_err();
+        assert_eq!(error.position(), Some(Position { line: 2, column: 5 }));
+        assert_eq!(error.line(), Some(2));
+    }
+
+    #[test]
+    fn quotes_are_short_and_escaped() {
+        assert_eq!(
+            parse_err("p cnf 2 1\n1 \u{7}\u{1b}[31m 0\n"),
+            "line 2, column 3: '\\u{7}\\u{1b}[31m' is not a literal"
+        );
+        assert_eq!(
+            parse_err("p cnf 2 1\u{1b}]0;title\u{7}\n"),
+            "line 1, column 1: bad header 'p cnf 2 1\\u{1b}]0;title\\u{7}'; expected 'p cnf \
+             VARIABLES CLAUSES' with at most 2147483647 variables"
+        );
+        // A token of 1,000 characters is quoted as its first 200 and an ellipsis, whatever
+        // the script.
+        for c in ['y', 'é', '€', '𝄞'] {
+            let long = format!("p cnf 1 1\n{} 0\n", c.to_string().repeat(1000));
+            let quoted = format!("{}…", c.to_string().repeat(EXCERPT_CHARS));
+            assert_eq!(
+                parse_err(&long),
+                format!("line 2, column 1: '{quoted}' is not a literal")
+            );
+        }
+        let short = format!("p cnf 1 1\n{} 0\n", "y".repeat(EXCERPT_CHARS));
+        assert!(!parse_err(&short).contains('…'));
+        let header = format!("p cnf 1 1 {}\n1 0\n", "z".repeat(5000));
+        let error = parse_err(&header);
+        assert!(
+            error.contains(&format!("'p cnf 1 1 {}…'", "z".repeat(190))),
+            "{error}"
+        );
+        assert!(error.chars().count() < EXCERPT_CHARS + 150, "{error}");
+        // Invalid UTF-8 is quoted lossily.
+        let error = read_dimacs(&b"p cnf 1 1\n\xff\xfe 0\n"[..], &mut Cnf::new());
+        assert_eq!(
+            error.unwrap_err().to_string(),
+            "line 2, column 1: '\u{fffd}\u{fffd}' is not a literal"
+        );
+    }
+
+    #[test]
+    fn a_byte_order_mark_at_the_start_is_skipped() {
+        let cnf = parse_dimacs("\u{feff}p cnf 2 1\n1 -2 0\n").unwrap();
+        assert_eq!(cnf.to_string(), "p cnf 2 1\n1 -2 0\n");
+        let cnf = parse_dimacs("\u{feff}c made by an editor\np cnf 1 1\n1 0\n").unwrap();
+        assert_eq!(cnf.len(), 1);
+        // Not counted in columns; elsewhere it is not blank.
+        assert_eq!(
+            parse_err("\u{feff}1 0\n"),
+            "line 1, column 1: '1' before the 'p cnf VARIABLES CLAUSES' header"
+        );
+        let mut cnf = Cnf::new();
+        let partial = read_dimacs(&b"\xEF\xBBp cnf 1 1\n1 0\n"[..], &mut cnf).unwrap_err();
+        assert_eq!(
+            partial.to_string(),
+            "line 1, column 1: '\u{fffd}' before the 'p cnf VARIABLES CLAUSES' header"
+        );
+        assert_eq!(
+            parse_err("p cnf 1 1\n\u{feff}1 0\n"),
+            "line 2, column 1: '\u{feff}1' is not a literal"
         );
     }
 
@@ -576,7 +914,7 @@ mod tests {
             },
             &["hi"],
         );
-        writer.add_clause(&[Lit::from_dimacs(-2), Lit::from_dimacs(1)]);
+        writer.add_clause(&[Lit::from_dimacs(-2).unwrap(), Lit::from_dimacs(1).unwrap()]);
         let out = writer.finish().unwrap();
         assert_eq!(String::from_utf8(out).unwrap(), "c hi\np cnf 2 1\n-2 1 0\n");
 
@@ -588,7 +926,7 @@ mod tests {
             },
             &[],
         );
-        writer.add_clause(&[Lit::from_dimacs(3)]);
+        writer.add_clause(&[Lit::from_dimacs(3).unwrap()]);
         assert_eq!(
             writer.finish().unwrap_err().to_string(),
             "the header declares 2 variables and 1 clauses, but the formula has 3 variables and \

@@ -2,12 +2,15 @@
 
 use std::io;
 
+use nqueens_support::Position;
+
 use thiserror::Error;
 
 /// Everything that can go wrong in this crate: reading or writing DIMACS, writing a proof.
 ///
-/// Parse errors carry the 1-based line they were found on, and their messages are one line
-/// (tokens from the file are quoted with control characters escaped).
+/// Parse errors carry the [`Position`] (1-based line and column, the column in characters) they
+/// were found at, and their messages are one line: what they quote from the file is at most
+/// 200 characters with control characters escaped ([`nqueens_support::excerpt`]).
 #[derive(Debug, Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -18,71 +21,77 @@ pub enum Error {
     #[error("no 'p cnf VARIABLES CLAUSES' header")]
     NoHeader,
     /// A clause came before the header.
-    #[error("line {line}: '{token}' before the 'p cnf VARIABLES CLAUSES' header")]
+    #[error("{position}: '{token}' before the 'p cnf VARIABLES CLAUSES' header")]
     MissingHeader {
-        /// The line.
-        line: u64,
+        /// Where the token starts.
+        position: Position,
         /// The first token of the line.
         token: String,
     },
     /// The `p` line is not `p cnf VARIABLES CLAUSES` with counts in range.
     #[error(
-        "line {line}: bad header '{found}'; expected 'p cnf VARIABLES CLAUSES' with at most \
+        "{position}: bad header '{found}'; expected 'p cnf VARIABLES CLAUSES' with at most \
          2147483647 variables"
     )]
     BadHeader {
-        /// The line.
-        line: u64,
+        /// Where the header starts.
+        position: Position,
         /// The header as found.
         found: String,
     },
     /// A second `p` line.
-    #[error("line {line}: a second 'p' header")]
+    #[error("{position}: a second 'p' header")]
     DuplicateHeader {
-        /// The line.
-        line: u64,
+        /// Where the second header starts.
+        position: Position,
     },
     /// A token that is not an integer.
-    #[error("line {line}: '{token}' is not a literal")]
+    #[error("{position}: '{token}' is not a literal")]
     BadToken {
-        /// The line.
-        line: u64,
+        /// Where the token starts.
+        position: Position,
         /// The token as found.
         token: String,
     },
     /// A literal whose variable the header does not declare.
-    #[error("line {line}: literal {literal} is out of range; the header declares {vars} variables")]
+    #[error("{position}: literal {literal} is out of range; the header declares {vars} variables")]
     LiteralOutOfRange {
-        /// The line.
-        line: u64,
+        /// Where the literal starts.
+        position: Position,
         /// The literal as written.
         literal: String,
         /// The number of variables in the header.
         vars: u32,
     },
     /// More clauses than the header declares.
-    #[error("line {line}: more clauses than the {declared} the header declares")]
+    #[error("{position}: more clauses than the {declared} the header declares")]
     TooManyClauses {
-        /// The line of the first clause too many.
-        line: u64,
+        /// Where the first clause too many starts.
+        position: Position,
         /// The number of clauses in the header.
         declared: u64,
     },
     /// Fewer clauses than the header declares.
-    #[error("line {line}: the input ends after {found} clauses; the header declares {declared}")]
+    #[error("{position}: the input ends after {found} clauses; the header declares {declared}")]
     TooFewClauses {
-        /// The last line.
-        line: u64,
+        /// The end of the input (just after the last character of the last line).
+        position: Position,
         /// The number of clauses in the header.
         declared: u64,
         /// The number of clauses read.
         found: u64,
     },
     /// The input ends inside a clause.
-    #[error("line {line}: the clause starting here is missing its terminating 0")]
+    #[error("{position}: the clause starting here is missing its terminating 0")]
     UnterminatedClause {
-        /// The line where the clause starts.
-        line: u64,
+        /// Where the clause starts.
+        position: Position,
+    },
+    /// The system refused memory the solver needed (the formula does not fit).
+    #[error("the solver needs about {} MiB more, more than could be allocated", bytes.div_ceil(1 << 20))]
+    OutOfMemory {
+        /// About how many bytes were wanted.
+        bytes: u64,
     },
     /// A DIMACS writer got a different formula than its header promised.
     #[error(
@@ -102,18 +111,26 @@ pub enum Error {
 }
 
 impl Error {
+    /// Where a parse error was found.
+    pub fn position(&self) -> Option<Position> {
+        match *self {
+            Error::MissingHeader { position, .. }
+            | Error::BadHeader { position, .. }
+            | Error::DuplicateHeader { position }
+            | Error::BadToken { position, .. }
+            | Error::LiteralOutOfRange { position, .. }
+            | Error::TooManyClauses { position, .. }
+            | Error::TooFewClauses { position, .. }
+            | Error::UnterminatedClause { position } => Some(position),
+            Error::Io(_)
+            | Error::NoHeader
+            | Error::HeaderMismatch { .. }
+            | Error::OutOfMemory { .. } => None,
+        }
+    }
+
     /// The line a parse error was found on.
     pub fn line(&self) -> Option<u64> {
-        match *self {
-            Error::MissingHeader { line, .. }
-            | Error::BadHeader { line, .. }
-            | Error::DuplicateHeader { line }
-            | Error::BadToken { line, .. }
-            | Error::LiteralOutOfRange { line, .. }
-            | Error::TooManyClauses { line, .. }
-            | Error::TooFewClauses { line, .. }
-            | Error::UnterminatedClause { line } => Some(line),
-            Error::Io(_) | Error::NoHeader | Error::HeaderMismatch { .. } => None,
-        }
+        self.position().map(|p| p.line)
     }
 }

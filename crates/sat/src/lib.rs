@@ -4,7 +4,7 @@
 //!   edge ([`lit`]);
 //! - [`ClauseSink`]: what encoders write into, implemented by the in-memory [`Cnf`], the
 //!   streaming [`DimacsWriter`], the sizing [`ClauseCounter`] and the [`Solver`] ([`cnf`]);
-//! - [`DimacsReader`] / [`read_dimacs`]: a streaming, strict DIMACS reader with line-numbered
+//! - [`DimacsReader`] / [`read_dimacs`]: a streaming, strict DIMACS reader with positioned
 //!   errors ([`dimacs`]);
 //! - [`Solver`]: conflict-driven clause learning with watched literals, first-UIP learning and
 //!   minimisation, VSIDS, phase saving, restarts, LBD-based clause reduction, assumptions,

@@ -4,7 +4,8 @@
 //! `code = 2·var + sign` where the sign bit is 1 for the negative literal. Both are
 //! `#[repr(transparent)]` newtypes of `u32`, so arrays indexed by variable or by literal are dense
 //! and a clause is a plain slice of `u32`s. DIMACS integers (1-based, negative for negated) appear
-//! only at the edge: [`Lit::from_dimacs`] and [`Lit::to_dimacs`].
+//! only at the edge: [`Lit::from_dimacs`] and [`Var::from_dimacs`] (both `None` for numbers that
+//! name no literal or variable, such as 0) and [`Lit::to_dimacs`].
 //!
 //! ```
 //! use sat::{Lit, Var};
@@ -12,7 +13,8 @@
 //! assert_eq!(Lit::positive(x).code(), 8);
 //! assert_eq!(Lit::negative(x).code(), 9);
 //! assert_eq!(Lit::negative(x).to_dimacs(), -5);
-//! assert_eq!(Lit::from_dimacs(-5), !Lit::positive(x));
+//! assert_eq!(Lit::from_dimacs(-5), Some(!Lit::positive(x)));
+//! assert_eq!(Lit::from_dimacs(0), None);
 //! assert_eq!(Lit::from_code(9).var(), x);
 //! ```
 
@@ -144,17 +146,9 @@ impl Lit {
         !self.is_negative()
     }
 
-    /// The literal of DIMACS integer `number` (`5` is variable 4, `-5` its negation).
-    ///
-    /// # Panics
-    /// If `number` is 0 or `i32::MIN` (use [`Lit::try_from_dimacs`] for untrusted input).
-    pub fn from_dimacs(number: i32) -> Lit {
-        Lit::try_from_dimacs(i64::from(number)).expect("a nonzero DIMACS literal")
-    }
-
-    /// The literal of DIMACS integer `number`, or `None` for 0 and numbers beyond `i32`'s
-    /// range.
-    pub fn try_from_dimacs(number: i64) -> Option<Lit> {
+    /// The literal of DIMACS integer `number` (`5` is variable 4, `-5` its negation), or
+    /// `None` for 0 and numbers beyond `i32`'s range (as [`Var::from_dimacs`]).
+    pub fn from_dimacs(number: i64) -> Option<Lit> {
         Var::from_dimacs(number.checked_abs()?).map(|v| Lit::new(v, number < 0))
     }
 
@@ -195,12 +189,26 @@ mod tests {
     #[test]
     fn dimacs_round_trip_at_the_edges() {
         for number in [1, -1, 2, -2, i32::MAX, -i32::MAX] {
-            assert_eq!(Lit::from_dimacs(number).to_dimacs(), number);
+            assert_eq!(
+                Lit::from_dimacs(i64::from(number)).map(Lit::to_dimacs),
+                Some(number)
+            );
+            assert_eq!(
+                Var::from_dimacs(i64::from(number).abs()).map(Var::to_dimacs),
+                Some(number.abs())
+            );
         }
-        assert_eq!(Lit::try_from_dimacs(0), None);
-        assert_eq!(Lit::try_from_dimacs(i64::from(i32::MAX) + 1), None);
-        assert_eq!(Lit::try_from_dimacs(i64::MIN), None);
+        for bad in [
+            0,
+            i64::from(i32::MAX) + 1,
+            i64::from(i32::MIN),
+            i64::MIN,
+            i64::MAX,
+        ] {
+            assert_eq!(Lit::from_dimacs(bad), None, "{bad}");
+        }
         assert_eq!(Var::from_dimacs(0), None);
+        assert_eq!(Var::from_dimacs(-1), None);
         assert_eq!(Var::from_index(Var::MAX_INDEX).to_dimacs(), i32::MAX);
     }
 

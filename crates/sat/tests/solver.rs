@@ -9,6 +9,7 @@ use std::io::Write;
 use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 
+use nqueens_support::SplitMix64;
 use proptest::prelude::*;
 use sat::{ClauseSink, Cnf, Enumeration, Limits, Lit, Model, Options, Outcome, Solver, Var};
 
@@ -25,7 +26,10 @@ fn cnf_from(vars: u32, clauses: &[Vec<i32>]) -> Cnf {
     let mut cnf = Cnf::new();
     cnf.ensure_vars(vars);
     for clause in clauses {
-        let lits: Vec<Lit> = clause.iter().map(|&d| Lit::from_dimacs(d)).collect();
+        let lits: Vec<Lit> = clause
+            .iter()
+            .map(|&d| Lit::from_dimacs(d.into()).unwrap())
+            .collect();
         cnf.add_clause(&lits);
     }
     cnf
@@ -207,27 +211,15 @@ fn pigeonhole_formulas_are_unsat_with_checked_proofs() {
     }
 }
 
-/// A xorshift64* generator: the formulas below depend on nothing outside this file.
-struct XorShift(u64);
-
-impl XorShift {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 32) % n
-    }
-}
-
 /// Uniform random 3-SAT: `clauses` clauses of three distinct variables with random signs.
 fn random_3sat(vars: u32, clauses: u32, seed: u64) -> Cnf {
-    let mut rng = XorShift(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut rng = SplitMix64::new(seed);
     let mut cnf = Cnf::new();
     cnf.ensure_vars(vars);
     for _ in 0..clauses {
         let mut picked: Vec<u32> = Vec::with_capacity(3);
         while picked.len() < 3 {
-            let v = rng.below(u64::from(vars)) as u32;
+            let v = rng.below(vars);
             if !picked.contains(&v) {
                 picked.push(v);
             }

@@ -11,6 +11,8 @@
 //! rescanned from the front). Deleting only sets a bit; [`ClauseDb::collect_garbage`] later
 //! copies the live clauses into a fresh arena and returns a [`Relocation`] to remap references.
 
+use std::collections::TryReserveError;
+
 use crate::lit::Lit;
 
 /// The offset of a clause in the arena.
@@ -47,6 +49,12 @@ impl ClauseDb {
         self.arena.push(HEADER as u32);
         self.arena.extend(lits.iter().map(|l| l.code()));
         ClauseRef(at)
+    }
+
+    /// Makes room for `words` more words (a clause takes three plus its size) without
+    /// aborting when the memory is not to be had.
+    pub(crate) fn try_reserve(&mut self, words: usize) -> Result<(), TryReserveError> {
+        self.arena.try_reserve(words)
     }
 
     #[inline]
@@ -179,7 +187,10 @@ mod tests {
     use super::*;
 
     fn lits(numbers: &[i32]) -> Vec<Lit> {
-        numbers.iter().map(|&n| Lit::from_dimacs(n)).collect()
+        numbers
+            .iter()
+            .map(|&n| Lit::from_dimacs(n.into()).unwrap())
+            .collect()
     }
 
     #[test]

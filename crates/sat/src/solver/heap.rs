@@ -10,6 +10,8 @@
 //! encoding). The heap holds every unassigned variable (and, lazily, some assigned ones,
 //! which the caller skips); `position` makes bumping a variable that is inside O(log n).
 
+use std::collections::TryReserveError;
+
 use crate::lit::Var;
 
 /// Not in the heap.
@@ -48,6 +50,13 @@ impl VarHeap {
     /// The heap order: first tier before the rest, then activity.
     fn key(&self, var: Var) -> (bool, f64) {
         (var.index() < self.first_tier, self.activity[var.index()])
+    }
+
+    /// Makes room for `more` variables without aborting when the memory is not to be had.
+    pub(crate) fn try_reserve(&mut self, more: usize) -> Result<(), TryReserveError> {
+        self.activity.try_reserve(more)?;
+        self.heap.try_reserve(more)?;
+        self.position.try_reserve(more)
     }
 
     /// Adds variables up to `count`, each with activity `initial(var)`, into the heap.

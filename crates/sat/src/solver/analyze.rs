@@ -1,0 +1,247 @@
+//! Conflict analysis: from a false clause to the first-UIP learnt clause, minimised, with its
+//! backjump level and LBD; and, for a failed assumption, the assumptions behind it.
+//!
+//! Resolution walks the trail backwards from the conflict, marking the variables met (`SEEN`)
+//! until one literal of the conflict's level is left. Minimisation (Sörensson and Biere 2009)
+//! then drops literals implied by the rest, caching what it learnt per variable (`REMOVABLE`,
+//! `POISON`). Cost: linear in the literals of the clauses resolved and searched.
+
+use super::Solver;
+use super::clause_db::ClauseRef;
+use super::prop::{Conflict, Reason};
+use crate::lit::{Lit, Var};
+
+/// Analysis marks, per variable.
+const SEEN: u8 = 1;
+const REMOVABLE: u8 = 2;
+const POISON: u8 = 4;
+
+impl Solver {
+    // ----- Conflict analysis -----
+
+    /// Marks `lit`'s variable as seen during analysis; counts it as open when it is on the
+    /// conflict level, else adds it to the learnt clause.
+    #[inline]
+    pub(super) fn see(&mut self, lit: Lit, conflict_level: u32, open: &mut u32) {
+        let var = lit.var();
+        let v = var.index();
+        if self.marks[v] & SEEN != 0 || self.level[v] == 0 {
+            return;
+        }
+        self.marks[v] |= SEEN;
+        self.touched.push(var);
+        self.heap.bump(var);
+        if self.level[v] >= conflict_level {
+            *open += 1;
+        } else {
+            self.learnt.push(lit);
+        }
+    }
+
+    /// First-UIP analysis of `conflict` into `self.learnt` (the UIP's negation first, the literal
+    /// of the backjump level second). Returns the backjump level and the LBD.
+    pub(super) fn analyze(&mut self, conflict: Conflict) -> (u32, u32) {
+        let conflict_level = self.decision_level();
+        self.learnt.clear();
+        self.learnt.push(Lit::from_code(0));
+        let mut open = 0u32;
+        match conflict {
+            Conflict::Binary(a, b) => {
+                self.see(a, conflict_level, &mut open);
+                self.see(b, conflict_level, &mut open);
+            }
+            Conflict::Long(cref) => self.see_clause(cref, 0, conflict_level, &mut open),
+        }
+        let mut index = self.trail.len();
+        loop {
+            let uip = loop {
+                index -= 1;
+                let lit = self.trail[index];
+                if self.marks[lit.var().index()] & SEEN != 0 {
+                    break lit;
+                }
+            };
+            // Resolved away (or the UIP): no longer part of the clause.
+            self.marks[uip.var().index()] &= !SEEN;
+            open -= 1;
+            if open == 0 {
+                self.learnt[0] = !uip;
+                break;
+            }
+            match self.reason[uip.var().index()] {
+                Reason::Binary(other) => self.see(other, conflict_level, &mut open),
+                Reason::Long(cref) => self.see_clause(cref, 1, conflict_level, &mut open),
+                Reason::Decision => unreachable!("only the UIP may be a decision"),
+            }
+        }
+
+        if self.options.minimize {
+            self.minimize_learnt();
+        }
+
+        // The backjump level: the highest level below the conflict's, its literal second.
+        let mut backjump = 0;
+        if self.learnt.len() > 1 {
+            let mut best = 1;
+            for i in 2..self.learnt.len() {
+                if self.level[self.learnt[i].var().index()]
+                    > self.level[self.learnt[best].var().index()]
+                {
+                    best = i;
+                }
+            }
+            self.learnt.swap(1, best);
+            backjump = self.level[self.learnt[1].var().index()];
+        }
+        let lbd = self.lbd_of_learnt();
+
+        for &var in &self.touched {
+            self.marks[var.index()] = 0;
+        }
+        self.touched.clear();
+        (backjump, lbd)
+    }
+
+    /// `see` for the literals of a long clause from position `from` on; marks a learnt clause
+    /// used.
+    pub(super) fn see_clause(
+        &mut self,
+        cref: ClauseRef,
+        from: usize,
+        conflict_level: u32,
+        open: &mut u32,
+    ) {
+        if self.db.is_learnt(cref) {
+            self.db.mark_used(cref);
+        }
+        for k in from..self.db.size(cref) {
+            let lit = Lit::from_code(self.db.lits(cref)[k]);
+            self.see(lit, conflict_level, open);
+        }
+    }
+
+    /// The number of distinct decision levels among the learnt clause's literals.
+    pub(super) fn lbd_of_learnt(&mut self) -> u32 {
+        self.stamp += 1;
+        let mut lbd = 0;
+        for lit in &self.learnt {
+            let level = self.level[lit.var().index()] as usize;
+            if self.level_stamp[level] != self.stamp {
+                self.level_stamp[level] = self.stamp;
+                lbd += 1;
+            }
+        }
+        lbd
+    }
+
+    /// Removes the literals of `self.learnt[1..]` implied by the others.
+    pub(super) fn minimize_learnt(&mut self) {
+        let mut levels = 0u32;
+        for lit in &self.learnt[1..] {
+            levels |= 1 << (self.level[lit.var().index()] & 31);
+        }
+        let before = self.learnt.len();
+        let mut kept = 1;
+        for i in 1..before {
+            let lit = self.learnt[i];
+            let keep = self.reason[lit.var().index()] == Reason::Decision
+                || !self.redundant(lit.var(), levels);
+            if keep {
+                self.learnt[kept] = lit;
+                kept += 1;
+            }
+        }
+        self.learnt.truncate(kept);
+        self.stats.minimized_literals += (before - kept) as u64;
+    }
+
+    /// The `i`-th antecedent of `var`'s reason (the false literals that imply it), if any.
+    #[inline]
+    pub(super) fn antecedent(&self, var: Var, i: u32) -> Option<Lit> {
+        match self.reason[var.index()] {
+            Reason::Decision => None,
+            Reason::Binary(other) => (i == 0).then_some(other),
+            Reason::Long(cref) => {
+                let lits = self.db.lits(cref);
+                lits.get(i as usize + 1).map(|&c| Lit::from_code(c))
+            }
+        }
+    }
+
+    /// Whether `start` (in the learnt clause, with a reason) is implied by the clause's other
+    /// literals: every antecedent, recursively, is in the clause, at level 0, or removable.
+    /// `levels` has a bit per decision level of the clause (mod 32): an antecedent at a level
+    /// outside it cannot be implied by the clause, which cuts the search short.
+    pub(super) fn redundant(&mut self, start: Var, levels: u32) -> bool {
+        self.stack.clear();
+        self.stack.push((start, 0));
+        while let Some(&(var, i)) = self.stack.last() {
+            let Some(lit) = self.antecedent(var, i) else {
+                // Every antecedent of `var` is implied: so is `var`.
+                self.stack.pop();
+                if var != start {
+                    self.marks[var.index()] |= REMOVABLE;
+                    self.touched.push(var);
+                }
+                continue;
+            };
+            self.stack.last_mut().expect("nonempty").1 += 1;
+            let u = lit.var();
+            let (mark, level) = (self.marks[u.index()], self.level[u.index()]);
+            if level == 0 || mark & (SEEN | REMOVABLE) != 0 {
+                continue;
+            }
+            if mark & POISON != 0
+                || self.reason[u.index()] == Reason::Decision
+                || levels & (1 << (level & 31)) == 0
+            {
+                for &(var, _) in &self.stack {
+                    if self.marks[var.index()] & SEEN == 0 {
+                        self.marks[var.index()] |= POISON;
+                        self.touched.push(var);
+                    }
+                }
+                return false;
+            }
+            self.stack.push((u, 0));
+        }
+        true
+    }
+
+    /// The assumptions responsible for `lit` being true (called when the assumption `!lit`
+    /// turns out false), into `self.failed`.
+    pub(super) fn analyze_final(&mut self, lit: Lit) {
+        self.failed.clear();
+        self.failed.push(!lit);
+        if self.level[lit.var().index()] == 0 {
+            return;
+        }
+        self.marks[lit.var().index()] = SEEN;
+        for index in (self.trail_lim[0]..self.trail.len()).rev() {
+            let p = self.trail[index];
+            let var = p.var();
+            if self.marks[var.index()] & SEEN == 0 {
+                continue;
+            }
+            self.marks[var.index()] = 0;
+            match self.reason[var.index()] {
+                // A decision above level 0 is an assumption (`lit` itself among them, when
+                // the failing assumption contradicts an earlier one).
+                Reason::Decision => self.failed.push(p),
+                Reason::Binary(other) => {
+                    if self.level[other.var().index()] > 0 {
+                        self.marks[other.var().index()] = SEEN;
+                    }
+                }
+                Reason::Long(cref) => {
+                    for k in 1..self.db.size(cref) {
+                        let other = Lit::from_code(self.db.lits(cref)[k]);
+                        if self.level[other.var().index()] > 0 {
+                            self.marks[other.var().index()] = SEEN;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+//! [`Stats`]: the solver's work counters, cumulative over its life.
+
+use std::fmt;
+
+/// Work counters, cumulative over the solver's life.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Decisions (assumptions included).
+    pub decisions: u64,
+    /// Conflicts.
+    pub conflicts: u64,
+    /// Assignments propagated (each trail literal processed once per time it is assigned).
+    pub propagations: u64,
+    /// Restarts.
+    pub restarts: u64,
+    /// Learnt-clause reductions.
+    pub reductions: u64,
+    /// Learnt clauses (all sizes) added.
+    pub learnt_clauses: u64,
+    /// Literals in learnt clauses, after minimisation.
+    pub learnt_literals: u64,
+    /// Literals removed by minimisation.
+    pub minimized_literals: u64,
+    /// Learnt clauses deleted by reductions.
+    pub deleted_clauses: u64,
+}
+
+impl fmt::Display for Stats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "decisions={} conflicts={} propagations={} restarts={} reductions={} \
+             learnt_clauses={} learnt_literals={} minimized_literals={} deleted_clauses={}",
+            self.decisions,
+            self.conflicts,
+            self.propagations,
+            self.restarts,
+            self.reductions,
+            self.learnt_clauses,
+            self.learnt_literals,
+            self.minimized_literals,
+            self.deleted_clauses
+        )
+    }
+}
