@@ -137,7 +137,7 @@ fn fixed_queens_are_unit_clauses() {
     let fixed = vec![Queen { row: 0, col: 1 }];
     let problem = Problem::with_fixed(8, fixed).unwrap();
     let cnf = formula(&problem, Encoding::Pairwise);
-    assert_eq!(cnf.clause(cnf.len() - 1), &[Lit::from_dimacs(2)]);
+    assert_eq!(cnf.clause(cnf.len() - 1), &[Lit::from_dimacs(2).unwrap()]);
     // 8-queens solutions with the first row's queen in column 2 (1-based): 8 of the 92.
     for encoding in [Encoding::Pairwise, Encoding::Compact] {
         assert_eq!(enumerate(&problem, encoding), 8);

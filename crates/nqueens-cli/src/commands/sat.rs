@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use sat::{Cnf, Outcome, Solver, read_dimacs};
+use sat::{ClauseSink, Cnf, Outcome, Solver, read_dimacs};
 
 use crate::Status;
 use crate::output;
@@ -38,6 +38,10 @@ pub struct SatArgs {
     /// Print the solver's counters and the time on stderr.
     #[arg(long)]
     pub stats: bool,
+
+    /// Give up after SECS seconds of search: `s UNKNOWN`, exit 3.
+    #[arg(long, value_name = "SECS", value_parser = crate::args::time_limit_parser)]
+    pub time_limit: Option<std::time::Duration>,
 }
 
 pub fn run(args: SatArgs) -> Result<Status> {
@@ -54,6 +58,13 @@ pub fn run(args: SatArgs) -> Result<Status> {
     }
     cnf.add_to(&mut solver);
     drop(cnf);
+    solver
+        .status()
+        .with_context(|| format!("{name}: the formula does not fit in memory"))?;
+    solver.set_limits(sat::Limits {
+        conflicts: None,
+        time: args.time_limit,
+    });
     let outcome = solver.solve();
     solver.finish_proof()?;
     if args.stats {

@@ -205,16 +205,19 @@ fn method_sat_counts_and_lists_with_both_encodings() {
 fn malformed_dimacs_is_one_line_with_its_line_number_and_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     for (text, expected) in [
-        ("p cnf x 1\n1 0\n", "line 1: bad header"),
+        ("p cnf x 1\n1 0\n", "line 1, column 1: bad header"),
         (
             "c hi\np cnf 2 1\n1 3 0\n",
-            "line 3: literal 3 is out of range",
+            "line 3, column 3: literal 3 is out of range",
         ),
         ("p cnf 2 1\n1 2\n", "missing its terminating 0"),
-        ("p cnf 2 1\n1 two 0\n", "line 2: 'two' is not a literal"),
+        (
+            "p cnf 2 1\n1 two 0\n",
+            "line 2, column 3: 'two' is not a literal",
+        ),
         (
             "1 2 0\n",
-            "line 1: '1' before the 'p cnf VARIABLES CLAUSES' header",
+            "line 1, column 1: '1' before the 'p cnf VARIABLES CLAUSES' header",
         ),
         ("", "no 'p cnf VARIABLES CLAUSES' header"),
     ] {

@@ -579,11 +579,10 @@ fn no_argument_or_small_file_makes_any_command_abort() {
     assert!(bad.is_empty(), "{} crashes:\n{}", bad.len(), bad.join("\n"));
 }
 
-/// The cases the trust review listed whose fixes belong to the SAT solver and the shard files:
+/// The cases of the SAT solver and the shard files:
 /// `p cnf 1000000000 1` (32 bytes), `--shard 1/4294967295` then `merge`, `solve 4000 -m sat
 /// --encoding compact` and the documented limit n = 15,000.
 #[test]
-#[ignore = "passes once the SAT solver's and the shards' memory fixes are merged"]
 fn the_sat_and_shard_cases_do_not_abort() {
     let dir = tempfile::tempdir().unwrap();
     let cnf = write_temp(&dir, "big.cnf", "p cnf 1000000000 1\n1 0\n");

@@ -409,6 +409,7 @@ impl Engine for Sat {
             conflicts: self.limits.nodes,
             time: self.limits.time,
         });
+        solver.set_stop(self.limits.stop.clone());
         self.stats = Stats::default();
         self.stats.set("variables", u128::from(solver.num_vars()));
         let queens: Vec<Var> = (0..n * n).map(Var::from_index).collect();
@@ -431,6 +432,7 @@ impl Engine for Sat {
                 let reason = match why {
                     sat::StopReason::Conflicts => LimitReached::Nodes,
                     sat::StopReason::Time => LimitReached::Time,
+                    sat::StopReason::Stopped => LimitReached::Stopped,
                     sat::StopReason::OutOfMemory => return Err(out_of_memory()),
                 };
                 Err(Error::GaveUp {

@@ -85,6 +85,8 @@ mod stats;
 use std::fmt;
 use std::io::Write;
 use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use nqueens_support::SplitMix64;
@@ -122,6 +124,8 @@ const DEBUG_CHECK_VARS: u32 = 200;
 pub struct Solver {
     options: Options,
     limits: Limits,
+    /// Raised by another thread to end the search (see [`Solver::set_stop`]).
+    stop: Option<Arc<AtomicBool>>,
     num_vars: u32,
 
     /// By literal code: 1 true, −1 false, 0 unassigned.
@@ -199,6 +203,7 @@ impl Solver {
     pub fn with_options(options: Options) -> Self {
         Solver {
             limits: Limits::default(),
+            stop: None,
             num_vars: 0,
             values: Vec::new(),
             binaries: Vec::new(),
@@ -237,6 +242,13 @@ impl Solver {
     /// Sets the limits for each later call of [`Solver::solve`].
     pub fn set_limits(&mut self, limits: Limits) {
         self.limits = limits;
+    }
+
+    /// A flag another thread may raise to end the search: the call then answers
+    /// [`Outcome::Unknown`] with [`StopReason::Stopped`] (looked at with the clock, every
+    /// 1,024 decisions or conflicts).
+    pub fn set_stop(&mut self, stop: Option<Arc<AtomicBool>>) {
+        self.stop = stop;
     }
 
     /// Writes a DRAT proof of everything the solver derives from now on to `out` (add the
@@ -446,6 +458,13 @@ impl Solver {
                 ticks = 0;
                 if deadline.is_some_and(|d| Instant::now() >= d) {
                     return Outcome::Unknown(StopReason::Time);
+                }
+                if self
+                    .stop
+                    .as_ref()
+                    .is_some_and(|s| s.load(Ordering::Relaxed))
+                {
+                    return Outcome::Unknown(StopReason::Stopped);
                 }
                 #[cfg(debug_assertions)]
                 if self.num_vars <= DEBUG_CHECK_VARS {

@@ -23,6 +23,8 @@ pub enum StopReason {
     Conflicts,
     /// The time limit of [`Limits`](super::Limits) was reached.
     Time,
+    /// The stop flag of [`Solver::set_stop`](super::Solver::set_stop) was raised.
+    Stopped,
     /// An allocation was refused: the formula does not fit in memory
     /// ([`crate::ClauseSink::status`] says how much was wanted).
     OutOfMemory,
@@ -33,6 +35,7 @@ impl fmt::Display for StopReason {
         f.write_str(match self {
             StopReason::Conflicts => "conflict limit reached",
             StopReason::Time => "time limit reached",
+            StopReason::Stopped => "stopped",
             StopReason::OutOfMemory => "out of memory",
         })
     }
