@@ -1,4 +1,6 @@
-//! The crate's error type.
+//! The crate's error type: one enum, with a variant for each module's own error (`#[from]`,
+//! so `?` lifts any of them), plus the engines' shared refusals (too large, unsupported job,
+//! out of memory, gave up at a limit).
 
 use thiserror::Error;
 
@@ -43,6 +45,33 @@ pub enum Error {
     /// A counter run failed (checkpoint or shard files).
     #[error(transparent)]
     Counter(#[from] crate::engines::counter::CounterError),
+    /// A shard name that is not `I/K`.
+    #[error(transparent)]
+    Shard(#[from] crate::engines::counter::shard::ShardSyntax),
+    /// A partial-board file that does not parse.
+    #[error(transparent)]
+    PartialBoard(#[from] crate::formats::partial::ParseError),
+    /// A square that is not `ROW:COL`.
+    #[error(transparent)]
+    Square(#[from] crate::formats::partial::SquareError),
+    /// A solution file that cannot be read.
+    #[error(transparent)]
+    SolutionFile(#[from] crate::formats::solutions::ReadError),
+    /// A grid format asked for a board too large to draw.
+    #[error(transparent)]
+    GridTooLarge(#[from] crate::formats::render::GridTooLarge),
+    /// A format name that is not one of the formats.
+    #[error(transparent)]
+    UnknownFormat(#[from] crate::formats::render::UnknownFormat),
+    /// A colour that SVG does not take.
+    #[error(transparent)]
+    BadColour(#[from] crate::formats::render::BadColour),
+    /// A completion instance that cannot be drawn.
+    #[error(transparent)]
+    Generate(#[from] crate::instances::generate::GenerateError),
+    /// A method name that is not one of the methods.
+    #[error(transparent)]
+    UnknownMethod(#[from] crate::methods::UnknownMethod),
     /// The board needs more memory than the machine can give.
     #[error("the {method} method needs about {} MiB for n = {n}, more than could be allocated", bytes.div_ceil(1 << 20))]
     OutOfMemory {
@@ -53,4 +82,25 @@ pub enum Error {
         /// The bytes it asked for.
         bytes: u64,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `?` lifts each module's error into [`Error`] with its own message.
+    #[test]
+    fn module_errors_lift_with_their_messages() {
+        fn lift<E: Into<Error> + ToString>(e: E) -> (String, String) {
+            let text = e.to_string();
+            (text, e.into().to_string())
+        }
+        let square = crate::formats::partial::parse_square("0:3").unwrap_err();
+        let method = "dancing".parse::<crate::Method>().unwrap_err();
+        let format = "pdf".parse::<crate::formats::render::Format>().unwrap_err();
+        for (alone, lifted) in [lift(square), lift(method), lift(format)] {
+            assert_eq!(alone, lifted);
+            assert!(!lifted.is_empty());
+        }
+    }
 }
