@@ -4,6 +4,7 @@
 //! ```text
 //! cargo run --release -p exact-cover --example instance -- pentominoes 6 10 > pent-6x10.dlx
 //! cargo run --release -p exact-cover --example instance -- langford 7 > langford-7.dlx
+//! cargo run --release -p exact-cover --example instance -- singletons 100000 > single-1e5.dlx
 //! ```
 
 use std::io::Write;
@@ -18,6 +19,7 @@ fn main() {
     let problem = match args.first().map(String::as_str) {
         Some("pentominoes") => exact_cover::instances::pentominoes(number(1), number(2)),
         Some("langford") => exact_cover::instances::langford(number(1)),
+        Some("singletons") => exact_cover::instances::singletons(number(1)),
         _ => usage(),
     };
     let problem = problem.unwrap_or_else(|e| {
@@ -32,6 +34,8 @@ fn main() {
 }
 
 fn usage() -> ! {
-    eprintln!("usage: instance pentominoes ROWS COLS | instance langford N");
+    eprintln!(
+        "usage: instance pentominoes ROWS COLS | instance langford N | instance singletons N"
+    );
     std::process::exit(2)
 }

@@ -1,5 +1,6 @@
-//! Classic exact cover problems, generated: pentomino packing, Langford pairs and Sudoku. They
-//! are the test fixtures and benchmarks of this crate, and examples of encodings.
+//! Classic exact cover problems, generated: pentomino packing, Langford pairs and Sudoku, and
+//! one trivial family made to be large ([`singletons`]). They are the test fixtures and
+//! benchmarks of this crate, and examples of encodings.
 //!
 //! Item names stay within eight characters, so the problems can also be fed to Knuth's DLX
 //! programs for comparison.
@@ -161,4 +162,25 @@ pub fn sudoku(grid: &str) -> Problem {
         }
     }
     b.build()
+}
+
+/// The simplest large problem: `n` primary items `x0`, `x1`, …, each covered by one option of
+/// its own, so the one solution takes every option. The search goes straight down, one node
+/// per item, without a single dead end; what it measures is the cost of choosing an item
+/// among many (with a scan over the uncovered items at every node, it costs n²/2 steps).
+///
+/// ```
+/// use exact_cover::{Solver, instances};
+/// let problem = instances::singletons(1000).unwrap();
+/// let mut solver = Solver::new(&problem);
+/// assert_eq!(solver.count(), 1);
+/// assert_eq!(solver.stats().nodes, 1000);
+/// ```
+pub fn singletons(n: usize) -> Result<Problem, Error> {
+    let mut b = Problem::builder();
+    for i in 0..n {
+        let item = b.primary(&format!("x{i}"))?;
+        b.option([item])?;
+    }
+    Ok(b.build())
 }

@@ -28,6 +28,6 @@ pub mod instances;
 pub mod naive;
 pub mod problem;
 
-pub use dlx::{Enumeration, Solutions, Solver, Stats};
+pub use dlx::{Enumeration, ItemChoice, Solutions, Solver, Stats};
 pub use error::Error;
 pub use problem::{Builder, ColorId, Entry, Item, ItemId, ItemKind, OptionId, Problem};

@@ -3,7 +3,7 @@
 
 use std::ops::ControlFlow;
 
-use exact_cover::{Entry, Enumeration, OptionId, Problem, Solver, naive};
+use exact_cover::{Entry, Enumeration, ItemChoice, OptionId, Problem, Solver, naive};
 use proptest::prelude::*;
 
 /// A random problem: 1–5 primary items, 0–3 secondary ones, up to 12 options, each a random
@@ -65,6 +65,14 @@ proptest! {
         prop_assert_eq!(&iterated, &listed);
         prop_assert_eq!(solver.first(), listed.first().cloned());
         prop_assert!(solver.sanity().is_ok());
+
+        // The item tree chooses exactly as the scan: same solutions, same order, same work.
+        solver.list(None);
+        let work = solver.stats();
+        let mut tree = Solver::new(&problem);
+        tree.set_item_choice(ItemChoice::Tree);
+        prop_assert_eq!(tree.list(None), listed.clone());
+        prop_assert_eq!(tree.stats(), work);
 
         // A seed reorders the solutions, never changes them, and repeats itself.
         let seeded = Solver::with_seed(&problem, seed).list(None);

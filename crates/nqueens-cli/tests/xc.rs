@@ -279,3 +279,44 @@ fn xc_errors_are_one_line() {
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
 }
+
+#[test]
+fn xc_input_is_read_with_care() {
+    // A byte-order mark at the start is accepted; Windows line ends too.
+    let (code, stdout, stderr) = run_with(&["xc", "-", "--count"], "\u{feff}a b\r\na\r\nb\r\n");
+    assert_eq!((code, stdout.as_str(), stderr.as_str()), (0, "1\n", ""));
+    // An escape sequence in the input reaches the terminal escaped, and a huge token is cut.
+    let (code, _, stderr) = run_with(&["xc", "-"], "a\na \u{1b}]0;pwned\u{7}\n");
+    assert_eq!(code, 2);
+    assert_eq!(
+        stderr,
+        "error: standard input: line 2, column 3: unknown item '\\u{1b}]0;pwned\\u{7}'\n"
+    );
+    let huge = format!("a\na {}\n", "y".repeat(100_000));
+    let (code, _, stderr) = run_with(&["xc", "-"], &huge);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.len() < 400 && stderr.ends_with("…'\n"),
+        "{stderr:.100}"
+    );
+    // An endless line ends in an error, not in memory exhaustion.
+    if std::path::Path::new("/dev/zero").exists() {
+        let (code, stdout, stderr) = run(&["xc", "/dev/zero"]);
+        assert_eq!((code, stdout.as_str()), (2, ""));
+        assert!(
+            stderr.starts_with("error: /dev/zero: line 1, column 16777217: the line is longer"),
+            "{stderr}"
+        );
+    }
+    // Text that is not UTF-8 is located.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("latin1.dlx");
+    std::fs::write(&path, b"a b\nb a \xe9\n").unwrap();
+    let path = path.to_str().unwrap();
+    let (code, _, stderr) = run(&["xc", path]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        stderr,
+        format!("error: {path}: line 2, column 5: the text is not UTF-8\n")
+    );
+}

@@ -172,7 +172,11 @@ mod tests {
         let first: Vec<u64> = (0..3).map(|_| rng.next_u64()).collect();
         assert_eq!(
             first,
-            [0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F]
+            [
+                0xE220_A839_7B1D_CDAF,
+                0x6E78_9E6A_A1B9_65F4,
+                0x06C4_5D18_8009_454F
+            ]
         );
     }
 
@@ -210,7 +214,10 @@ mod tests {
     fn positions_count_characters() {
         assert_eq!(Position::in_line(3, "é x", 3).column, 3);
         assert_eq!(Position::in_line(1, "abc", 99).column, 4);
-        assert_eq!(Position { line: 2, column: 5 }.to_string(), "line 2, column 5");
+        assert_eq!(
+            Position { line: 2, column: 5 }.to_string(),
+            "line 2, column 5"
+        );
     }
 
     #[test]

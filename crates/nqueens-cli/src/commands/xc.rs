@@ -1,6 +1,6 @@
 //! `nqueens xc FILE`: solve any exact cover problem written in Knuth's format.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -52,16 +52,16 @@ pub fn run(args: XcArgs) -> Result<Status> {
     } else {
         args.file.display().to_string()
     };
-    let text = if stdin {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .context("cannot read standard input")?;
-        text
+    // Read through the bounded reader: an endless input (a device, a runaway pipe) ends in an
+    // error instead of exhausting memory.
+    let problem = if stdin {
+        Problem::read(std::io::stdin().lock())
     } else {
-        std::fs::read_to_string(&args.file).with_context(|| format!("cannot read {name}"))?
+        let file =
+            std::fs::File::open(&args.file).with_context(|| format!("cannot read {name}"))?;
+        Problem::read(file)
     };
-    let problem = Problem::parse(&text).with_context(|| name.clone())?;
+    let problem = problem.with_context(|| name.clone())?;
     let mut solver = match args.seed {
         Some(seed) => Solver::with_seed(&problem, seed),
         None => Solver::new(&problem),
