@@ -23,7 +23,7 @@
 //! Because the search undoes its steps in exactly the reverse order (last covered, first
 //! uncovered), every neighbour a node remembers is in place again when the node returns, and
 //! the arena comes back bit for bit; debug builds compare it with a snapshot at the end of every
-//! search, and walk it with [`Solver::sanity`] along the way.
+//! search, and walk it with [`DancingLinks::sanity`] along the way.
 //!
 //! Colors follow Knuth's Algorithm C (DLX2): choosing an option that gives secondary item `x`
 //! color `c` *purifies* `x`: options giving `x` another color (or none) are hidden, and those
@@ -49,11 +49,10 @@
 //! Reference: D. E. Knuth, *The Art of Computer Programming* 4B, §7.2.2.1 (Algorithms X and C),
 //! and his programs DLX1 and DLX2.
 
-use std::ops::ControlFlow;
-
 use nqueens_support::SplitMix64;
 
 use crate::error::Error;
+use crate::solver::Stats;
 use crate::problem::{ItemKind, OptionId, Problem};
 
 /// One node of the arena: a header, a spacer, or an item of an option.
@@ -76,26 +75,6 @@ struct Links {
 }
 
 const ROOT: u32 = 0;
-
-/// Work counters of the last search, counted as Knuth's DLX1 counts them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
-    /// Search-tree nodes: items chosen for branching.
-    pub nodes: u64,
-    /// Link updates: one per covered item and one per node hidden.
-    pub updates: u64,
-    /// Solutions found.
-    pub solutions: u64,
-}
-
-/// How an enumeration ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Enumeration {
-    /// Every solution was visited.
-    Complete,
-    /// The callback or a limit stopped it early.
-    Stopped,
-}
 
 /// Where the search loop stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -265,25 +244,13 @@ enum Use {
     Colored(i32),
 }
 
-/// Algorithm X with dancing links over one [`Problem`]. See the [module documentation](self).
+/// Algorithm X with dancing links over one [`Problem`]. See the [module documentation](self);
+/// users reach it through [`crate::Solver`].
 ///
 /// A solver answers any number of searches, one at a time; each starts from scratch. Options
-/// preselected with [`Solver::select`] are part of every solution.
-///
-/// ```
-/// use exact_cover::{Problem, Solver};
-/// // Knuth's example: items A..E primary, F and G secondary.
-/// let text = "A B C D E | F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n";
-/// let problem = Problem::parse(text).unwrap();
-/// let mut solver = Solver::new(&problem);
-/// let mut solution = solver.first().unwrap();
-/// solution.sort();
-/// let lines: Vec<String> = solution.iter().map(|&o| problem.option_text(o)).collect();
-/// assert_eq!(lines, ["C E F", "A D", "B G"]);
-/// assert_eq!(solver.count(), 1);
-/// ```
+/// preselected with [`DancingLinks::select`] are part of every solution.
 #[derive(Clone, Debug)]
-pub struct Solver {
+pub(crate) struct DancingLinks {
     nodes: Vec<Node>,
     /// Without colors, empty. With colors, one per node: for an option's node, 0 without a
     /// color, `c + 1` for color `c`, −1 once purified. Kept apart from the nodes so that
@@ -314,17 +281,13 @@ pub struct Solver {
     snapshot: Option<(Vec<Node>, Vec<i32>, Vec<Links>)>,
 }
 
-impl Solver {
-    /// A solver that tries options in the order they were added and breaks ties between items
-    /// in favour of the item declared first (Knuth's DLX1 order).
-    pub fn new(problem: &Problem) -> Self {
-        Self::build(problem, None)
-    }
-
-    /// A solver whose choices are randomised by `seed`: every item's list is shuffled and ties
-    /// between items are broken at random. The same seed gives the same order every time.
-    pub fn with_seed(problem: &Problem, seed: u64) -> Self {
-        Self::build(problem, Some(seed))
+impl DancingLinks {
+    /// A solver for `problem`. Without a seed, options are tried in the order they were added
+    /// and ties between items go to the item declared first (Knuth's DLX1 order); with a seed,
+    /// every item's list is shuffled and ties are broken at random, the same way for the same
+    /// seed.
+    pub(crate) fn new(problem: &Problem, seed: Option<u64>) -> Self {
+        Self::build(problem, seed)
     }
 
     fn build(problem: &Problem, seed: Option<u64>) -> Self {
@@ -403,7 +366,7 @@ impl Solver {
         if let Some(rng) = rng.as_mut() {
             shuffle_lists(&mut nodes, item_count, rng);
         }
-        let mut solver = Solver {
+        let mut solver = DancingLinks {
             nodes,
             links,
             first_spacer,
@@ -431,20 +394,9 @@ impl Solver {
         solver
     }
 
-    /// Chooses how the search finds the item with the fewest options (see [`ItemChoice`]); the
-    /// default is [`ItemChoice::Auto`]. A search in progress starts over.
-    ///
-    /// ```
-    /// use exact_cover::{ItemChoice, Solver, instances};
-    /// let problem = instances::langford(8).unwrap();
-    /// let mut scan = Solver::new(&problem);
-    /// scan.set_item_choice(ItemChoice::Scan);
-    /// let mut tree = Solver::new(&problem);
-    /// tree.set_item_choice(ItemChoice::Tree);
-    /// assert_eq!(scan.list(None), tree.list(None));
-    /// assert_eq!(scan.stats(), tree.stats());
-    /// ```
-    pub fn set_item_choice(&mut self, choice: ItemChoice) {
+    /// Chooses how the search finds the item with the fewest options (see [`ItemChoice`]). A
+    /// search in progress starts over.
+    pub(crate) fn set_item_choice(&mut self, choice: ItemChoice) {
         self.restart();
         let primary = self.primary.iter().filter(|&&p| p).count();
         self.tracking = self.rng.is_none()
@@ -459,14 +411,14 @@ impl Solver {
     }
 
     /// Whether the search finds its items with the tree (see [`ItemChoice`]).
-    pub fn uses_item_tree(&self) -> bool {
+    pub(crate) fn uses_item_tree(&self) -> bool {
         self.tracking
     }
 
     /// Puts `option` into every solution, as if the search had chosen it first: its items are
     /// covered (or purified, for colored ones) for good. Fails if the option clashes with an
     /// option selected before, or once a search has started.
-    pub fn select(&mut self, option: OptionId) -> Result<(), Error> {
+    pub(crate) fn select(&mut self, option: OptionId) -> Result<(), Error> {
         if self.phase != Phase::Fresh || self.stats != Stats::default() {
             return Err(Error::SearchStarted);
         }
@@ -540,69 +492,12 @@ impl Solver {
     }
 
     /// The counters of the last search (or of the one in progress).
-    pub fn stats(&self) -> Stats {
+    pub(crate) fn stats(&self) -> Stats {
         self.stats
     }
 
-    /// The first solution, if any: its options, preselected ones first, then in the order the
-    /// search chose them.
-    pub fn first(&mut self) -> Option<Vec<OptionId>> {
-        self.solutions().next()
-    }
-
-    /// The number of solutions. The fast path: solutions are counted, never built.
-    pub fn count(&mut self) -> u128 {
-        self.restart();
-        let mut count = 0u128;
-        while self.step() {
-            count += 1;
-        }
-        count
-    }
-
-    /// The solutions, lazily: each `next` resumes the search where the last one stopped.
-    /// Starting another search (any method taking `&mut self`) starts over.
-    pub fn solutions(&mut self) -> Solutions<'_> {
-        self.restart();
-        Solutions { solver: self }
-    }
-
-    /// Calls `visit` with each solution's options until it returns `Break` or no solution is
-    /// left.
-    pub fn for_each(
-        &mut self,
-        mut visit: impl FnMut(&[OptionId]) -> ControlFlow<()>,
-    ) -> Enumeration {
-        self.restart();
-        let mut buffer = Vec::new();
-        while self.step() {
-            self.fill(&mut buffer);
-            if visit(&buffer).is_break() {
-                return Enumeration::Stopped;
-            }
-        }
-        Enumeration::Complete
-    }
-
-    /// At most `limit` solutions (all of them when `None`).
-    pub fn list(&mut self, limit: Option<u64>) -> Vec<Vec<OptionId>> {
-        let mut all = Vec::new();
-        if limit == Some(0) {
-            return all;
-        }
-        self.for_each(|s| {
-            all.push(s.to_vec());
-            if Some(all.len() as u64) == limit {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        });
-        all
-    }
-
     /// The options of the solution the search stands on.
-    fn fill(&self, buffer: &mut Vec<OptionId>) {
+    pub(crate) fn fill(&self, buffer: &mut Vec<OptionId>) {
         buffer.clear();
         buffer.extend(self.selected.iter().map(|&p| self.option_of(p)));
         let depth = match self.phase {
@@ -621,7 +516,7 @@ impl Solver {
     }
 
     /// Undoes a search in progress, so the next step starts a new one.
-    fn restart(&mut self) {
+    pub(crate) fn restart(&mut self) {
         let committed = match self.phase {
             Phase::Fresh => {
                 self.stats = Stats::default();
@@ -668,7 +563,7 @@ impl Solver {
     }
 
     /// Runs the search to its next solution; false when there is none left.
-    fn step(&mut self) -> bool {
+    pub(crate) fn step(&mut self) -> bool {
         match (self.has_colors, self.tracking) {
             (true, true) => self.step_with::<true, true>(),
             (true, false) => self.step_with::<true, false>(),
@@ -745,7 +640,7 @@ impl Solver {
         }
     }
 
-    /// [`Solver::choose_item`] by the tree: the same item, in O(log items) per item touched
+    /// [`DancingLinks::choose_item`] by the tree: the same item, in O(log items) per item touched
     /// since the last choice. Debug builds check it against the scan now and then.
     fn choose_from_tree(&mut self) -> u32 {
         let item = self.tree.least(&self.nodes) as u32;
@@ -786,7 +681,7 @@ impl Solver {
     }
 
     /// The item list links of item `i` (or of the root). Unchecked in release builds like
-    /// [`Solver::node`]: MRV reads one per uncovered item at every search node. Sound because
+    /// [`DancingLinks::node`]: MRV reads one per uncovered item at every search node. Sound because
     /// every `prev`/`next` is set at build time to an item index below `links.len()` and the
     /// search only copies them between items; debug builds check every access.
     #[inline(always)]
@@ -797,7 +692,7 @@ impl Solver {
     }
 
     /// The item list links of item `i`, to change. Unchecked in release builds: see
-    /// [`Solver::link`].
+    /// [`DancingLinks::link`].
     #[inline(always)]
     fn link_mut(&mut self, i: u32) -> &mut Links {
         debug_assert!((i as usize) < self.links.len());
@@ -812,7 +707,7 @@ impl Solver {
     /// on pentominoes 6×10 when this was written). Sound because every link is set at build
     /// time to an index of a node that exists, the arena never shrinks, and the search only
     /// ever copies links between nodes; debug builds (the whole test suite) check every
-    /// access, and [`Solver::sanity`] walks the links.
+    /// access, and [`DancingLinks::sanity`] walks the links.
     #[inline(always)]
     fn node(&self, i: u32) -> Node {
         debug_assert!((i as usize) < self.nodes.len());
@@ -826,7 +721,7 @@ impl Solver {
         self.colors.get(i as usize).copied().unwrap_or(0)
     }
 
-    /// The node at index `i`, to change. Unchecked in release builds: see [`Solver::node`].
+    /// The node at index `i`, to change. Unchecked in release builds: see [`DancingLinks::node`].
     #[inline(always)]
     fn node_mut(&mut self, i: u32) -> &mut Node {
         debug_assert!((i as usize) < self.nodes.len());
@@ -851,7 +746,7 @@ impl Solver {
         self.stats.updates += updates;
     }
 
-    /// The inverse of [`Solver::cover`], walking upwards.
+    /// The inverse of [`DancingLinks::cover`], walking upwards.
     fn uncover<const COLORS: bool, const TRACK: bool>(&mut self, item: u32) {
         let mut p = self.node(item).up;
         while p != item {
@@ -892,7 +787,7 @@ impl Solver {
         updates
     }
 
-    /// The inverse of [`Solver::hide`], walking leftwards.
+    /// The inverse of [`DancingLinks::hide`], walking leftwards.
     #[inline(always)]
     fn unhide<const COLORS: bool, const TRACK: bool>(&mut self, p: u32) {
         let mut q = p - 1;
@@ -933,7 +828,7 @@ impl Solver {
         }
     }
 
-    /// The inverse of [`Solver::commit_others`], right to left.
+    /// The inverse of [`DancingLinks::commit_others`], right to left.
     fn uncommit_others<const COLORS: bool, const TRACK: bool>(&mut self, p: u32) {
         let mut q = p - 1;
         while q != p {
@@ -969,7 +864,7 @@ impl Solver {
         self.stats.updates += updates;
     }
 
-    /// The inverse of [`Solver::purify`], walking upwards.
+    /// The inverse of [`DancingLinks::purify`], walking upwards.
     fn unpurify<const TRACK: bool>(&mut self, p: u32) {
         let (item, color) = (self.node(p).top as u32, self.color(p));
         let mut q = self.node(item).up;
@@ -986,7 +881,7 @@ impl Solver {
     /// Walks the active part of the structure and reports the first inconsistency: the list of
     /// primary items must be doubly linked, and every active item's list doubly linked, with
     /// nodes that name the item and a length that counts them. O(nodes in active lists).
-    pub fn sanity(&self) -> Result<(), String> {
+    pub(crate) fn sanity(&self) -> Result<(), String> {
         let mut previous = ROOT;
         let mut k = self.links[ROOT as usize].next;
         let mut steps = 0usize;
@@ -1067,7 +962,7 @@ impl Solver {
 
 /// A uniform number in `0..bound` (bound ≥ 1) by 128-bit multiply-shift on the next 64 bits:
 /// the draw this solver has always made, so a seed keeps giving the same order.
-fn below(rng: &mut SplitMix64, bound: u32) -> u32 {
+pub(crate) fn below(rng: &mut SplitMix64, bound: u32) -> u32 {
     rng.below_u64(u64::from(bound)) as u32
 }
 
@@ -1093,24 +988,5 @@ fn shuffle_lists(nodes: &mut [Node], item_count: usize, rng: &mut SplitMix64) {
         }
         nodes[above as usize].down = h;
         nodes[h as usize].up = above;
-    }
-}
-
-/// The lazy iterator of [`Solver::solutions`]: each item is one solution's options.
-#[derive(Debug)]
-pub struct Solutions<'a> {
-    solver: &'a mut Solver,
-}
-
-impl Iterator for Solutions<'_> {
-    type Item = Vec<OptionId>;
-
-    fn next(&mut self) -> Option<Vec<OptionId>> {
-        if !self.solver.step() {
-            return None;
-        }
-        let mut buffer = Vec::new();
-        self.solver.fill(&mut buffer);
-        Some(buffer)
     }
 }

@@ -96,6 +96,12 @@ pub enum Error {
         /// An item it shares with an option selected before.
         item: String,
     },
+    /// The bit engine was asked for a problem it does not take.
+    #[error("the bit engine does not take this problem: {reason}")]
+    DoesNotFit {
+        /// Why: too many primary items, or tables too large.
+        reason: String,
+    },
     /// Options can only be preselected before the search starts.
     #[error("options can only be preselected before the search starts")]
     SearchStarted,

@@ -1,9 +1,30 @@
 //! The solver's API: counters comparable with Knuth's DLX1, preselection, degenerate problems.
 
-use exact_cover::{Error, ItemChoice, OptionId, Problem, Solver, Stats, instances};
+use exact_cover::{
+    Config, Engine, EngineChoice, Error, ItemChoice, OptionId, Problem, Solver, Stats, instances,
+};
+
+/// A solver on one engine, with `item_choice` for dancing links.
+fn solver(problem: &Problem, engine: EngineChoice, item_choice: ItemChoice) -> Solver {
+    let config = Config {
+        engine,
+        item_choice,
+        ..Config::default()
+    };
+    Solver::configured(problem, config).unwrap()
+}
+
+fn links(problem: &Problem) -> Solver {
+    solver(problem, EngineChoice::Links, ItemChoice::Auto)
+}
+
+fn bits(problem: &Problem) -> Solver {
+    solver(problem, EngineChoice::Bits, ItemChoice::Auto)
+}
 
 /// Node and update counts as Knuth's DLX1 reports them for the same files (the instances
-/// written by `examples/instance.rs`; DLX1 built from dlx1.w and run without options).
+/// written by `examples/instance.rs`; DLX1 built from dlx1.w and run without options). The
+/// bit engine visits the same nodes.
 #[test]
 fn counters_match_dlx1() {
     let knuth = Problem::parse("A B C D E | F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n").unwrap();
@@ -18,7 +39,17 @@ fn counters_match_dlx1() {
         ),
     ];
     for (problem, solutions, nodes, updates) in cases {
-        let mut solver = Solver::new(&problem);
+        let mut bits = bits(&problem);
+        assert_eq!(bits.count(), solutions);
+        assert_eq!(
+            bits.stats(),
+            Stats {
+                nodes,
+                updates: 0,
+                solutions: solutions as u64
+            }
+        );
+        let mut solver = links(&problem);
         assert_eq!(solver.count(), solutions);
         assert_eq!(
             solver.stats(),
@@ -110,7 +141,7 @@ fn seeds_change_the_order_but_not_the_set() {
 fn many_items_are_chosen_in_linear_total_work() {
     for n in [1_000usize, 30_000] {
         let problem = instances::singletons(n).unwrap();
-        let mut solver = Solver::new(&problem);
+        let mut solver = links(&problem);
         assert_eq!(solver.uses_item_tree(), n >= ItemChoice::TREE_FROM);
         assert_eq!(solver.count(), 1);
         assert_eq!(
@@ -138,18 +169,19 @@ fn tree_and_scan_choose_alike() {
         Problem::parse(include_str!("fixtures/shared-color.dlx")).unwrap(),
     ];
     for problem in &problems {
-        let mut scan = Solver::new(problem);
-        scan.set_item_choice(ItemChoice::Scan);
-        let mut tree = Solver::new(problem);
-        tree.set_item_choice(ItemChoice::Tree);
+        let mut scan = solver(problem, EngineChoice::Links, ItemChoice::Scan);
+        let mut tree = solver(problem, EngineChoice::Links, ItemChoice::Tree);
         assert!(tree.uses_item_tree() && !scan.uses_item_tree());
         assert_eq!(tree.list(Some(200)), scan.list(Some(200)));
         assert_eq!(tree.count(), scan.count());
         assert_eq!(tree.stats(), scan.stats());
         // A seed keeps its stream: the tree is not used.
-        let mut seeded = Solver::with_seed(problem, 3);
-        seeded.set_item_choice(ItemChoice::Tree);
-        assert!(!seeded.uses_item_tree());
+        let config = Config {
+            seed: Some(3),
+            engine: EngineChoice::Links,
+            item_choice: ItemChoice::Tree,
+        };
+        assert!(!Solver::configured(problem, config).unwrap().uses_item_tree());
     }
 }
 
@@ -202,9 +234,33 @@ fn seeded_orders_are_stable() {
         ),
     ];
     for (problem, seed, first, nodes) in cases {
-        let mut solver = Solver::with_seed(problem, seed);
-        assert_eq!(ids(solver.list(Some(3))), first, "seed {seed}");
-        solver.count();
-        assert_eq!(solver.stats().nodes, nodes, "seed {seed}");
+        for engine in [EngineChoice::Links, EngineChoice::Bits] {
+            let config = Config {
+                seed: Some(seed),
+                engine,
+                ..Config::default()
+            };
+            let mut solver = Solver::configured(problem, config).unwrap();
+            assert_eq!(ids(solver.list(Some(3))), first, "{engine:?} seed {seed}");
+            solver.count();
+            assert_eq!(solver.stats().nodes, nodes, "{engine:?} seed {seed}");
+        }
     }
+}
+
+#[test]
+fn engines_are_chosen_by_size() {
+    let small = instances::pentominoes(6, 10).unwrap();
+    assert_eq!(Solver::new(&small).engine(), Engine::Bits);
+    assert_eq!(links(&small).engine(), Engine::Links);
+    let large = instances::singletons(2_000).unwrap();
+    assert_eq!(Solver::new(&large).engine(), Engine::Links);
+    let config = Config {
+        engine: EngineChoice::Bits,
+        ..Config::default()
+    };
+    assert_eq!(
+        Solver::configured(&large, config).unwrap_err().to_string(),
+        "the bit engine does not take this problem: 2000 primary items (the bit engine takes at most 1024)"
+    );
 }
