@@ -165,7 +165,11 @@ impl Shape {
         let kill_words = problem
             .option_ids()
             .map(|o| {
-                let reached: usize = problem.option(o).iter().map(|e| reach[e.item.index()]).sum();
+                let reached: usize = problem
+                    .option(o)
+                    .iter()
+                    .map(|e| reach[e.item.index()])
+                    .sum();
                 reached.min(live_words)
             })
             .fold(0usize, usize::saturating_add);
@@ -410,7 +414,10 @@ impl BitSearch {
         }
         let m = self.mask_words;
         let span = self.kill_start[o] as usize..self.kill_start[o + 1] as usize;
-        for (&i, &k) in self.kill_index[span.clone()].iter().zip(&self.kill_mask[span]) {
+        for (&i, &k) in self.kill_index[span.clone()]
+            .iter()
+            .zip(&self.kill_mask[span])
+        {
             self.start_live[i as usize] &= !k;
         }
         for (w, c) in self.start_uncovered.iter_mut().zip(&self.covers[o * m..]) {
@@ -590,7 +597,11 @@ impl BitSearch {
         let now = &below[d * m..];
         let next = &mut above[..m];
         let mut any = 0;
-        for ((n, &u), &c) in next.iter_mut().zip(now).zip(&self.covers[o * m..(o + 1) * m]) {
+        for ((n, &u), &c) in next
+            .iter_mut()
+            .zip(now)
+            .zip(&self.covers[o * m..(o + 1) * m])
+        {
             *n = u & !c;
             any |= *n;
         }
@@ -613,7 +624,10 @@ impl BitSearch {
             }
         }
         let span = self.kill_start[o] as usize..self.kill_start[o + 1] as usize;
-        for (&i, &x) in self.kill_index[span.clone()].iter().zip(&self.kill_mask[span]) {
+        for (&i, &x) in self.kill_index[span.clone()]
+            .iter()
+            .zip(&self.kill_mask[span])
+        {
             next[i as usize] &= !x;
         }
         let mut mrv = Mrv::new();

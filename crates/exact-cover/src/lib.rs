@@ -34,6 +34,6 @@ pub mod problem;
 pub mod solver;
 
 pub use dlx::ItemChoice;
-pub use solver::{Config, Engine, EngineChoice, Enumeration, Solutions, Solver, Stats};
 pub use error::Error;
 pub use problem::{Builder, ColorId, Entry, Item, ItemId, ItemKind, OptionId, Problem};
+pub use solver::{Config, Engine, EngineChoice, Enumeration, Solutions, Solver, Stats};

@@ -95,7 +95,7 @@ pub struct Config {
 
 #[derive(Clone, Debug)]
 enum Inner {
-    Links(DancingLinks),
+    Links(Box<DancingLinks>),
     Bits(Box<BitSearch>),
 }
 
@@ -161,7 +161,7 @@ impl Solver {
         } else {
             let mut links = DancingLinks::new(problem, config.seed);
             links.set_item_choice(config.item_choice);
-            Inner::Links(links)
+            Inner::Links(Box::new(links))
         };
         Ok(Solver { inner })
     }

@@ -45,6 +45,9 @@ fn problems() -> impl Strategy<Value = Problem> {
     })
 }
 
+/// Solutions as lists of options.
+type Solutions = Vec<Vec<OptionId>>;
+
 fn normalised(mut solutions: Vec<Vec<OptionId>>) -> Vec<Vec<OptionId>> {
     for s in &mut solutions {
         s.sort();
@@ -76,7 +79,8 @@ proptest! {
             (EngineChoice::Links, ItemChoice::Tree),
             (EngineChoice::Bits, ItemChoice::Auto),
         ];
-        let mut reference: Option<(Vec<Vec<OptionId>>, u64, Vec<Vec<OptionId>>)> = None;
+        // (solutions in order, nodes, seeded solutions in order) of the first engine.
+        let mut reference: Option<(Solutions, u64, Solutions)> = None;
         for (engine, item_choice) in configs {
             let config = Config { engine, item_choice, seed: None };
             let mut solver = Solver::configured(&problem, config).unwrap();

@@ -181,7 +181,11 @@ fn tree_and_scan_choose_alike() {
             engine: EngineChoice::Links,
             item_choice: ItemChoice::Tree,
         };
-        assert!(!Solver::configured(problem, config).unwrap().uses_item_tree());
+        assert!(
+            !Solver::configured(problem, config)
+                .unwrap()
+                .uses_item_tree()
+        );
     }
 }
 
