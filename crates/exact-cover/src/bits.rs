@@ -88,12 +88,8 @@ pub(crate) struct BitSearch {
     /// By primary ordinal: its options in list order, back to back; `list_start` closes them.
     list: Vec<u32>,
     list_start: Vec<u32>,
-    /// By option: the words of its row of clashing list entries that are not zero, as indices
-    /// into a row of `T` words and their masks; option `o`'s are
-    /// `kill_start[o]..kill_start[o + 1]`.
-    kill_index: Vec<u32>,
-    kill_mask: Vec<u64>,
-    kill_start: Vec<u32>,
+    /// By option: `T` words, its clashing list entries.
+    kill: Vec<u64>,
     /// By option: `mask_words` words of its primary items.
     covers: Vec<u64>,
     /// The state before the first choice (after preselection).
@@ -130,8 +126,6 @@ struct Shape {
     stride: usize,
     live_words: usize,
     mask_words: usize,
-    /// At most this many words of clash masks over all options.
-    kill_words: usize,
 }
 
 impl Shape {
@@ -149,48 +143,22 @@ impl Shape {
             }
         }
         let live_words = primary.saturating_mul(stride);
-        // An option's clash mask has at most one word per primary entry of the options that
-        // share an item with it, and at most `live_words`.
-        let mut reach = vec![0usize; problem.items.len()];
-        for option in problem.option_ids() {
-            let entries = problem.option(option);
-            let primaries = entries
-                .iter()
-                .filter(|e| problem.items[e.item.index()].kind == ItemKind::Primary)
-                .count();
-            for e in entries {
-                reach[e.item.index()] += primaries;
-            }
-        }
-        let kill_words = problem
-            .option_ids()
-            .map(|o| {
-                let reached: usize = problem
-                    .option(o)
-                    .iter()
-                    .map(|e| reach[e.item.index()])
-                    .sum();
-                reached.min(live_words)
-            })
-            .fold(0usize, usize::saturating_add);
         Shape {
             primary,
             stride,
             live_words,
             mask_words: primary.div_ceil(64).max(1),
-            kill_words,
         }
     }
 
-    /// Bytes of the tables, at most: the clash masks (12 bytes a word with its index), the
-    /// items of each option, and the rows of every level.
+    /// Bytes of the tables: `kill` and `covers` per option, and the rows of every level.
     fn bytes(&self, options: usize) -> usize {
-        let levels = (self.primary + 1) * (self.live_words + self.mask_words);
+        let per_option = self.live_words.saturating_add(self.mask_words);
+        let levels = (self.primary + 1).saturating_mul(per_option);
         options
-            .saturating_mul(self.mask_words + 1)
+            .saturating_mul(per_option)
             .saturating_add(levels)
             .saturating_mul(8)
-            .saturating_add(self.kill_words.saturating_mul(12))
     }
 }
 
@@ -287,10 +255,7 @@ impl BitSearch {
 
         // The masks: for every option, the entries of every option that clashes with it, as
         // the nonzero words of a row of `T` words.
-        let mut kill_index = Vec::new();
-        let mut kill_mask = Vec::new();
-        let mut kill_start = Vec::with_capacity(options + 1);
-        kill_start.push(0);
+        let mut kill = Vec::with_capacity(options * t);
         let mut covers = vec![0u64; options * m];
         let mut mark = vec![NONE; options];
         let mut row = vec![0u64; t];
@@ -324,13 +289,8 @@ impl BitSearch {
                     }
                 }
             }
-            for (index, word) in row.iter_mut().enumerate() {
-                if *word != 0 {
-                    kill_index.push(index as u32);
-                    kill_mask.push(std::mem::take(word));
-                }
-            }
-            kill_start.push(kill_index.len() as u32);
+            kill.extend_from_slice(&row);
+            row.fill(0);
         }
 
         // Everything live, every primary item to cover.
@@ -356,9 +316,7 @@ impl BitSearch {
             word_start,
             list,
             list_start,
-            kill_index,
-            kill_mask,
-            kill_start,
+            kill,
             covers,
             start_live,
             start_uncovered,
@@ -412,13 +370,9 @@ impl BitSearch {
                 c => Use::Colored(c),
             };
         }
-        let m = self.mask_words;
-        let span = self.kill_start[o] as usize..self.kill_start[o + 1] as usize;
-        for (&i, &k) in self.kill_index[span.clone()]
-            .iter()
-            .zip(&self.kill_mask[span])
-        {
-            self.start_live[i as usize] &= !k;
+        let (t, m) = (self.live_words, self.mask_words);
+        for (w, k) in self.start_live.iter_mut().zip(&self.kill[o * t..]) {
+            *w &= !k;
         }
         for (w, c) in self.start_uncovered.iter_mut().zip(&self.covers[o * m..]) {
             *w &= !c;
@@ -553,24 +507,30 @@ impl BitSearch {
     /// [`BitSearch::descend_with`] compiled for this problem's stride and processor.
     fn descend(&mut self, d: usize, option: u32) -> Option<u32> {
         macro_rules! kernels {
-            ($($k:literal),*) => {
+            ($seeded:literal; $($k:literal),*) => {
                 match self.kernel {
-                    $(Kernel { stride: $k, popcnt: false } => self.descend_with::<$k>(d, option),)*
+                    $(Kernel { stride: $k, popcnt: false } => {
+                        self.descend_with::<$k, $seeded>(d, option)
+                    })*
                     #[cfg(target_arch = "x86_64")]
                     $(Kernel { stride: $k, popcnt: true } => {
                         // SAFETY: `Kernel::detect` saw the processor support POPCNT.
-                        unsafe { self.descend_popcnt::<$k>(d, option) }
+                        unsafe { self.descend_popcnt::<$k, $seeded>(d, option) }
                     })*
                     #[cfg(target_arch = "x86_64")]
                     Kernel { popcnt: true, .. } => {
                         // SAFETY: as above.
-                        unsafe { self.descend_popcnt::<0>(d, option) }
+                        unsafe { self.descend_popcnt::<0, $seeded>(d, option) }
                     }
-                    Kernel { .. } => self.descend_with::<0>(d, option),
+                    Kernel { .. } => self.descend_with::<0, $seeded>(d, option),
                 }
             };
         }
-        kernels!(1, 2, 3, 4, 5, 6, 8)
+        if self.rng.is_some() {
+            kernels!(true; 1, 2, 3, 4, 5, 6, 8)
+        } else {
+            kernels!(false; 1, 2, 3, 4, 5, 6, 8)
+        }
     }
 
     /// [`BitSearch::descend_with`] compiled with the POPCNT instruction, which counts a word's
@@ -581,14 +541,24 @@ impl BitSearch {
     /// The processor must support POPCNT.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt")]
-    unsafe fn descend_popcnt<const K: usize>(&mut self, d: usize, option: u32) -> Option<u32> {
-        self.descend_with::<K>(d, option)
+    unsafe fn descend_popcnt<const K: usize, const SEEDED: bool>(
+        &mut self,
+        d: usize,
+        option: u32,
+    ) -> Option<u32> {
+        self.descend_with::<K, SEEDED>(d, option)
     }
 
     /// [`BitSearch::descend`] for a stride of `K` words (`K = 0`: any stride, read at run
-    /// time). A fixed `K` makes every item's loop the same few instructions, with no branch.
+    /// time), with or without a seed. A fixed `K` makes every item's loop the same few
+    /// instructions, with no branch; without a seed, the MRV choice is a minimum of
+    /// (count, item) keys, with no branch either.
     #[inline(always)]
-    fn descend_with<const K: usize>(&mut self, d: usize, option: u32) -> Option<u32> {
+    fn descend_with<const K: usize, const SEEDED: bool>(
+        &mut self,
+        d: usize,
+        option: u32,
+    ) -> Option<u32> {
         let (t, m) = (self.live_words, self.mask_words);
         let k = if K == 0 { self.stride } else { K };
         debug_assert_eq!(k, self.stride);
@@ -611,42 +581,51 @@ impl BitSearch {
         let (below, above) = self.live.split_at_mut((d + 1) * t);
         let now = &below[d * t..];
         let next = &mut above[..t];
+        let kill = &self.kill[o * t..(o + 1) * t];
         let uncovered = &self.uncovered[(d + 1) * m..(d + 2) * m];
-        // The rows of the items still to cover, copied; then the option's clashes taken out
-        // (writing also into rows of covered items, which nobody reads again); then counted.
-        for (w, &word) in uncovered.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                let p = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let span = p * k..p * k + k;
-                next[span.clone()].copy_from_slice(&now[span]);
-            }
-        }
-        let span = self.kill_start[o] as usize..self.kill_start[o + 1] as usize;
-        for (&i, &x) in self.kill_index[span.clone()]
-            .iter()
-            .zip(&self.kill_mask[span])
-        {
-            next[i as usize] &= !x;
-        }
         let mut mrv = Mrv::new();
+        let mut best = u64::MAX;
         for (w, &word) in uncovered.iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
                 let p = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 let span = p * k..p * k + k;
-                let count = if K == 0 {
-                    next[span].iter().map(|w| w.count_ones()).sum()
+                let mut count = 0;
+                if K == 0 {
+                    for ((n, &l), &x) in next[span.clone()]
+                        .iter_mut()
+                        .zip(&now[span.clone()])
+                        .zip(&kill[span])
+                    {
+                        *n = l & !x;
+                        count += n.count_ones();
+                    }
                 } else {
-                    let row: &[u64; K] = next[span].try_into().expect("K words");
-                    row.iter().map(|w| w.count_ones()).sum()
-                };
-                if mrv.offer(p as u32, count, &mut self.rng) {
-                    return Some(mrv.best);
+                    let next: &mut [u64; K] =
+                        (&mut next[span.clone()]).try_into().expect("K words");
+                    let now: &[u64; K] = now[span.clone()].try_into().expect("K words");
+                    let kill: &[u64; K] = kill[span].try_into().expect("K words");
+                    for i in 0..K {
+                        next[i] = now[i] & !kill[i];
+                        count += next[i].count_ones();
+                    }
+                }
+                if SEEDED {
+                    if mrv.offer(p as u32, count, &mut self.rng) {
+                        return Some(mrv.best);
+                    }
+                } else {
+                    // Without a seed, the least (count, item) wins: no unpredictable branch.
+                    best = best.min((u64::from(count) << 32) | p as u64);
+                    if count == 0 {
+                        return Some(p as u32);
+                    }
                 }
             }
+        }
+        if !SEEDED {
+            return Some(best as u32);
         }
         Some(mrv.best)
     }
