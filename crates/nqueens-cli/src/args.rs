@@ -8,11 +8,12 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use nqueens::cnf::Encoding;
+use nqueens::engines::sat::Encoding;
+use nqueens::formats::render::{Colour, Format, SvgStyle};
 use nqueens::methods::{Config, Method};
-use nqueens::render::{Colour, Format, SvgStyle};
-use nqueens::{Engine, Problem, Queen, partial};
+use nqueens::{Engine, Problem, Queen, formats::partial};
 
+use crate::output;
 use crate::progress::ProgressLine;
 
 /// The board: its size and the queens already placed.
@@ -26,8 +27,9 @@ pub struct BoardArgs {
     #[arg(long = "fix", value_name = "ROW:COL", value_parser = parse_square)]
     pub fix: Vec<Queen>,
 
-    /// Read fixed queens from a partial-board file: first line n, then one ROW:COL per line
-    /// (or n drawn rows of Q and .); lines starting with # are comments.
+    /// Read fixed queens from a partial-board file (`-` reads standard input): first line n,
+    /// then one ROW:COL per line (or n drawn rows of Q and .); lines starting with # are
+    /// comments.
     #[arg(long, value_name = "PATH")]
     pub fix_file: Option<PathBuf>,
 }
@@ -43,7 +45,7 @@ impl BoardArgs {
                 Some(n) if n != board.n => {
                     bail!(
                         "N is {n} but {} describes a {}×{} board",
-                        path.display(),
+                        output::display_name(path),
                         board.n,
                         board.n
                     )
@@ -61,9 +63,8 @@ impl BoardArgs {
 }
 
 fn read_partial(path: &Path) -> Result<partial::PartialBoard> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    partial::parse(&text).with_context(|| path.display().to_string())
+    let (name, text) = output::read_input(path, partial::MAX_BYTES, "a partial-board file")?;
+    partial::parse(&text).with_context(|| name)
 }
 
 /// Parses the board size with a message that says what is expected.
@@ -126,10 +127,26 @@ pub struct MethodArgs {
     #[arg(long)]
     pub progress: bool,
 
-    /// The CNF encoding of the sat method: the seed's pairwise clauses or the compact
+    /// The CNF encoding of the sat method: the pairwise encoding (one clause per attacking pair) or the compact
     /// sequential counter (for large boards).
     #[arg(long, value_name = "ENCODING", default_value = "pairwise", value_parser = encoding_parser())]
     pub encoding: Encoding,
+
+    /// Give up after SECS seconds of search (exit 3, "gave up at the limit"); fractions allowed.
+    #[arg(long, value_name = "SECS", value_parser = time_limit_parser)]
+    pub time_limit: Option<Duration>,
+}
+
+/// Parses `--time-limit`: a positive number of seconds, fractions allowed.
+pub fn time_limit_parser(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| "expected a number of seconds, like 1.5".to_string())?;
+    if seconds.is_nan() || seconds <= 0.0 {
+        return Err("the time limit must be more than 0 seconds".into());
+    }
+    Duration::try_from_secs_f64(seconds).map_err(|_| "that time limit is too long".into())
 }
 
 impl MethodArgs {
@@ -141,6 +158,7 @@ impl MethodArgs {
         config.seed = self.seed;
         config.progress = line.as_ref().map(ProgressLine::sink);
         config.encoding = self.encoding;
+        config.limits.time = self.time_limit;
         (config, line)
     }
 
@@ -203,7 +221,15 @@ impl OutputArgs {
         if implied && format.check_size(n).is_err() {
             return Ok(Format::Permutation);
         }
-        format.check_size(n)?;
+        format.check_size(n).map_err(|too_large| {
+            anyhow::anyhow!(
+                "the {} format draws all n² squares and is limited to n ≤ {}; for n = {} use \
+                 --format permutation, coords or json",
+                too_large.format,
+                nqueens::formats::render::GRID_LIMIT,
+                too_large.n
+            )
+        })?;
         Ok(format)
     }
 }

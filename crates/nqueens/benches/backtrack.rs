@@ -4,8 +4,8 @@
 //! Other engines add their own files next to this one.
 
 use divan::{Bencher, black_box};
-use nqueens::backtrack::Backtrack;
-use nqueens::generate::{DEFAULT_TRIES, random_partial};
+use nqueens::engines::backtrack::Backtrack;
+use nqueens::instances::generate::{DEFAULT_TRIES, random_partial};
 use nqueens::{Engine, Outcome, Problem};
 
 fn main() {

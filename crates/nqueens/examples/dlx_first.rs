@@ -10,7 +10,7 @@
 use std::time::Instant;
 
 use nqueens::Problem;
-use nqueens::dlx::{DEFAULT_SEED, Encoding, encode};
+use nqueens::engines::dlx::{DEFAULT_SEED, Encoding, encode};
 
 fn main() {
     let mut encoding = Encoding::Secondary;
@@ -19,7 +19,7 @@ fn main() {
         match arg.as_str() {
             "--gadgets" => encoding = Encoding::Gadgets,
             _ => match arg.parse::<u32>() {
-                Ok(n) if (1..=nqueens::dlx::MAX_N).contains(&n) => sizes.push(n),
+                Ok(n) if (1..=nqueens::engines::dlx::MAX_N).contains(&n) => sizes.push(n),
                 _ => {
                     eprintln!("usage: dlx_first [--gadgets] N...  (1 ≤ N ≤ 1000)");
                     std::process::exit(2)

@@ -32,9 +32,17 @@ pub enum Error {
         /// Why not.
         reason: String,
     },
+    /// A search reached a limit (node budget, time budget or stop flag) before it finished.
+    #[error("the {method} method gave up: {reason}")]
+    GaveUp {
+        /// The method's name.
+        method: &'static str,
+        /// Which limit.
+        reason: crate::engine::LimitReached,
+    },
     /// A counter run failed (checkpoint or shard files).
     #[error(transparent)]
-    Counter(#[from] crate::counter::CounterError),
+    Counter(#[from] crate::engines::counter::CounterError),
     /// The board needs more memory than the machine can give.
     #[error("the {method} method needs about {} MiB for n = {n}, more than could be allocated", bytes.div_ceil(1 << 20))]
     OutOfMemory {

@@ -1,29 +1,25 @@
 //! The N-Queens problem, solved every way that matters.
 //!
-//! - [`board`]: [`Problem`] (a board size and the queens already placed: the completion
-//!   variant), [`Queen`] and [`Solution`];
-//! - [`verify()`]: the independent checker every engine's answers go through;
-//! - [`symmetry`]: the eight board symmetries and canonical forms (unique solutions);
-//! - [`engine`]: the API all engines share (first solution, enumeration with a callback that
-//!   can stop, count), and [`methods`], which names the engines and picks one for `auto`;
-//! - [`backtrack`]: the baseline bitboard backtracking engine;
-//! - [`dlx`]: N-Queens as exact cover (two encodings), solved with dancing links;
-//! - [`cnf`]: N-Queens as CNF (the seed's pairwise encoding and a compact one) and the SAT
-//!   engine;
-//! - [`cp_model`]: the three-all-different model on the [`cp`] constraint engine;
-//! - [`counter`]: the fast counter (full symmetry, threads, checkpoints, shards);
-//! - [`render`]: text, matrix, coordinates, JSON and SVG output; [`partial`]: partial-board
-//!   files;
-//! - [`construct`] and [`local`]: one solution of a huge board, by the explicit construction
-//!   or by min-conflicts local search; [`solution_file`] reads solutions back for checking;
-//! - [`generate`]: random completion instances, uniform over non-attacking placements;
-//! - [`oeis`]: the published counts (A000170, A002562) the tests check every engine against.
+//! The crate is in three layers, and its folders are named after them:
+//!
+//! - [`board`]: the model. [`Problem`] (a board size and the queens already placed: the
+//!   completion variant), [`Queen`], [`Solution`]; [`verify()`], the independent checker every
+//!   engine's answers go through; [`board::symmetry`], the eight board symmetries and canonical
+//!   forms; [`board::naive`], the slow obviously-right oracle the tests hold the engines to.
+//! - [`engine`] and [`methods`]: the one API every engine follows (first solution, enumeration
+//!   to a callback that can stop, count) and the registry that names the engines and picks one
+//!   for `auto`. The engines themselves live in [`engines`]: bitboard backtracking, exact cover
+//!   with dancing links, SAT, CP, the explicit construction, local search and the record-class
+//!   counter (symmetry, threads, checkpoints, shards).
+//! - [`formats`]: what goes in and out as text: rendering (text, matrix, coordinates, JSON,
+//!   SVG), partial-board files, solution files; and [`instances`]: generated completion
+//!   instances and the published counts (OEIS A000170, A002562).
 //!
 //! Coordinates are 0-based in the API and 1-based wherever users read or type them.
 //!
 //! ```
 //! use nqueens::{verify, Engine, Outcome, Problem};
-//! use nqueens::backtrack::Backtrack;
+//! use nqueens::engines::backtrack::Backtrack;
 //!
 //! let problem = Problem::new(8).unwrap();
 //! let mut engine = Backtrack::default();
@@ -32,26 +28,18 @@
 //! assert_eq!(engine.count(&problem, true).unwrap().unique, Some(12));
 //! ```
 
-pub mod backtrack;
 pub mod board;
-pub mod cnf;
-pub mod construct;
-pub mod counter;
-pub mod cp_model;
-pub mod dlx;
 pub mod engine;
+pub mod engines;
 pub mod error;
-pub mod generate;
-pub mod local;
+pub mod formats;
+pub mod instances;
 pub mod methods;
-pub mod oeis;
-pub mod partial;
-pub mod render;
-pub mod solution_file;
-pub mod symmetry;
-pub mod verify;
 
+pub use board::verify::{Violation, verify};
 pub use board::{Problem, ProblemError, Queen, Solution};
-pub use engine::{Counts, Engine, Enumeration, Job, Outcome, Progress, ProgressSink, Stats};
+pub use engine::{
+    Counts, Engine, Enumeration, Job, LimitReached, Limits, Outcome, Progress, ProgressSink, Stats,
+};
 pub use error::Error;
-pub use verify::{Violation, verify};
+pub use methods::{Config, Method};

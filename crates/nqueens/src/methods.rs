@@ -3,15 +3,16 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::backtrack::Backtrack;
 use crate::board::Problem;
-use crate::cnf::{self, Sat};
-use crate::construct::Construct;
-use crate::counter::{self, Counter};
-use crate::cp_model::Cp;
-use crate::dlx::{self, Dlx};
-use crate::engine::{Engine, Job, ProgressSink};
-use crate::local::Local;
+use crate::engine::{Engine, Job, Limits, ProgressSink};
+use crate::engines::backtrack::Backtrack;
+use crate::engines::construct::Construct;
+use crate::engines::counter::{self, Counter};
+use crate::engines::cp::Cp;
+use crate::engines::dlx::{self, Dlx};
+use crate::engines::local::Local;
+use crate::engines::sat::{self, Sat};
+use crate::error::Error;
 
 /// A way to solve N-Queens, as users name it on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -19,22 +20,22 @@ use crate::local::Local;
 pub enum Method {
     /// Picks the best method for the job and board ([`Method::resolve`]).
     Auto,
-    /// Bitboard backtracking, the baseline ([`crate::backtrack`]).
+    /// Bitboard backtracking, the baseline ([`crate::engines::backtrack`]).
     Backtrack,
-    /// Exact cover with dancing links, diagonals as secondary items ([`crate::dlx`]).
+    /// Exact cover with dancing links, diagonals as secondary items ([`crate::engines::dlx`]).
     Dlx,
-    /// Exact cover with dancing links, all items primary with gadget options ([`crate::dlx`]).
+    /// Exact cover with dancing links, all items primary with gadget options ([`crate::engines::dlx`]).
     DlxGadgets,
-    /// CNF encoding solved by the `sat` crate's CDCL solver ([`crate::cnf`]).
+    /// CNF encoding solved by the `sat` crate's CDCL solver ([`crate::engines::sat`]).
     Sat,
     /// Constraint programming: three all-different constraints on the [`cp`] engine
-    /// ([`crate::cp_model`]).
+    /// ([`crate::engines::cp`]).
     Cp,
-    /// The fast counter: full symmetry, threads ([`crate::counter`]).
+    /// The fast counter: full symmetry, threads ([`crate::engines::counter`]).
     Counter,
-    /// The explicit solution by n mod 6, for huge boards ([`crate::construct`]).
+    /// The explicit solution by n mod 6, for huge boards ([`crate::engines::construct`]).
     Construct,
-    /// Min-conflicts local search, for huge boards and random solutions ([`crate::local`]).
+    /// Min-conflicts local search, for huge boards and random solutions ([`crate::engines::local`]).
     Local,
 }
 
@@ -67,31 +68,63 @@ impl Method {
         }
     }
 
-    /// One line for `--help`.
-    pub fn about(self) -> &'static str {
+    /// The largest board the method takes for any job (`None`: any size; for `sat`, the larger
+    /// of the two encodings' limits). The `about` text is written from these, so help and
+    /// limits cannot drift apart.
+    pub fn max_n(self) -> Option<u32> {
         match self {
-            Method::Auto => "pick the best method for the job and the board",
-            Method::Backtrack => "bitboard backtracking, row by row (n ≤ 64); the honest baseline",
-            Method::Dlx => {
-                "exact cover with dancing links, diagonals as secondary items (n ≤ 1000)"
-            }
-            Method::DlxGadgets => {
-                "exact cover, every item primary plus one gadget option per diagonal; slow to a first solution beyond n ≈ 20"
-            }
-            Method::Sat => {
-                "CNF solved by our CDCL SAT solver; --encoding pairwise (the seed's) or compact"
-            }
-            Method::Cp => {
-                "constraint programming: three all-different constraints, first-fail (n ≤ 20000)"
-            }
-            Method::Counter => {
-                "counts only: full 8-fold symmetry, all threads, checkpoints, shards (n ≤ 32)"
-            }
+            Method::Auto | Method::Construct | Method::Local => None,
+            Method::Backtrack => Some(crate::engines::backtrack::MAX_N),
+            Method::Dlx | Method::DlxGadgets => Some(dlx::MAX_N),
+            Method::Sat => Some(
+                sat::Encoding::Pairwise
+                    .max_n()
+                    .max(sat::Encoding::Compact.max_n()),
+            ),
+            Method::Cp => Some(crate::engines::cp::MAX_N),
+            Method::Counter => Some(counter::MAX_N),
+        }
+    }
+
+    /// One line on what the method does, for help texts (front ends add their own words for
+    /// how to choose it).
+    pub fn about(self) -> String {
+        let up_to = |n: u32| format!("n ≤ {n}");
+        match self {
+            Method::Auto => "pick the best method for the job and the board".into(),
+            Method::Backtrack => format!(
+                "bitboard backtracking, row by row ({}); the honest baseline",
+                up_to(crate::engines::backtrack::MAX_N)
+            ),
+            Method::Dlx => format!(
+                "exact cover with dancing links, diagonals as secondary items ({})",
+                up_to(dlx::MAX_N)
+            ),
+            Method::DlxGadgets => format!(
+                "exact cover, every item primary plus one gadget option per diagonal; slow to a \
+                 first solution beyond n ≈ 20 ({})",
+                up_to(dlx::MAX_N)
+            ),
+            Method::Sat => format!(
+                "CNF solved by our CDCL SAT solver: the pairwise encoding ({}) or the compact \
+                 sequential-counter encoding ({})",
+                up_to(sat::Encoding::Pairwise.max_n()),
+                up_to(sat::Encoding::Compact.max_n())
+            ),
+            Method::Cp => format!(
+                "constraint programming: three all-different constraints, first-fail ({})",
+                up_to(crate::engines::cp::MAX_N)
+            ),
+            Method::Counter => format!(
+                "counts only: full 8-fold symmetry, all threads, checkpoints, shards ({})",
+                up_to(counter::MAX_N)
+            ),
             Method::Construct => {
-                "explicit solution by n mod 6 in O(n), any n (solve only, no fixed queens)"
+                "explicit solution by n mod 6 in O(n), any n (one solution, no fixed queens)".into()
             }
             Method::Local => {
-                "min-conflicts local search: huge boards, random solutions by --seed (solve only)"
+                "min-conflicts local search: huge boards, random solutions by seed (one solution)"
+                    .into()
             }
         }
     }
@@ -104,10 +137,15 @@ impl Method {
     ///   (instant there), the construction from then on (backtracking needs 0.1 s at n = 28 and
     ///   seconds beyond).
     /// - One completion (fixed queens) from [`AUTO_CONSTRUCT_FROM`] rows on: constraint
-    ///   programming up to [`crate::cp_model::MAX_N`] rows (first-fail finds completions in
+    ///   programming up to [`crate::engines::cp::MAX_N`] rows (first-fail finds completions in
     ///   milliseconds where row-by-row backtracking needs minutes from n ≈ 40, and it proves
     ///   there is none when that is so), local search beyond.
-    /// - Everything else (small boards, listing, counting completions): backtracking.
+    /// - Listing from [`AUTO_CONSTRUCT_FROM`] rows on: constraint programming, whose first
+    ///   solutions of a big board come in milliseconds (row-by-row backtracking takes seconds
+    ///   to the first at n ≈ 30, and longer than anyone waits at n = 40).
+    /// - Everything else (small boards, counting completions): backtracking. Counting a whole
+    ///   board beyond [`counter::MAX_N`] rows resolves to backtracking too, but `auto` refuses
+    ///   to start that run ([`Method::refuse_hopeless`]).
     pub fn resolve(self, job: Job, problem: &Problem) -> Method {
         match self {
             Method::Auto
@@ -125,15 +163,42 @@ impl Method {
                 }
             }
             Method::Auto if job == Job::Solve && problem.n() >= AUTO_CONSTRUCT_FROM => {
-                if problem.n() <= crate::cp_model::MAX_N {
+                if problem.n() <= crate::engines::cp::MAX_N {
                     Method::Cp
                 } else {
                     Method::Local
                 }
             }
+            Method::Auto if job == Job::List && problem.n() >= AUTO_CONSTRUCT_FROM => Method::Cp,
             Method::Auto => Method::Backtrack,
             other => other,
         }
+    }
+
+    /// Refuses, under `auto`, a run no one would wait for: counting the solutions of a whole
+    /// board beyond the counter's [`counter::MAX_N`] rows, which only plain backtracking can
+    /// do, without symmetry and in roughly [`backtrack_count_seconds`]. The error gives that
+    /// estimate; asking for the backtracking method by name runs it (with progress).
+    pub fn refuse_hopeless(self, job: Job, problem: &Problem, threads: usize) -> Result<(), Error> {
+        let n = problem.n();
+        if self != Method::Auto
+            || !matches!(job, Job::Count | Job::CountUnique)
+            || problem.is_completion()
+            || n <= counter::MAX_N
+        {
+            return Ok(());
+        }
+        let threads = threads.max(1);
+        let plural = if threads == 1 { "" } else { "s" };
+        Err(Error::Unsupported {
+            method: self.name(),
+            job,
+            reason: format!(
+                "n = {n} is beyond the counter (it covers n ≤ {}; the largest board ever counted is n = 27), and plain backtracking would need {} on {threads} thread{plural}; ask for the backtracking method by name to run it anyway",
+                counter::MAX_N,
+                rough_duration(backtrack_count_seconds(n, threads))
+            ),
+        })
     }
 
     /// Builds the engine for this method (after resolving `auto` for `job` and `problem`).
@@ -142,15 +207,21 @@ impl Method {
             Method::Backtrack => {
                 let mut engine = Backtrack::new(config.threads);
                 engine.progress = config.progress.clone();
+                engine.limits = config.limits.clone();
                 Box::new(engine)
             }
             Method::Dlx => Box::new(Dlx::new(dlx::Encoding::Secondary, config.seed)),
             Method::DlxGadgets => Box::new(Dlx::new(dlx::Encoding::Gadgets, config.seed)),
-            Method::Sat => Box::new(Sat::new(config.encoding, config.seed.unwrap_or(0))),
+            Method::Sat => {
+                let mut engine = Sat::new(config.encoding, config.seed.unwrap_or(0));
+                engine.limits = config.limits.clone();
+                Box::new(engine)
+            }
             Method::Cp => {
                 let mut engine = Cp::new();
                 engine.seed = config.seed;
                 engine.progress = config.progress.clone();
+                engine.limits = config.limits.clone();
                 Box::new(engine)
             }
             Method::Counter => {
@@ -171,6 +242,41 @@ impl Method {
 
 /// From this board size on, `auto` answers `solve` without fixed queens by the construction.
 pub const AUTO_CONSTRUCT_FROM: u32 = 25;
+
+/// Solutions plain backtracking counts per second per thread, roughly (about 10⁶ measured at
+/// n = 16 on a loaded machine; a fast core does a few times more).
+pub const BACKTRACK_SOLUTIONS_PER_SECOND: f64 = 3e6;
+
+/// A rough estimate of the seconds plain backtracking needs to count every solution of the
+/// n×n board on `threads` threads: the solution count extrapolated from A000170(27) by the
+/// ratio A000170(m) / A000170(m − 1) ≈ 0.389·m (10.5 at m = 27; Simkin's asymptotics
+/// A000170(n) ≈ (n·e^−1.944)ⁿ give e^−0.944·m), divided by [`BACKTRACK_SOLUTIONS_PER_SECOND`] per
+/// thread. Good to an order of magnitude, which is all a refusal needs.
+pub fn backtrack_count_seconds(n: u32, threads: usize) -> f64 {
+    let mut solutions = crate::instances::oeis::total(27).map_or(2.35e17, |t| t as f64);
+    for m in 28..=n {
+        solutions *= 0.389 * f64::from(m);
+    }
+    solutions / (BACKTRACK_SOLUTIONS_PER_SECOND * threads.max(1) as f64)
+}
+
+/// Seconds as a rough duration for messages: "about 3 days", "about 3×10^9 years".
+fn rough_duration(seconds: f64) -> String {
+    const YEAR: f64 = 365.25 * 86400.0;
+    if seconds < 2.0 * 86400.0 {
+        return format!("about {:.0} hours", (seconds / 3600.0).max(1.0));
+    }
+    if seconds < 2.0 * YEAR {
+        return format!("about {:.0} days", seconds / 86400.0);
+    }
+    let years = seconds / YEAR;
+    if years < 1e4 {
+        return format!("about {years:.0} years");
+    }
+    let exponent = years.log10().floor();
+    let mantissa = (years / 10f64.powf(exponent)).round().min(9.0);
+    format!("about {mantissa:.0}×10^{exponent:.0} years")
+}
 
 impl fmt::Display for Method {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -207,7 +313,9 @@ pub struct Config {
     /// Where long runs report progress (`None`: nowhere).
     pub progress: Option<ProgressSink>,
     /// The CNF encoding of the SAT method.
-    pub encoding: cnf::Encoding,
+    pub encoding: sat::Encoding,
+    /// When to give up (node budget, time budget, stop flag); every method honours it.
+    pub limits: Limits,
 }
 
 impl Default for Config {
@@ -216,7 +324,8 @@ impl Default for Config {
             threads: 1,
             seed: None,
             progress: None,
-            encoding: cnf::Encoding::default(),
+            encoding: sat::Encoding::default(),
+            limits: Limits::default(),
         }
     }
 }
@@ -237,6 +346,16 @@ mod tests {
     }
 
     #[test]
+    fn about_texts_quote_the_real_limits() {
+        for &m in Method::ALL {
+            if let Some(max) = m.max_n() {
+                assert!(m.about().contains(&max.to_string()), "{m}: {}", m.about());
+            }
+            assert!(!m.about().contains("--"), "{m} names a flag: {}", m.about());
+        }
+    }
+
+    #[test]
     fn auto_picks_counter_construction_cp_and_local_search_by_job_and_size() {
         let plain = |n| Problem::new(n).unwrap();
         let auto = |job, p: &Problem| Method::Auto.resolve(job, p);
@@ -254,6 +373,58 @@ mod tests {
         assert_eq!(auto(Job::Solve, &fixed(20_000)), Method::Cp);
         assert_eq!(auto(Job::Solve, &fixed(20_001)), Method::Local);
         assert_eq!(auto(Job::Count, &fixed(12)), Method::Backtrack);
-        assert_eq!(auto(Job::List, &fixed(65)), Method::Backtrack);
+        assert_eq!(auto(Job::List, &fixed(65)), Method::Cp);
+        assert_eq!(auto(Job::List, &fixed(24)), Method::Backtrack);
+        assert_eq!(auto(Job::List, &plain(24)), Method::Backtrack);
+        assert_eq!(auto(Job::List, &plain(40)), Method::Cp);
+    }
+
+    #[test]
+    fn auto_refuses_to_count_beyond_the_counter_and_says_how_long_it_would_take() {
+        let plain = |n| Problem::new(n).unwrap();
+        for job in [Job::Count, Job::CountUnique] {
+            assert!(Method::Auto.refuse_hopeless(job, &plain(32), 2).is_ok());
+            for n in [33, 40, 64] {
+                let message = Method::Auto
+                    .refuse_hopeless(job, &plain(n), 2)
+                    .unwrap_err()
+                    .to_string();
+                assert!(
+                    message.contains(&format!("n = {n} is beyond the counter (it covers n ≤ 32; the largest board ever counted is n = 27)")),
+                    "{message}"
+                );
+                assert!(message.contains("years on 2 threads"), "{message}");
+                assert!(
+                    !message.contains("--"),
+                    "no flags in library messages: {message}"
+                );
+            }
+            // By name, backtracking runs; completions and other jobs are not refused.
+            assert!(
+                Method::Backtrack
+                    .refuse_hopeless(job, &plain(40), 2)
+                    .is_ok()
+            );
+            let fixed = Problem::with_fixed(40, [crate::Queen::new(0, 1)]).unwrap();
+            assert!(Method::Auto.refuse_hopeless(job, &fixed, 2).is_ok());
+        }
+        assert!(
+            Method::Auto
+                .refuse_hopeless(Job::List, &plain(40), 2)
+                .is_ok()
+        );
+        // The estimate: millennia at n = 28 on one thread (n = 27 took a year of many FPGAs),
+        // each further row about 0.389·n times more.
+        let year = 365.25 * 86400.0;
+        let at28 = backtrack_count_seconds(28, 1) / year;
+        assert!((1e3..1e6).contains(&at28), "{at28}");
+        let at33 = backtrack_count_seconds(33, 1) / year;
+        assert!((1e5..1e6).contains(&(at33 / at28)), "{at33}");
+        assert_eq!(
+            backtrack_count_seconds(33, 4) * 4.0,
+            backtrack_count_seconds(33, 1)
+        );
+        assert_eq!(rough_duration(3.0 * 86400.0), "about 3 days");
+        assert_eq!(rough_duration(1e17), "about 3×10^9 years");
     }
 }

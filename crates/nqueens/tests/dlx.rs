@@ -3,9 +3,9 @@
 
 use std::ops::ControlFlow;
 
-use nqueens::backtrack::Backtrack;
-use nqueens::dlx::{Dlx, Encoding, encode};
-use nqueens::{Engine, Error, Job, Outcome, Problem, Queen, oeis, verify};
+use nqueens::engines::backtrack::Backtrack;
+use nqueens::engines::dlx::{Dlx, Encoding, encode};
+use nqueens::{Engine, Error, Job, Outcome, Problem, Queen, instances::oeis, verify};
 
 const ENCODINGS: [Encoding; 2] = [Encoding::Secondary, Encoding::Gadgets];
 

@@ -1,6 +1,6 @@
 //! Renderings pinned by snapshots, and SVG checked by an XML parser.
 
-use nqueens::render::{Format, SolutionWriter, SvgStyle, svg, write_text};
+use nqueens::formats::render::{Format, SolutionWriter, SvgStyle, svg, write_text};
 use nqueens::{Problem, Queen, Solution};
 
 const FOUR: [u32; 4] = [1, 3, 0, 2];

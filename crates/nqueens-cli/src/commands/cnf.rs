@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 use clap::Args;
-use nqueens::cnf::{self, Encoding};
+use nqueens::engines::sat::{self as queens_cnf, Encoding};
 use sat::DimacsWriter;
 
 use crate::Status;
@@ -16,7 +16,7 @@ pub struct CnfArgs {
     #[command(flatten)]
     pub board: BoardArgs,
 
-    /// The seed's pairwise clauses, or the compact sequential counter (for large boards).
+    /// The pairwise encoding (one clause per attacking pair), or the compact sequential counter (for large boards).
     #[arg(long, value_name = "ENCODING", default_value = "pairwise", value_parser = encoding_parser())]
     pub encoding: Encoding,
 
@@ -35,7 +35,7 @@ pub fn run(args: CnfArgs) -> Result<Status> {
             problem.n()
         );
     }
-    let header = cnf::header(&problem, args.encoding);
+    let header = queens_cnf::header(&problem, args.encoding);
     let comment = format!(
         "{}-queens, {} encoding; variable i*n+j+1 is a queen on row i, column j (from 0)",
         problem.n(),
@@ -43,7 +43,7 @@ pub fn run(args: CnfArgs) -> Result<Status> {
     );
     let out = output::open(args.output.as_deref())?;
     let mut writer = DimacsWriter::new(out, header, &[&comment]);
-    cnf::encode(&problem, args.encoding, &mut writer);
+    queens_cnf::encode(&problem, args.encoding, &mut writer);
     writer.finish()?;
     Ok(Status::Success)
 }

@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 use clap::Args;
-use nqueens::render::SolutionWriter;
+use nqueens::formats::render::SolutionWriter;
 use nqueens::{Job, Outcome};
 
 use crate::Status;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
-use nqueens::dlx::{self, Encoding};
+use nqueens::engines::dlx::{self, Encoding};
 
 use crate::Status;
 use crate::args::BoardArgs;

@@ -1,0 +1,14 @@
+//! The real `nqueens` binary from the outside, one module per command family, sharing the
+//! helpers in [`util`]. One test binary links once (ripgrep's layout).
+
+mod util;
+
+mod basics;
+mod bench;
+mod counter;
+mod cp;
+mod docs;
+mod huge;
+mod sat;
+mod trust;
+mod xc;

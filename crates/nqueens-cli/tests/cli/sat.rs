@@ -1,0 +1,232 @@
+//! `nqueens cnf`, `nqueens sat` and `--method sat`: DIMACS out and in, SAT-competition output
+//! and exit codes, DRAT proofs replayed by the forward RUP checker of the `sat` tests, and
+//! one-line errors for malformed files.
+
+#[path = "../../../sat/tests/rup.rs"]
+mod rup;
+
+use crate::util::{run, write_temp};
+use nqueens::{Problem, Solution, instances::oeis, verify};
+
+/// The clauses and variable count of a DIMACS text (test-side parsing, comments skipped).
+fn parse(text: &str) -> (u32, Vec<Vec<i32>>) {
+    let mut vars = 0;
+    let mut clauses = Vec::new();
+    let mut clause = Vec::new();
+    for line in text.lines() {
+        if line.starts_with('c') {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("p cnf ") {
+            vars = rest.split_whitespace().next().unwrap().parse().unwrap();
+            continue;
+        }
+        for token in line.split_whitespace() {
+            match token.parse::<i32>().unwrap() {
+                0 => clauses.push(std::mem::take(&mut clause)),
+                lit => clause.push(lit),
+            }
+        }
+    }
+    (vars, clauses)
+}
+
+/// The model of `s SATISFIABLE` output: the true DIMACS literals.
+fn model(stdout: &str) -> Vec<i32> {
+    let mut lines = stdout.lines();
+    assert_eq!(lines.next(), Some("s SATISFIABLE"));
+    let lits: Vec<i32> = lines
+        .flat_map(|l| l.strip_prefix("v ").expect("a v line").split_whitespace())
+        .map(|t| t.parse().unwrap())
+        .collect();
+    assert_eq!(lits.last(), Some(&0), "the v lines end with 0");
+    lits[..lits.len() - 1].to_vec()
+}
+
+fn satisfies(model: &[i32], clauses: &[Vec<i32>]) -> bool {
+    clauses.iter().all(|c| c.iter().any(|l| model.contains(l)))
+}
+
+#[test]
+fn cnf_then_sat_gives_a_board() {
+    let dir = tempfile::tempdir().unwrap();
+    for encoding in ["pairwise", "compact"] {
+        let (code, cnf, _) = run(&["cnf", "12", "--encoding", encoding]);
+        assert_eq!(code, 0);
+        let (_, clauses) = parse(&cnf);
+        let file = write_temp(&dir, "q12.cnf", &cnf);
+        let (code, stdout, _) = run(&["sat", &file]);
+        assert_eq!(code, 10);
+        let model = model(&stdout);
+        assert!(satisfies(&model, &clauses));
+        // Variable i·12 + j + 1 is the queen on row i, column j.
+        let columns: Vec<u32> = (0..12)
+            .map(|i| {
+                let row: Vec<i32> = (0..12)
+                    .filter(|&j| model.contains(&(i * 12 + j + 1)))
+                    .collect();
+                assert_eq!(row.len(), 1, "one queen in row {i}");
+                row[0] as u32
+            })
+            .collect();
+        let problem = Problem::new(12).unwrap();
+        assert_eq!(verify(&problem, &Solution::from_columns(columns)), Ok(()));
+    }
+}
+
+#[test]
+fn cnf_writes_fixed_queens_as_units_and_to_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("q5.cnf");
+    let (code, stdout, _) = run(&["cnf", "5", "--fix", "2:3", "-o", path.to_str().unwrap()]);
+    assert_eq!((code, stdout.as_str()), (0, ""));
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("\np cnf 25 "));
+    // Row 2, column 3 (1-based) is variable 1·5 + 2 + 1 = 8.
+    assert!(text.ends_with("\n8 0\n"), "{text}");
+}
+
+#[test]
+fn unsat_boards_come_with_proofs_the_checker_accepts() {
+    let dir = tempfile::tempdir().unwrap();
+    for (n, fix) in [
+        ("3", None),
+        ("2", None),
+        ("6", Some("1:1")),
+        ("8", Some("1:1")),
+    ] {
+        let mut args = vec!["cnf", n];
+        if let Some(square) = fix {
+            args.extend(["--fix", square]);
+        }
+        let (_, cnf, _) = run(&args);
+        let (vars, clauses) = parse(&cnf);
+        let file = write_temp(&dir, "f.cnf", &cnf);
+        let proof = dir.path().join("f.drat").display().to_string();
+        let (code, stdout, _) = run(&["sat", &file, "--proof", &proof]);
+        if n == "8" {
+            // 8-queens with a queen in the corner has solutions.
+            assert_eq!(code, 10);
+            assert!(satisfies(&model(&stdout), &clauses));
+            continue;
+        }
+        assert_eq!(
+            (code, stdout.as_str()),
+            (20, "s UNSATISFIABLE\n"),
+            "n = {n}"
+        );
+        let drat = std::fs::read_to_string(&proof).unwrap();
+        assert_eq!(rup::check(vars, &clauses, &drat), Ok(()), "n = {n} {fix:?}");
+    }
+}
+
+/// Uniform random 3-SAT with a xorshift64* stream (own copy: the CLI tests stand alone).
+fn random_3sat(vars: i32, clauses: usize, seed: u64) -> String {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut below = |n: u64| {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        (state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 32) % n
+    };
+    let mut text = format!("p cnf {vars} {clauses}\n");
+    for _ in 0..clauses {
+        let mut picked: Vec<i32> = Vec::new();
+        while picked.len() < 3 {
+            let v = below(vars as u64) as i32 + 1;
+            if !picked.contains(&v) {
+                picked.push(v);
+            }
+        }
+        for v in picked {
+            let lit = if below(2) == 1 { -v } else { v };
+            text.push_str(&format!("{lit} "));
+        }
+        text.push_str("0\n");
+    }
+    text
+}
+
+#[test]
+fn random_3sat_through_the_cli_with_models_and_proofs_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut sat, mut unsat) = (0, 0);
+    for seed in 100..124 {
+        let text = random_3sat(50, 218, seed);
+        let (vars, clauses) = parse(&text);
+        let file = write_temp(&dir, "r.cnf", &text);
+        let proof = dir.path().join("r.drat").display().to_string();
+        match run(&["sat", &file, "--proof", &proof]) {
+            (10, stdout, _) => {
+                assert!(satisfies(&model(&stdout), &clauses), "seed {seed}");
+                sat += 1;
+            }
+            (20, _, _) => {
+                let drat = std::fs::read_to_string(&proof).unwrap();
+                assert_eq!(rup::check(vars, &clauses, &drat), Ok(()), "seed {seed}");
+                unsat += 1;
+            }
+            other => panic!("seed {seed}: {other:?}"),
+        }
+    }
+    assert!(sat > 0 && unsat > 0, "{sat} sat, {unsat} unsat");
+}
+
+#[test]
+fn method_sat_counts_and_lists_with_both_encodings() {
+    for encoding in ["pairwise", "compact"] {
+        for n in 1..=8u32 {
+            let n_text = n.to_string();
+            let (code, stdout, _) = run(&["count", &n_text, "-m", "sat", "--encoding", encoding]);
+            assert_eq!(code, 0);
+            assert_eq!(
+                stdout.trim(),
+                oeis::total(n).unwrap().to_string(),
+                "n = {n}"
+            );
+        }
+        let (code, stdout, _) = run(&[
+            "list",
+            "6",
+            "-m",
+            "sat",
+            "--encoding",
+            encoding,
+            "--format",
+            "coords",
+        ]);
+        assert_eq!((code, stdout.lines().count()), (0, 4));
+        let (code, _, _) = run(&["solve", "3", "-m", "sat", "--encoding", encoding]);
+        assert_eq!(code, 1);
+    }
+}
+
+#[test]
+fn malformed_dimacs_is_one_line_with_its_line_number_and_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    for (text, expected) in [
+        ("p cnf x 1\n1 0\n", "line 1: bad header"),
+        (
+            "c hi\np cnf 2 1\n1 3 0\n",
+            "line 3: literal 3 is out of range",
+        ),
+        ("p cnf 2 1\n1 2\n", "missing its terminating 0"),
+        ("p cnf 2 1\n1 two 0\n", "line 2: 'two' is not a literal"),
+        (
+            "1 2 0\n",
+            "line 1: '1' before the 'p cnf VARIABLES CLAUSES' header",
+        ),
+        ("", "no 'p cnf VARIABLES CLAUSES' header"),
+    ] {
+        let file = write_temp(&dir, "bad.cnf", text);
+        let (code, stdout, stderr) = run(&["sat", &file]);
+        assert_eq!((code, stdout.as_str()), (2, ""), "{text:?}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.starts_with("error: "), "{stderr}");
+        assert!(stderr.contains(expected), "{text:?}: {stderr}");
+    }
+    let (code, _, stderr) = run(&["sat", "/nonexistent/file.cnf"]);
+    assert_eq!((code, stderr.lines().count()), (2, 1));
+    let (code, _, stderr) = run(&["cnf", "8", "--encoding", "ladder"]);
+    assert_eq!((code, stderr.lines().count()), (2, 1));
+}

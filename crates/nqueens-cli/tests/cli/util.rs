@@ -1,0 +1,86 @@
+//! What every CLI test needs: the real binary, its exit code and output, and readers for the
+//! text formats it writes.
+
+use assert_cmd::Command;
+use nqueens::Solution;
+
+/// The `nqueens` binary cargo built for these tests.
+pub fn nqueens() -> Command {
+    Command::cargo_bin("nqueens").expect("the nqueens binary is built")
+}
+
+/// Runs the binary with `stdin` as standard input; returns (exit code, stdout, stderr).
+pub fn run_with(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let out = nqueens()
+        .args(args)
+        .write_stdin(stdin)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().expect("exits normally"),
+        String::from_utf8(out.stdout).expect("UTF-8 stdout"),
+        String::from_utf8(out.stderr).expect("UTF-8 stderr"),
+    )
+}
+
+/// Runs the binary with empty standard input; returns (exit code, stdout, stderr).
+pub fn run(args: &[&str]) -> (i32, String, String) {
+    run_with(args, "")
+}
+
+/// An error: exit `code`, nothing on stdout, exactly one line on stderr, starting `error: ` and
+/// containing `expected`.
+pub fn assert_one_line_error(args: &[&str], code: i32, expected: &str) {
+    let (status, stdout, stderr) = run(args);
+    assert_eq!(status, code, "{args:?}: {stderr}");
+    assert_eq!(stdout, "", "{args:?}");
+    assert_eq!(
+        stderr.lines().count(),
+        1,
+        "{args:?}: one line, got {stderr:?}"
+    );
+    assert!(
+        stderr.starts_with("error: ") && stderr.contains(expected),
+        "{args:?}: {stderr:?} should contain {expected:?}"
+    );
+    assert!(!stderr.contains("panicked"), "{args:?}");
+}
+
+/// A usage error: [`assert_one_line_error`] with exit 2.
+pub fn assert_usage_error(args: &[&str], expected: &str) {
+    assert_one_line_error(args, 2, expected);
+}
+
+/// Reads one `coords` line (1-based `ROW:COL` pairs, in any order) as a solution.
+pub fn parse_coords(line: &str) -> Solution {
+    let mut pairs: Vec<(u32, u32)> = line
+        .split_whitespace()
+        .map(|pair| {
+            let (row, col) = pair.split_once(':').expect("ROW:COL");
+            (row.parse().expect("a row"), col.parse().expect("a column"))
+        })
+        .collect();
+    pairs.sort_unstable();
+    assert!(
+        pairs
+            .iter()
+            .enumerate()
+            .all(|(i, &(row, _))| row as usize == i + 1),
+        "one queen per row: {line}"
+    );
+    Solution::from_columns(pairs.into_iter().map(|(_, col)| col - 1).collect())
+}
+
+/// The 0-based columns of a `permutation` line.
+pub fn parse_permutation(line: &str) -> Vec<u32> {
+    line.split_whitespace()
+        .map(|c| c.parse::<u32>().expect("a number") - 1)
+        .collect()
+}
+
+/// Writes `text` to `name` in `dir`; returns the path as a string for the command line.
+pub fn write_temp(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).expect("writes the temporary file");
+    path.display().to_string()
+}

@@ -1,0 +1,310 @@
+//! The board model: squares, problems (a board size and the queens already placed on it) and
+//! solutions (the column of the queen in each row).
+//!
+//! Everything here is 0-based. Users see squares 1-based as `ROW:COL` (the `Display` of
+//! [`Queen`]), which is also the notation of the CLI's `--fix` and of partial-board files.
+
+pub mod naive;
+pub mod symmetry;
+pub mod verify;
+
+use std::collections::HashMap;
+use std::fmt;
+
+use thiserror::Error;
+
+/// A queen on a square, 0-based.
+///
+/// `Display` writes it the way users type it: 1-based `ROW:COL`.
+///
+/// ```
+/// use nqueens::Queen;
+/// assert_eq!(Queen::new(0, 2).to_string(), "1:3");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Queen {
+    /// Row, 0-based from the top.
+    pub row: u32,
+    /// Column, 0-based from the left.
+    pub col: u32,
+}
+
+impl Queen {
+    /// The queen on row `row`, column `col` (both 0-based).
+    pub const fn new(row: u32, col: u32) -> Self {
+        Queen { row, col }
+    }
+}
+
+impl fmt::Display for Queen {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", u64::from(self.row) + 1, u64::from(self.col) + 1)
+    }
+}
+
+/// Why a [`Problem`] cannot be built. Every variant names the squares involved (1-based).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum ProblemError {
+    /// n = 0.
+    #[error("the board size n must be at least 1")]
+    ZeroSize,
+    /// A fixed queen lies outside the n×n board.
+    #[error("fixed queen {queen} is off the {n}×{n} board (rows and columns run from 1 to {n})")]
+    OffBoard {
+        /// The offending queen.
+        queen: Queen,
+        /// The board size.
+        n: u32,
+    },
+    /// The same square was given twice.
+    #[error("fixed queen {queen} is given twice")]
+    Duplicate {
+        /// The repeated square.
+        queen: Queen,
+    },
+    /// Two fixed queens share a row.
+    #[error("fixed queens {first} and {second} are on the same row")]
+    SameRow {
+        /// The queen given first.
+        first: Queen,
+        /// The queen given later.
+        second: Queen,
+    },
+    /// Two fixed queens share a column.
+    #[error("fixed queens {first} and {second} are on the same column")]
+    SameColumn {
+        /// The queen given first.
+        first: Queen,
+        /// The queen given later.
+        second: Queen,
+    },
+    /// Two fixed queens share a diagonal (row − column equal).
+    #[error("fixed queens {first} and {second} are on the same diagonal")]
+    SameDiagonal {
+        /// The queen given first.
+        first: Queen,
+        /// The queen given later.
+        second: Queen,
+    },
+    /// Two fixed queens share an anti-diagonal (row + column equal).
+    #[error("fixed queens {first} and {second} are on the same anti-diagonal")]
+    SameAntiDiagonal {
+        /// The queen given first.
+        first: Queen,
+        /// The queen given later.
+        second: Queen,
+    },
+}
+
+/// An N-Queens problem: place `n` non-attacking queens on an n×n board, keeping the queens in
+/// `fixed` where they are (the *completion* variant; plain N-Queens when `fixed` is empty).
+///
+/// A `Problem` is valid by construction: n ≥ 1, every fixed queen is on the board, and no two
+/// fixed queens attack each other. It may still have no solution.
+///
+/// ```
+/// use nqueens::{Problem, ProblemError, Queen};
+/// let p = Problem::with_fixed(8, [Queen::new(0, 0)]).unwrap();
+/// assert_eq!(p.fixed_column(0), Some(0));
+/// let err = Problem::with_fixed(8, [Queen::new(0, 0), Queen::new(2, 2)]).unwrap_err();
+/// assert_eq!(err.to_string(), "fixed queens 1:1 and 3:3 are on the same diagonal");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Problem {
+    n: u32,
+    /// Sorted by row (rows are distinct).
+    fixed: Vec<Queen>,
+}
+
+impl Problem {
+    /// Plain N-Queens on an n×n board.
+    pub fn new(n: u32) -> Result<Self, ProblemError> {
+        Self::with_fixed(n, [])
+    }
+
+    /// The completion problem: n×n with the given queens already placed.
+    ///
+    /// Checks run in the order the queens are given, so the error names the first queen that
+    /// breaks a rule together with the earlier queen it clashes with. Costs O(k) for k queens.
+    pub fn with_fixed(
+        n: u32,
+        fixed: impl IntoIterator<Item = Queen>,
+    ) -> Result<Self, ProblemError> {
+        if n == 0 {
+            return Err(ProblemError::ZeroSize);
+        }
+        let mut by_row: HashMap<u32, Queen> = HashMap::new();
+        let mut by_col: HashMap<u32, Queen> = HashMap::new();
+        let mut by_diagonal: HashMap<i64, Queen> = HashMap::new();
+        let mut by_anti_diagonal: HashMap<u64, Queen> = HashMap::new();
+        let mut queens = Vec::new();
+        for queen in fixed {
+            if queen.row >= n || queen.col >= n {
+                return Err(ProblemError::OffBoard { queen, n });
+            }
+            if let Some(&first) = by_row.get(&queen.row) {
+                return Err(if first == queen {
+                    ProblemError::Duplicate { queen }
+                } else {
+                    ProblemError::SameRow {
+                        first,
+                        second: queen,
+                    }
+                });
+            }
+            if let Some(&first) = by_col.get(&queen.col) {
+                return Err(ProblemError::SameColumn {
+                    first,
+                    second: queen,
+                });
+            }
+            let diagonal = i64::from(queen.row) - i64::from(queen.col);
+            if let Some(&first) = by_diagonal.get(&diagonal) {
+                return Err(ProblemError::SameDiagonal {
+                    first,
+                    second: queen,
+                });
+            }
+            let anti_diagonal = u64::from(queen.row) + u64::from(queen.col);
+            if let Some(&first) = by_anti_diagonal.get(&anti_diagonal) {
+                return Err(ProblemError::SameAntiDiagonal {
+                    first,
+                    second: queen,
+                });
+            }
+            by_row.insert(queen.row, queen);
+            by_col.insert(queen.col, queen);
+            by_diagonal.insert(diagonal, queen);
+            by_anti_diagonal.insert(anti_diagonal, queen);
+            queens.push(queen);
+        }
+        queens.sort_unstable();
+        Ok(Problem { n, fixed: queens })
+    }
+
+    /// The board size.
+    pub fn n(&self) -> u32 {
+        self.n
+    }
+
+    /// The fixed queens, sorted by row.
+    pub fn fixed(&self) -> &[Queen] {
+        &self.fixed
+    }
+
+    /// Whether some queens are fixed (the completion variant).
+    pub fn is_completion(&self) -> bool {
+        !self.fixed.is_empty()
+    }
+
+    /// The column of the fixed queen on `row`, if that row has one. O(log k).
+    pub fn fixed_column(&self, row: u32) -> Option<u32> {
+        self.fixed
+            .binary_search_by_key(&row, |q| q.row)
+            .ok()
+            .map(|i| self.fixed[i].col)
+    }
+}
+
+/// A placement of one queen per row: `columns()[row]` is the column of the queen on `row`.
+///
+/// A `Solution` is only a claim; [`crate::verify()`] decides whether it solves a [`Problem`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Solution {
+    columns: Vec<u32>,
+}
+
+impl Solution {
+    /// The placement with the queen of row `i` in column `columns[i]` (0-based).
+    pub fn from_columns(columns: Vec<u32>) -> Self {
+        Solution { columns }
+    }
+
+    /// The number of rows (the board size, for a solution of a problem).
+    pub fn n(&self) -> u32 {
+        u32::try_from(self.columns.len()).expect("a solution has at most u32::MAX rows")
+    }
+
+    /// The column of each row's queen, 0-based.
+    pub fn columns(&self) -> &[u32] {
+        &self.columns
+    }
+
+    /// Gives the columns back.
+    pub fn into_columns(self) -> Vec<u32> {
+        self.columns
+    }
+
+    /// The queens, row by row.
+    pub fn queens(&self) -> impl ExactSizeIterator<Item = Queen> + '_ {
+        self.columns
+            .iter()
+            .enumerate()
+            .map(|(row, &col)| Queen::new(row as u32, col))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_name_the_squares() {
+        let q = Queen::new;
+        assert_eq!(Problem::new(0), Err(ProblemError::ZeroSize));
+        assert_eq!(
+            Problem::with_fixed(4, [q(4, 0)]).unwrap_err().to_string(),
+            "fixed queen 5:1 is off the 4×4 board (rows and columns run from 1 to 4)"
+        );
+        assert_eq!(
+            Problem::with_fixed(4, [q(1, 1), q(1, 1)]).unwrap_err(),
+            ProblemError::Duplicate { queen: q(1, 1) }
+        );
+        assert_eq!(
+            Problem::with_fixed(4, [q(1, 0), q(1, 3)]).unwrap_err(),
+            ProblemError::SameRow {
+                first: q(1, 0),
+                second: q(1, 3)
+            }
+        );
+        assert_eq!(
+            Problem::with_fixed(4, [q(0, 2), q(3, 2)]).unwrap_err(),
+            ProblemError::SameColumn {
+                first: q(0, 2),
+                second: q(3, 2)
+            }
+        );
+        assert_eq!(
+            Problem::with_fixed(5, [q(1, 0), q(4, 3)]).unwrap_err(),
+            ProblemError::SameDiagonal {
+                first: q(1, 0),
+                second: q(4, 3)
+            }
+        );
+        assert_eq!(
+            Problem::with_fixed(5, [q(0, 3), q(3, 0)])
+                .unwrap_err()
+                .to_string(),
+            "fixed queens 1:4 and 4:1 are on the same anti-diagonal"
+        );
+    }
+
+    #[test]
+    fn fixed_queens_are_sorted_and_looked_up_by_row() {
+        let p = Problem::with_fixed(8, [Queen::new(5, 1), Queen::new(0, 4)]).unwrap();
+        assert_eq!(p.fixed(), &[Queen::new(0, 4), Queen::new(5, 1)]);
+        assert_eq!(p.fixed_column(5), Some(1));
+        assert_eq!(p.fixed_column(1), None);
+        assert!(p.is_completion());
+        assert!(!Problem::new(8).unwrap().is_completion());
+    }
+
+    #[test]
+    fn solution_lists_its_queens() {
+        let s = Solution::from_columns(vec![1, 3, 0, 2]);
+        let queens: Vec<String> = s.queens().map(|q| q.to_string()).collect();
+        assert_eq!(queens, ["1:2", "2:4", "3:1", "4:3"]);
+        assert_eq!(s.n(), 4);
+    }
+}

@@ -1,0 +1,322 @@
+//! The baseline engine: bitboard backtracking, one row at a time.
+//!
+//! This is the classic algorithm with its dictionaries of attacked columns and diagonals turned
+//! into three `u64` masks. Bit `c` of a mask stands for column `c` of the row being filled:
+//! `columns` marks columns already taken, `left` the squares attacked along diagonals going
+//! down-left from queens above, `right` those going down-right. Moving to the next row shifts
+//! `left` one column left and `right` one column right, so the squares still free in a row are
+//! `allowed[row] & !(columns | left | right)`, and the next queen is the lowest set bit.
+//!
+//! Fixed queens (the completion variant) are folded into `allowed`: a row with a fixed queen
+//! allows only its square, and every other row loses the squares the fixed queens attack, so the
+//! search never needs to look ahead for them.
+//!
+//! The search is iterative: an explicit stack holds one frame (the three masks and the squares
+//! left to try) per row, so depth never touches the call stack. Each node costs O(1) word
+//! operations. Solutions come out in lexicographic order of their column lists.
+//!
+//! Deliberately plain: no symmetry, no lookahead, no last-row shortcut. It is the honest
+//! reference the faster counter is measured against. Boards up to n = 64 fit the masks; larger
+//! boards are refused with [`Error::TooLarge`] (the construction, local search, CP and SAT
+//! methods handle them).
+
+use std::ops::ControlFlow;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::board::symmetry;
+use crate::board::{Problem, Solution};
+use crate::engine::{
+    self, Budget, Counts, Engine, Enumeration, Job, LimitReached, Limits, Progress, ProgressSink,
+    Stats, Visit,
+};
+use crate::error::Error;
+
+/// The largest board the masks hold.
+pub const MAX_N: u32 = 64;
+
+/// Bitboard backtracking. `threads` applies to counting, which splits the work by the square of
+/// the first row's queen; enumeration is sequential so solutions keep their order.
+#[derive(Clone, Debug)]
+pub struct Backtrack {
+    /// Worker threads for `count` (at least 1).
+    pub threads: usize,
+    /// Where `count` reports each finished task.
+    pub progress: Option<ProgressSink>,
+    /// When to give up; the node budget counts queens placed (per thread when counting).
+    pub limits: Limits,
+    stats: Stats,
+}
+
+impl Default for Backtrack {
+    fn default() -> Self {
+        Backtrack::new(1)
+    }
+}
+
+impl Backtrack {
+    /// An engine that counts with `threads` threads (0 is taken as 1).
+    pub fn new(threads: usize) -> Self {
+        Backtrack {
+            threads: threads.max(1),
+            progress: None,
+            limits: Limits::default(),
+            stats: Stats::default(),
+        }
+    }
+}
+
+/// The board as the search sees it.
+struct Board {
+    n: usize,
+    /// The squares each row may use at all: everything, or only the fixed queen's square,
+    /// minus the squares fixed queens attack.
+    allowed: Vec<u64>,
+}
+
+impl Board {
+    fn new(problem: &Problem) -> Self {
+        let n = problem.n() as usize;
+        debug_assert!(n as u32 <= MAX_N);
+        let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let allowed = (0..n)
+            .map(|row| {
+                if let Some(col) = problem.fixed_column(row as u32) {
+                    return 1u64 << col;
+                }
+                let mut attacked = 0u64;
+                for fixed in problem.fixed() {
+                    let (fr, fc) = (fixed.row as i64, fixed.col as i64);
+                    let distance = row as i64 - fr;
+                    for col in [fc, fc - distance, fc + distance] {
+                        if (0..n as i64).contains(&col) {
+                            attacked |= 1u64 << col;
+                        }
+                    }
+                }
+                full & !attacked
+            })
+            .collect();
+        Board { n, allowed }
+    }
+}
+
+/// One row's state on the explicit stack.
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    columns: u64,
+    left: u64,
+    right: u64,
+    /// Squares of this row not tried yet.
+    untried: u64,
+}
+
+/// How a search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum End {
+    /// Every solution below the prefix was visited.
+    Complete,
+    /// The visitor stopped it.
+    Stopped,
+    /// A limit of the budget stopped it.
+    GaveUp(LimitReached),
+}
+
+/// Depth-first search below the queens in `prefix` (the columns of rows `0..prefix.len()`,
+/// already known to be legal). Calls `visit` with each solution's columns and polls `budget`
+/// at every node (a counter compare; the clock every [`Budget::POLL_EVERY`] nodes). Returns the
+/// number of queens placed (nodes) and how the search ended.
+fn search(
+    board: &Board,
+    prefix: &[u32],
+    budget: &mut Budget,
+    visit: &mut impl FnMut(&[u32]) -> ControlFlow<()>,
+) -> (u64, End) {
+    let n = board.n;
+    let start = prefix.len();
+    let mut placed = vec![0u32; n];
+    placed[..start].copy_from_slice(prefix);
+    let (mut columns, mut left, mut right) = (0u64, 0u64, 0u64);
+    for &col in prefix {
+        let bit = 1u64 << col;
+        columns |= bit;
+        left = (left | bit) << 1;
+        right = (right | bit) >> 1;
+    }
+    if start == n {
+        return match visit(&placed) {
+            ControlFlow::Continue(()) => (0, End::Complete),
+            ControlFlow::Break(()) => (0, End::Stopped),
+        };
+    }
+
+    let mut nodes = 0u64;
+    let mut stack = vec![Frame::default(); n];
+    stack[start] = Frame {
+        columns,
+        left,
+        right,
+        untried: board.allowed[start] & !(columns | left | right),
+    };
+    let mut row = start;
+    loop {
+        let frame = &mut stack[row];
+        if frame.untried == 0 {
+            if row == start {
+                return (nodes, End::Complete);
+            }
+            row -= 1;
+            continue;
+        }
+        let bit = frame.untried & frame.untried.wrapping_neg();
+        frame.untried ^= bit;
+        if let Err(reached) = budget.check(nodes) {
+            return (nodes, End::GaveUp(reached));
+        }
+        nodes += 1;
+        placed[row] = bit.trailing_zeros();
+        if row + 1 == n {
+            if visit(&placed).is_break() {
+                return (nodes, End::Stopped);
+            }
+            continue;
+        }
+        let columns = frame.columns | bit;
+        let left = (frame.left | bit) << 1;
+        let right = (frame.right | bit) >> 1;
+        row += 1;
+        stack[row] = Frame {
+            columns,
+            left,
+            right,
+            untried: board.allowed[row] & !(columns | left | right),
+        };
+    }
+}
+
+impl Engine for Backtrack {
+    fn name(&self) -> &'static str {
+        "backtrack"
+    }
+
+    fn jobs(&self) -> &'static [Job] {
+        engine::ALL_JOBS
+    }
+
+    fn max_n(&self) -> u32 {
+        MAX_N
+    }
+
+    fn for_each(&mut self, problem: &Problem, visit: &mut Visit<'_>) -> Result<Enumeration, Error> {
+        self.check(Job::List, problem)?;
+        let board = Board::new(problem);
+        let mut solutions = 0u128;
+        let mut budget = Budget::start(&self.limits);
+        let (nodes, end) = search(&board, &[], &mut budget, &mut |columns| {
+            solutions += 1;
+            visit(&Solution::from_columns(columns.to_vec()))
+        });
+        self.stats = Stats::default();
+        self.stats.set("nodes", u128::from(nodes));
+        self.stats.set("solutions", solutions);
+        match end {
+            End::Complete => Ok(Enumeration::Complete),
+            End::Stopped => Ok(Enumeration::Stopped),
+            End::GaveUp(reason) => Err(Error::GaveUp {
+                method: self.name(),
+                reason,
+            }),
+        }
+    }
+
+    fn count(&mut self, problem: &Problem, unique: bool) -> Result<Counts, Error> {
+        self.check(if unique { Job::CountUnique } else { Job::Count }, problem)?;
+        let board = Board::new(problem);
+        // One task per square the first row allows; threads take tasks in order.
+        let first_row: Vec<u32> = (0..board.n as u32)
+            .filter(|&c| board.allowed[0] >> c & 1 == 1)
+            .collect();
+        let next_task = AtomicUsize::new(0);
+        // Sums over finished tasks, and the number of them, for the total and for progress.
+        let totals = Mutex::new((
+            Counts {
+                total: 0,
+                unique: unique.then_some(0),
+            },
+            0u64,
+            0u64,
+        ));
+        let progress = self.progress.as_ref();
+        let gave_up = Mutex::new(None);
+        let budget = Budget::start(&self.limits);
+        let worker = || {
+            let mut budget = budget.clone();
+            loop {
+                if let Err(reached) = budget.check_now() {
+                    *gave_up.lock().expect("no worker panics holding it") = Some(reached);
+                    break;
+                }
+                let task = next_task.fetch_add(1, Ordering::Relaxed);
+                let Some(&col) = first_row.get(task) else {
+                    break;
+                };
+                let mut counts = Counts {
+                    total: 0,
+                    unique: unique.then_some(0),
+                };
+                let (nodes, end) = search(&board, &[col], &mut budget, &mut |columns| {
+                    counts.total += 1;
+                    if let Some(u) = counts.unique.as_mut() {
+                        *u += u128::from(symmetry::is_canonical(&Solution::from_columns(
+                            columns.to_vec(),
+                        )));
+                    }
+                    ControlFlow::Continue(())
+                });
+                if let End::GaveUp(reached) = end {
+                    *gave_up.lock().expect("no worker panics holding it") = Some(reached);
+                    break;
+                }
+                let mut totals = totals
+                    .lock()
+                    .expect("no worker panics while holding the lock");
+                totals.0.total += counts.total;
+                if let (Some(sum), Some(part)) = (totals.0.unique.as_mut(), counts.unique) {
+                    *sum += part;
+                }
+                totals.1 += nodes + 1;
+                totals.2 += 1;
+                if let Some(sink) = progress {
+                    sink.report(&Progress {
+                        done: totals.2,
+                        total: Some(first_row.len() as u64),
+                        solutions: totals.0.total,
+                        nodes: u128::from(totals.1),
+                    });
+                }
+            }
+        };
+        let threads = self.threads.min(first_row.len()).max(1);
+        std::thread::scope(|scope| {
+            for _ in 1..threads {
+                scope.spawn(worker);
+            }
+            worker();
+        });
+        let (counts, nodes, _) = totals.into_inner().expect("workers finished");
+        self.stats = Stats::default();
+        self.stats.set("nodes", u128::from(nodes));
+        self.stats.set("tasks", first_row.len() as u128);
+        if let Some(reason) = gave_up.into_inner().expect("workers finished") {
+            return Err(Error::GaveUp {
+                method: self.name(),
+                reason,
+            });
+        }
+        Ok(counts)
+    }
+
+    fn stats(&self) -> Stats {
+        self.stats.clone()
+    }
+}

@@ -1,0 +1,301 @@
+//! Explicit solutions: one valid placement for every n ≥ 4 (and n = 1), written down directly.
+//!
+//! Search cannot reach a board of a million rows, but a formula can. The rule used here goes
+//! back to Hoffman, Loessi and Moore ("Construction for the solution of the m queens problem",
+//! *Mathematics Magazine* 42, 1969) and was restated for all n by Bernhardsson ("Explicit
+//! solutions to the N-queens problem for all N", *SIGART Bulletin* 2(2), 1991). In 1-based
+//! columns, listed row by row:
+//!
+//! | n mod 6     | columns of rows 1, 2, …, n                                         |
+//! |-------------|--------------------------------------------------------------------|
+//! | 0, 1, 4, 5  | the even numbers 2, 4, …, then the odd numbers 1, 3, 5, …          |
+//! | 2           | the evens, then the odds with 1 and 3 swapped and 5 moved last: 3, 1, 7, 9, …, 5 |
+//! | 3           | the evens with 2 moved last: 4, 6, …, 2; then the odds with 1 and 3 moved last: 5, 7, …, 1, 3 |
+//!
+//! For n = 8 this gives 2 4 6 8 3 1 7 5; for n = 9, 4 6 8 2 5 7 9 1 3. Why it works, in short:
+//! within the even half (and within the odd half) consecutive rows step two columns, so no two
+//! queens of a half share a diagonal; between the halves, the diagonals of the even queens and
+//! the odd queens differ by an amount that is never zero unless n ≡ 2 or 3 (mod 6), and those
+//! two residues are exactly where the listed exchanges move the few queens that would clash.
+//! The tests do not take this on trust: every n from 1 to 5000 and n = 10^6 go through
+//! [`crate::verify()`].
+//!
+//! n = 2 and n = 3 have no solution at all (every placement of two or three queens on so small a
+//! board attacks), so [`columns`] returns `None` for them.
+//!
+//! Cost: O(n) time, one pass writing the n columns in order (memory is the solution itself,
+//! 4n bytes). Fixed queens cannot be honoured: the formula is one placement, so completion
+//! problems are refused up front by [`Engine::check`] (local search handles them).
+
+use crate::board::{Problem, Solution};
+use crate::engine::{Engine, Job, Outcome, Stats};
+use crate::error::Error;
+
+/// The columns (0-based, row by row) of the explicit solution for `n`, or `None` for n = 2 and
+/// n = 3, which have no solution. n = 0 gives the empty placement.
+///
+/// ```
+/// // n = 8 (n mod 6 = 2): 2 4 6 8 3 1 7 5 in 1-based columns.
+/// assert_eq!(nqueens::engines::construct::columns(8), Some(vec![1, 3, 5, 7, 2, 0, 6, 4]));
+/// assert_eq!(nqueens::engines::construct::columns(3), None);
+/// ```
+pub fn columns(n: u32) -> Option<Vec<u32>> {
+    let mut out = Vec::new();
+    fill(n, &mut out).then_some(out)
+}
+
+/// Like [`columns`], but reports a board too large for memory as an error instead of aborting.
+fn try_columns(n: u32) -> Result<Option<Vec<u32>>, Error> {
+    let bytes = 4 * u64::from(n);
+    check_memory("construct", n, bytes)?;
+    let mut out = Vec::new();
+    out.try_reserve_exact(n as usize)
+        .map_err(|_| Error::OutOfMemory {
+            method: "construct",
+            n,
+            bytes,
+        })?;
+    Ok(fill(n, &mut out).then_some(out))
+}
+
+/// Refuses, before anything is built, a job that would need about `bytes` of memory when that is
+/// more than this process can get ([`memory_available`]): [`Error::OutOfMemory`] names the
+/// method, n and the estimate in MiB. With no figure to go by (not Linux) every size passes, and
+/// callers still reserve with `try_reserve` so an allocation failure is an error, not an abort.
+///
+/// Estimates need not be exact: the point is to refuse a board that needs ten times the
+/// machine, cleanly and at once, instead of being killed half-way through building it.
+pub fn check_memory(method: &'static str, n: u32, bytes: u64) -> Result<(), Error> {
+    match memory_available() {
+        Some(available) if bytes > available => Err(Error::OutOfMemory { method, n, bytes }),
+        _ => Ok(()),
+    }
+}
+
+/// The bytes this process may still allocate, as far as the system says: the smaller of the
+/// memory the machine has available (`MemAvailable` plus free swap in `/proc/meminfo`) and what
+/// is left under the address-space limit (`ulimit -v`: `Max address space` in
+/// `/proc/self/limits` less `VmSize` in `/proc/self/status`). `None` where these files do not
+/// exist.
+pub fn memory_available() -> Option<u64> {
+    /// The number after `key` on its line of `text`, times `unit`.
+    fn field(text: &str, key: &str, unit: u64) -> Option<u64> {
+        let rest = text.lines().find_map(|line| line.strip_prefix(key))?;
+        let number = rest.split_whitespace().next()?;
+        number.parse::<u64>().ok().map(|v| v.saturating_mul(unit))
+    }
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok();
+    let machine = meminfo.as_deref().and_then(|text| {
+        let available = field(text, "MemAvailable:", 1024)?;
+        Some(available.saturating_add(field(text, "SwapFree:", 1024).unwrap_or(0)))
+    });
+    let limits = std::fs::read_to_string("/proc/self/limits").ok();
+    let address_space = limits
+        .as_deref()
+        .and_then(|text| field(text, "Max address space", 1))
+        .map(|limit| {
+            let used = std::fs::read_to_string("/proc/self/status")
+                .ok()
+                .and_then(|status| field(&status, "VmSize:", 1024))
+                .unwrap_or(0);
+            limit.saturating_sub(used)
+        });
+    match (machine, address_space) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// Appends the explicit solution's 0-based columns to `out`; false for n = 2, 3.
+fn fill(n: u32, out: &mut Vec<u32>) -> bool {
+    if n == 2 || n == 3 {
+        return false;
+    }
+    out.reserve_exact(n as usize);
+    // 1-based: the evens 2..=2h and the odds 1..=2o−1, where h = ⌊n/2⌋ and o = n − h.
+    let half = n / 2;
+    let evens = 1..=half;
+    let odds = 1..=n - half;
+    let even = |k: u32| 2 * k - 1; // the k-th even number, as a 0-based column
+    let odd = |k: u32| 2 * k - 2; // the k-th odd number, as a 0-based column
+    match n % 6 {
+        2 => {
+            // Evens, then 3, 1, 7, 9, …, 5 (n ≥ 8 here, so 1, 3, 5 exist).
+            out.extend(evens.map(even));
+            out.extend([odd(2), odd(1)]);
+            out.extend((4..=n - half).map(odd));
+            out.push(odd(3));
+        }
+        3 => {
+            // 4, 6, …, 2, then 5, 7, …, 1, 3 (n ≥ 9 here).
+            out.extend((2..=half).map(even));
+            out.push(even(1));
+            out.extend((3..=n - half).map(odd));
+            out.extend([odd(1), odd(2)]);
+        }
+        _ => {
+            out.extend(evens.map(even));
+            out.extend(odds.map(odd));
+        }
+    }
+    debug_assert_eq!(out.len(), n as usize);
+    true
+}
+
+/// The construction as an engine: `solve` only, without fixed queens. See the
+/// [module documentation](self).
+#[derive(Clone, Debug, Default)]
+pub struct Construct {
+    stats: Stats,
+}
+
+impl Engine for Construct {
+    fn name(&self) -> &'static str {
+        "construct"
+    }
+
+    fn jobs(&self) -> &'static [Job] {
+        &[Job::Solve]
+    }
+
+    fn check(&self, job: Job, problem: &Problem) -> Result<(), Error> {
+        if job != Job::Solve {
+            return Err(Error::Unsupported {
+                method: self.name(),
+                job,
+                reason: "a construction gives one solution; use a search method to list or count"
+                    .into(),
+            });
+        }
+        if problem.is_completion() {
+            return Err(Error::Unsupported {
+                method: self.name(),
+                job,
+                reason: "the construction cannot keep fixed queens; local search can".into(),
+            });
+        }
+        Ok(())
+    }
+
+    fn solve(&mut self, problem: &Problem) -> Result<Outcome, Error> {
+        self.check(Job::Solve, problem)?;
+        self.stats = Stats::default();
+        let outcome = match try_columns(problem.n())? {
+            Some(columns) => Outcome::Found(Solution::from_columns(columns)),
+            None => Outcome::NoSolution,
+        };
+        if matches!(outcome, Outcome::Found(_)) {
+            self.stats.set("rows", u128::from(problem.n()));
+        }
+        Ok(outcome)
+    }
+
+    fn stats(&self) -> Stats {
+        self.stats.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ops::ControlFlow;
+
+    use super::*;
+
+    #[test]
+    fn a_job_above_the_machine_is_refused_before_it_is_built() {
+        if cfg!(target_os = "linux") {
+            assert!(memory_available().is_some_and(|bytes| bytes > 1 << 20));
+        }
+        assert!(check_memory("construct", 8, 1 << 10).is_ok());
+        if memory_available().is_some() {
+            let err = check_memory("sat", 100_000, u64::MAX).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!(
+                    "the sat method needs about {} MiB for n = 100000, more than could be allocated",
+                    u64::MAX.div_ceil(1 << 20)
+                )
+            );
+        }
+    }
+    use crate::board::Queen;
+    use crate::verify;
+
+    fn problem(n: u32) -> Problem {
+        Problem::new(n).unwrap()
+    }
+
+    #[test]
+    fn every_board_from_4_to_5000_and_1_is_solved() {
+        for n in (4..=5000).chain([1]) {
+            let columns = columns(n).unwrap_or_else(|| panic!("n = {n} has a construction"));
+            let solution = Solution::from_columns(columns);
+            assert_eq!(verify(&problem(n), &solution), Ok(()), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn a_million_queens() {
+        let n = 1_000_000;
+        let mut engine = Construct::default();
+        let Outcome::Found(solution) = engine.solve(&problem(n)).unwrap() else {
+            panic!("no construction for a million")
+        };
+        assert_eq!(verify(&problem(n), &solution), Ok(()));
+    }
+
+    #[test]
+    fn two_and_three_have_none() {
+        for n in [2, 3] {
+            assert_eq!(columns(n), None);
+            assert_eq!(
+                Construct::default().solve(&problem(n)).unwrap(),
+                Outcome::NoSolution
+            );
+        }
+    }
+
+    #[test]
+    fn small_cases_follow_the_published_lists() {
+        // 1-based, from the rules in the module documentation.
+        let one_based = |n| -> Vec<u32> { columns(n).unwrap().iter().map(|c| c + 1).collect() };
+        assert_eq!(one_based(4), [2, 4, 1, 3]);
+        assert_eq!(one_based(5), [2, 4, 1, 3, 5]);
+        assert_eq!(one_based(6), [2, 4, 6, 1, 3, 5]);
+        assert_eq!(one_based(8), [2, 4, 6, 8, 3, 1, 7, 5]);
+        assert_eq!(one_based(9), [4, 6, 8, 2, 5, 7, 9, 1, 3]);
+        assert_eq!(
+            one_based(14),
+            [2, 4, 6, 8, 10, 12, 14, 3, 1, 7, 9, 11, 13, 5]
+        );
+        assert_eq!(
+            one_based(15),
+            [4, 6, 8, 10, 12, 14, 2, 5, 7, 9, 11, 13, 15, 1, 3]
+        );
+    }
+
+    #[test]
+    fn refuses_what_it_cannot_do() {
+        let engine = Construct::default();
+        let fixed = Problem::with_fixed(8, [Queen::new(0, 0)]).unwrap();
+        let err = engine.check(Job::Solve, &fixed).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the construct method cannot find a solution: the construction cannot keep fixed \
+             queens; local search can"
+        );
+        for job in [Job::List, Job::Count, Job::CountUnique] {
+            assert!(matches!(
+                engine.check(job, &problem(8)),
+                Err(Error::Unsupported { .. })
+            ));
+        }
+        let mut engine = Construct::default();
+        assert!(engine.count(&problem(8), false).is_err());
+        assert!(
+            engine
+                .list(&problem(8), None, &mut |_| ControlFlow::Continue(()))
+                .is_err()
+        );
+    }
+}

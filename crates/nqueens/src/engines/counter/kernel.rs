@@ -1,0 +1,520 @@
+//! The inner loops: counting (fast) and enumerating (slow, for the rare tie solutions) the
+//! completions of a partial board under per-row square rules, and the exact symmetry check.
+
+use std::cmp::Ordering;
+
+use super::tasks::{Class, ClassRules, full_mask};
+
+/// Rows the kernel's arrays hold (boards up to n = 64; the counter itself stops at
+/// [`super::MAX_N`]).
+const ROWS: usize = 64;
+
+/// Rows the counting loop looks ahead: before it descends to the next row it checks that
+/// this many rows below the current one still have a free square (ignoring the queens those
+/// rows will get, which can only take squares away).
+const LOOKAHEAD: usize = 4;
+
+/// What the counting loop needs to know about the rows below row r, all in one place.
+#[derive(Clone, Copy, Debug)]
+struct Below {
+    /// `blocked[k]`: the squares of row r + 1 + k that are not allowed, with the bits at or
+    /// above n set; all ones for row n (which ends the search) and beyond.
+    blocked: [u64; LOOKAHEAD],
+    /// `live[k]`: all ones if row r + 1 + k must be checked (k = 0, and rows inside the
+    /// board), else zero (so the check passes).
+    live: [u64; LOOKAHEAD],
+}
+
+/// The squares each row may use, in the form the counting loop wants: `blocked[r]` has a bit
+/// set for every square of row r that is *not* allowed, and for every bit at or above n (so a
+/// row is exhausted exactly when its mask is all ones); `below[r]` describes the rows after r
+/// (see [`Below`]).
+#[derive(Clone)]
+pub(crate) struct RowMasks {
+    n: usize,
+    /// The bits at or above n.
+    outside: u64,
+    blocked: [u64; ROWS],
+    below: [Below; ROWS],
+}
+
+impl RowMasks {
+    /// From allowed squares per row (`allowed.len()` is n).
+    pub(crate) fn new(allowed: &[u64]) -> Self {
+        let n = allowed.len();
+        debug_assert!((1..=ROWS).contains(&n));
+        let outside = !full_mask(n as u32);
+        let mut blocked = [u64::MAX; ROWS];
+        for (row, &mask) in allowed.iter().enumerate() {
+            blocked[row] = !mask | outside;
+        }
+        let mut below = [Below {
+            blocked: [u64::MAX; LOOKAHEAD],
+            live: [0; LOOKAHEAD],
+        }; ROWS];
+        for (row, below) in below.iter_mut().enumerate().take(n) {
+            for k in 0..LOOKAHEAD {
+                let later = row + 1 + k;
+                if later < n {
+                    below.blocked[k] = blocked[later];
+                    below.live[k] = u64::MAX;
+                }
+            }
+            // Row n: the placement in row n − 1 fills every column, and the loop counts it.
+            below.live[0] = u64::MAX;
+        }
+        RowMasks {
+            n,
+            outside,
+            blocked,
+            below,
+        }
+    }
+
+    fn allows(&self, row: usize, col: u8) -> bool {
+        self.blocked[row] >> col & 1 == 0
+    }
+}
+
+/// The attack masks after some rows are filled, in the coordinates of the next row: `columns`
+/// marks used columns, `left` the squares attacked along down-left diagonals, `right` along
+/// down-right ones (the baseline's representation, see [`crate::engines::backtrack`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct State {
+    /// The next row to fill.
+    pub row: usize,
+    pub columns: u64,
+    pub left: u64,
+    pub right: u64,
+}
+
+impl State {
+    /// The state after placing the queens of `prefix` in rows `0..prefix.len()`, or `None` if
+    /// two of them attack each other.
+    pub(crate) fn after(prefix: &[u8]) -> Option<State> {
+        let mut state = State::default();
+        for &col in prefix {
+            let bit = 1u64 << col;
+            if (state.columns | state.left | state.right) & bit != 0 {
+                return None;
+            }
+            state = state.place(bit);
+        }
+        Some(state)
+    }
+
+    fn place(self, bit: u64) -> State {
+        State {
+            row: self.row + 1,
+            columns: self.columns | bit,
+            left: (self.left | bit) << 1,
+            right: (self.right | bit) >> 1,
+        }
+    }
+}
+
+/// One row of the counting loop's explicit stack.
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    /// Squares of the row already tried or not available (all ones: row exhausted).
+    taken: u64,
+    columns: u64,
+    left: u64,
+    right: u64,
+    row: usize,
+}
+
+/// Per-worker scratch space, reused from task to task.
+pub(crate) struct Scratch {
+    stack: [Frame; ROWS],
+    /// The queen of each row on the current path (one bit), when the loop tracks them.
+    placed: [u64; ROWS],
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch {
+            stack: [Frame::default(); ROWS],
+            placed: [0; ROWS],
+        }
+    }
+}
+
+/// The number of ways to complete `start` to a full board under `masks`, and the number of
+/// queens placed on the way (nodes). (The counter itself always records the queens, see
+/// [`solve_task`]; this plain count checks the loop in tests.)
+#[cfg(test)]
+fn count_completions(masks: &RowMasks, start: State, scratch: &mut Scratch) -> (u64, u64) {
+    search::<false>(masks, start, scratch, &mut |_| {})
+}
+
+/// Like [`count_completions`], but calls `on_solution` with the queen of every row (one bit
+/// per row) for each solution, instead of counting it.
+pub(crate) fn visit_completions(
+    masks: &RowMasks,
+    prefix: &[u8],
+    start: State,
+    scratch: &mut Scratch,
+    on_solution: &mut impl FnMut(&[u64]),
+) -> u64 {
+    for (row, &col) in prefix.iter().enumerate() {
+        scratch.placed[row] = 1 << col;
+    }
+    search::<true>(masks, start, scratch, on_solution).1
+}
+
+/// The counting loop (see the module essay of [`super`]). With `TRACK`, each placement is also
+/// written to `scratch.placed[row]` and solutions go to `on_solution`.
+///
+/// The loop keeps the current row's state in registers and pushes a frame only when it
+/// descends from a row that still has untried squares (a row whose last square is being tried
+/// is replaced, not stacked), and it descends only when each of the next [`LOOKAHEAD`] rows
+/// still has a free square, so dead ends cost no push or pop. A solution shows up as a
+/// placement that fills every column.
+#[inline(always)]
+fn search<const TRACK: bool>(
+    masks: &RowMasks,
+    start: State,
+    scratch: &mut Scratch,
+    on_solution: &mut impl FnMut(&[u64]),
+) -> (u64, u64) {
+    let n = masks.n;
+    let blocked = &masks.blocked;
+    if start.row >= n {
+        if TRACK {
+            on_solution(&scratch.placed[..n]);
+        }
+        return (u64::from(start.row == n), 0);
+    }
+    let Scratch { stack, placed, .. } = scratch;
+    let mut row = start.row;
+    let mut columns = start.columns | masks.outside;
+    let mut left = start.left;
+    let mut right = start.right;
+    let mut taken = columns | left | right | blocked[row];
+    let mut depth = 0usize;
+    let mut solutions = 0u64;
+    let mut nodes = 0u64;
+    loop {
+        while taken != u64::MAX {
+            let bit = !taken & taken.wrapping_add(1);
+            taken |= bit;
+            nodes += 1;
+            if TRACK {
+                placed[row] = bit;
+            }
+            let next_columns = columns | bit;
+            let next_left = (left | bit) << 1;
+            let next_right = (right | bit) >> 1;
+            let below = &masks.below[row];
+            let look = |k: usize| {
+                (next_columns | next_left << k | next_right >> k | below.blocked[k]) & below.live[k]
+                    == u64::MAX
+            };
+            let dead = (0..LOOKAHEAD).fold(false, |dead, k| dead | look(k));
+            if !dead {
+                stack[depth] = Frame {
+                    taken,
+                    columns,
+                    left,
+                    right,
+                    row,
+                };
+                depth += usize::from(taken != u64::MAX);
+                columns = next_columns;
+                left = next_left;
+                right = next_right;
+                row += 1;
+                taken = next_columns | next_left | next_right | below.blocked[0];
+            } else if TRACK {
+                if next_columns == u64::MAX {
+                    on_solution(&placed[..n]);
+                }
+            } else {
+                solutions += u64::from(next_columns == u64::MAX);
+            }
+        }
+        if depth == 0 {
+            return (solutions, nodes);
+        }
+        depth -= 1;
+        let frame = stack[depth];
+        taken = frame.taken;
+        columns = frame.columns;
+        left = frame.left;
+        right = frame.right;
+        row = frame.row;
+    }
+}
+
+/// Calls `visit` with the columns of every completion of the board in state `start` under
+/// `masks`; returns the nodes. Plain recursion: the oracle of the counting loop in tests.
+#[cfg(test)]
+fn for_each_completion(
+    masks: &RowMasks,
+    start: State,
+    columns: &mut [u8; ROWS],
+    visit: &mut impl FnMut(&[u8]),
+) -> u64 {
+    let n = masks.n;
+    if start.row == n {
+        visit(&columns[..n]);
+        return 0;
+    }
+    let mut free = !(start.columns | start.left | start.right | masks.blocked[start.row]);
+    let mut nodes = 0;
+    while free != 0 {
+        let bit = free & free.wrapping_neg();
+        free ^= bit;
+        nodes += 1;
+        columns[start.row] = bit.trailing_zeros() as u8;
+        nodes += for_each_completion(masks, start.place(bit), columns, visit);
+    }
+    nodes
+}
+
+/// The size of the symmetry class of the solution `columns` if it is the class's canonical
+/// member, or `None` if some image comes before it.
+///
+/// The canonical member is the first of the eight images in this order: the image whose row-0
+/// queen is farther from its nearest corner comes first; between images whose row-0 queens
+/// are equally far, the lexicographically smaller column list comes first (see the module
+/// essay of [`super`]). Costs O(n) per image, usually decided at the first entry.
+pub(crate) fn canonical_orbit(columns: &[u8]) -> Option<u32> {
+    let n = columns.len();
+    let last = (n - 1) as u8;
+    let mut inverse = [0u8; ROWS];
+    for (row, &col) in columns.iter().enumerate() {
+        inverse[col as usize] = row as u8;
+    }
+    let l = n - 1;
+    // Row i of each non-identity image (the maps of `symmetry::Symmetry`, in its order).
+    let images: [&dyn Fn(usize) -> u8; 7] = [
+        &|i| last - inverse[i],     // Rotate90: (r, c) -> (c, n-1-r)
+        &|i| last - columns[l - i], // Rotate180
+        &|i| inverse[l - i],        // Rotate270: (r, c) -> (n-1-c, r)
+        &|i| last - columns[i],     // MirrorColumns
+        &|i| columns[l - i],        // MirrorRows
+        &|i| inverse[i],            // Transpose
+        &|i| last - inverse[l - i], // AntiTranspose
+    ];
+    let corner_distance = |col: u8| col.min(last - col);
+    let mut stabilizer = 1;
+    for image in images {
+        let order = corner_distance(columns[0])
+            .cmp(&corner_distance(image(0)))
+            .then_with(|| {
+                (0..n)
+                    .map(|i| image(i).cmp(&columns[i]))
+                    .find(|&o| o != Ordering::Equal)
+                    .unwrap_or(Ordering::Equal)
+            });
+        match order {
+            Ordering::Less => return None,
+            Ordering::Equal => stabilizer += 1,
+            Ordering::Greater => {}
+        }
+    }
+    Some(8 / stabilizer)
+}
+
+/// What one task contributes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TaskResult {
+    /// Solutions extending the task's prefix, each canonical one weighted by its class size.
+    pub total: u64,
+    /// Canonical solutions extending the prefix.
+    pub unique: u64,
+    /// Queens placed by the search (work done).
+    pub nodes: u64,
+}
+
+impl TaskResult {
+    fn add_orbit(&mut self, orbit: Option<u32>) {
+        if let Some(size) = orbit {
+            self.total += u64::from(size);
+            self.unique += 1;
+        }
+    }
+
+    /// `count` solutions whose class has eight members each.
+    fn add_eightfold(&mut self, count: u64) {
+        self.total += count
+            .checked_mul(8)
+            .expect("a task's count fits 61 bits (it would take centuries to exceed)");
+        self.unique += count;
+    }
+}
+
+/// Whether every queen of `prefix` stands on a square `masks` allows.
+fn fits(masks: &RowMasks, prefix: &[u8]) -> bool {
+    prefix
+        .iter()
+        .enumerate()
+        .all(|(row, &col)| masks.allows(row, col))
+}
+
+/// The result of the task with this prefix on an n×n board (the prefix comes from
+/// [`super::TaskList`], so it obeys its class's rules).
+///
+/// A solution of the class is canonical with a symmetry class of eight unless another border
+/// queen stands exactly `b1` from a corner, on one of the five *tie squares*; those few are
+/// checked exactly with [`canonical_orbit`]. (A row-0 queen in the middle column ties with the
+/// mirror image too, but the class rules already keep only the first of each such pair.)
+pub(crate) fn solve_task(n: u32, prefix: &[u8], scratch: &mut Scratch) -> TaskResult {
+    let class = Class::of(prefix);
+    let rules = ClassRules::new(n, class);
+    let masks = RowMasks::new(&rules.allowed);
+    debug_assert!(fits(&masks, prefix));
+    let start = State::after(prefix).expect("task prefixes are legal");
+    if prefix.len() == n as usize {
+        // Tiny boards: the prefix is a whole solution.
+        let mut result = TaskResult::default();
+        result.add_orbit(canonical_orbit(prefix));
+        return result;
+    }
+    let (b1, last) = (class.b1 as usize, n as usize - 1);
+    let b2 = last - b1;
+    // The squares b1 from a corner on the other border lines, where a rotation or reflection
+    // of the solution also has its row-0 queen b1 from a corner: the side columns in rows b1
+    // and n-1-b1, and the last row in column n-1-b1 (column b1 is the row-0 queen's).
+    let side = 1u64 << last;
+    let ties = [(b1, 1), (b2, 1), (b1, side), (b2, side), (last, 1 << b2)];
+    let mut eightfold = 0u64;
+    let mut tied = TaskResult::default();
+    let mut columns = [0u8; ROWS];
+    let nodes = visit_completions(&masks, prefix, start, scratch, &mut |placed| {
+        if ties.iter().all(|&(row, bit)| placed[row] != bit) {
+            eightfold += 1;
+        } else {
+            for (col, &bit) in columns.iter_mut().zip(placed) {
+                *col = bit.trailing_zeros() as u8;
+            }
+            tied.add_orbit(canonical_orbit(&columns[..placed.len()]));
+        }
+    });
+    let mut result = TaskResult { nodes, ..tied };
+    result.add_eightfold(eightfold);
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Solution;
+    use crate::board::symmetry::{self, Symmetry};
+
+    /// Every solution of n = 1..=9, from the baseline engine, as column lists.
+    fn all_solutions(n: u32) -> Vec<Vec<u8>> {
+        use crate::Engine;
+        use crate::engines::backtrack::Backtrack;
+        use std::ops::ControlFlow;
+        let problem = crate::Problem::new(n).unwrap();
+        let mut all = Vec::new();
+        Backtrack::default()
+            .for_each(&problem, &mut |s: &Solution| {
+                all.push(s.columns().iter().map(|&c| c as u8).collect());
+                ControlFlow::Continue(())
+            })
+            .unwrap();
+        all
+    }
+
+    #[test]
+    fn canonical_orbit_picks_one_member_of_each_class_with_its_size() {
+        for n in 1..=9u32 {
+            let solutions = all_solutions(n);
+            assert_eq!(
+                solutions.len() as u128,
+                crate::instances::oeis::total(n).unwrap()
+            );
+            // Canonical members per symmetry class, the class named by the symmetry module's
+            // own (lexicographic) canonical form.
+            let mut members = std::collections::HashMap::<Vec<u32>, u32>::new();
+            let mut weighted = 0u32;
+            for columns in &solutions {
+                let s = Solution::from_columns(columns.iter().map(|&c| u32::from(c)).collect());
+                let class = symmetry::canonical(&s).columns().to_vec();
+                let slot = members.entry(class).or_default();
+                if let Some(orbit) = canonical_orbit(columns) {
+                    *slot += 1;
+                    weighted += orbit;
+                    assert_eq!(orbit as usize, symmetry::orbit_size(&s), "{columns:?}");
+                    // The essay's rule: the row-0 queen is a border queen farthest from its
+                    // corner, in the left half.
+                    let last = n as u8 - 1;
+                    let distance = |i: u8| i.min(last - i);
+                    let inverse = |col: u8| columns.iter().position(|&c| c == col).unwrap() as u8;
+                    let border = [columns[last as usize], inverse(0), inverse(last)];
+                    assert!(border.iter().all(|&b| distance(b) <= columns[0]));
+                    assert!(columns[0] <= last - columns[0]);
+                }
+            }
+            assert!(members.values().all(|&m| m == 1), "n = {n}: {members:?}");
+            assert_eq!(
+                members.len() as u128,
+                crate::instances::oeis::unique(n).unwrap()
+            );
+            assert_eq!(
+                u128::from(weighted),
+                crate::instances::oeis::total(n).unwrap()
+            );
+        }
+        // The images are the symmetry module's maps: the seven other images of a canonical
+        // solution with a class of eight are not canonical.
+        let as_bytes = |s: &Solution| -> Vec<u8> { s.columns().iter().map(|&c| c as u8).collect() };
+        let eightfold = all_solutions(8)
+            .into_iter()
+            .find(|columns| canonical_orbit(columns) == Some(8))
+            .unwrap();
+        let s = Solution::from_columns(eightfold.iter().map(|&c| u32::from(c)).collect());
+        for symmetry in Symmetry::ALL.into_iter().skip(1) {
+            assert_eq!(
+                canonical_orbit(&as_bytes(&symmetry.apply(&s))),
+                None,
+                "{symmetry:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_loops_find_what_plain_recursion_finds() {
+        let mut scratch = Scratch::default();
+        let check = |allowed: &[u64], scratch: &mut Scratch| {
+            let masks = RowMasks::new(allowed);
+            let mut expected = Vec::new();
+            let mut columns = [0u8; ROWS];
+            let oracle_nodes =
+                for_each_completion(&masks, State::default(), &mut columns, &mut |s| {
+                    expected.push(s.to_vec())
+                });
+            let mut found = Vec::new();
+            let nodes = visit_completions(&masks, &[], State::default(), scratch, &mut |placed| {
+                found.push(
+                    placed
+                        .iter()
+                        .map(|b| b.trailing_zeros() as u8)
+                        .collect::<Vec<u8>>(),
+                )
+            });
+            assert_eq!(found, expected, "{allowed:?}");
+            let (count, count_nodes) = count_completions(&masks, State::default(), scratch);
+            assert_eq!(count, expected.len() as u64);
+            assert_eq!(count_nodes, nodes);
+            // Looking ahead only ever saves queens.
+            assert!(nodes <= oracle_nodes);
+            count
+        };
+        // Plain boards (no class rules): A000170.
+        for n in 1..=10u32 {
+            let count = check(&vec![full_mask(n); n as usize], &mut scratch);
+            assert_eq!(u128::from(count), crate::instances::oeis::total(n).unwrap());
+        }
+        // Boards under each class's rules.
+        for n in 4..=10u32 {
+            for class in super::super::tasks::classes(n) {
+                check(&ClassRules::new(n, class).allowed, &mut scratch);
+            }
+        }
+    }
+}

@@ -1,0 +1,562 @@
+//! The record-class counter: all solutions (OEIS A000170) and the solutions up to symmetry
+//! (A002562) of the n×n board, using the board's eight symmetries, many threads, checkpoints
+//! and shards.
+//!
+//! # What is counted
+//!
+//! Each symmetry class of solutions is counted once, through its *canonical* member, and
+//! weighted by the size of the class (2, 4 or 8; 1 only for n = 1). Every solution has exactly
+//! one queen on each of the four border lines (row 0, row n − 1, column 0, column n − 1), and
+//! each of those queens stands some distance from the nearer corner of its line. The eight
+//! symmetries permute the four border queens, so some image of every solution has, in row 0,
+//! the border queen *farthest* from its corner, in the left half: that image is canonical (ties
+//! between images broken lexicographically, `kernel::canonical_orbit`). Its row-0 column `b1`
+//! names its *class*, and every other border queen is at most `b1` from a corner, so:
+//!
+//! - the queens of columns 0 and n − 1 stand in rows at most `b1` from the top or the bottom,
+//!   and the last row's queen in a column at most `b1` from the left or the right;
+//! - if `b1` is the middle column (n odd), the mirror image starts the same way, and the rule
+//!   "row-1 queen in the left half" keeps one of each mirror pair;
+//! - an image other than the identity can be canonical too only if it has a border queen `b1`
+//!   from a corner in row 0, so only solutions with a queen on one of five *tie squares* (the
+//!   side columns in rows `b1` and n − 1 − `b1`, the last row in column n − 1 − `b1`) can be
+//!   non-canonical or have a class smaller than eight. A solution on none counts 8; one on a tie
+//!   square goes through the exact check, which also finds the classes of 2 and 4.
+//!
+//! These rules are square masks per row ([`tasks::ClassRules`]), so the inner loop is a plain
+//! counting loop over per-row masks that also records the queen of each row, with no symmetry
+//! code in it. Why the *farthest* border queen: the largest class (`b1` next to the middle)
+//! has no rule at all beyond its row-0 queen, so its tree is a plain subtree, as lean per
+//! solution as the baseline's; the classes with small `b1`, whose rules cut late in the tree,
+//! hold few solutions. (Takaken's 2003 program orders the other way, the *nearest* border queen
+//! in row 0; there the big classes are the ones whose rules cut late. At n = 16 that order
+//! visits 161 million nodes with this loop, this one 130 million; the baseline's full tree has
+//! 1 141 million.)
+//!
+//! # The inner loop
+//!
+//! Bitboards as in [`crate::engines::backtrack`] (one `u64` each for used columns and the two diagonal
+//! directions, shifted one square per row), with these changes, each measured: the masks of
+//! the row being filled stay in registers and the explicit stack takes a frame only when the
+//! search descends from a row that still has squares to try (m-queens' trick: the last
+//! candidate of a row replaces its frame); before descending, the loop checks that each of the
+//! next four rows still has a free square under the current masks (lookahead: a dead end costs
+//! no push and no pop, and the rows' own class rules take part); bits at or above n are kept
+//! set in the masks, so a row is exhausted when its mask is all ones and a solution is a
+//! placement that fills every column, with no row counter compared. One node (one queen
+//! placed) costs O(1) word operations and no allocation.
+//!
+//! # Tasks, threads, checkpoints, shards
+//!
+//! The count is split into tasks by pre-placing the first rows ([`tasks`]: the same list, with
+//! the same ids and fingerprint, for every run of one n). Worker threads pull task ids from a
+//! shared counter and send each result to the calling thread, which adds it up (in `u128`,
+//! checked), appends it to the checkpoint ([`checkpoint`]) and reports progress. A shard
+//! ([`shard`]) runs every K-th task; [`shard::merge`] adds the K results back up.
+//!
+//! # Trusting the last digit
+//!
+//! A count is only worth its last digit, and a long one passes through files. Every
+//! checkpoint line and every shard result carries a CRC-32 ([`checksum`]) that catches
+//! accidental damage; a checkpoint is locked while a run has it open; and the final total of a
+//! whole board with n ≤ 27 (a run here, or a merge) is compared with the published counts
+//! ([`check_published`]): a mismatch is [`CounterError::WrongTotal`], naming the likely cause,
+//! never a number. The main loop wakes at least every 100 ms, so records are synced within
+//! [`checkpoint::SYNC_INTERVAL`] even while every task is long.
+//!
+//! # References
+//!
+//! Kenji Takahashi, *N-Queens Solutions* ver. 3.1 (2003): symmetry classes read off the border
+//! queens, bounds on the border rows and columns, and the exact check of the few tied
+//! solutions (this module orders the border queens the other way round). Jeff Somers (2002)
+//! and sudden6's m-queens: bitboards with an explicit stack, and (m-queens) checking rows
+//! beyond the next for a free square. Facts and figures from these are used here; the code is
+//! this crate's own.
+
+pub mod checkpoint;
+pub mod checksum;
+pub mod kernel;
+pub mod shard;
+pub mod tasks;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use crate::board::Problem;
+use crate::engine::{Counts, Engine, Job, Progress, ProgressSink, Stats};
+use crate::error::Error;
+use crate::instances::oeis;
+
+pub use checkpoint::Checkpoint;
+pub use kernel::TaskResult;
+pub use shard::{Merged, Shard, ShardResult};
+pub use tasks::{Fingerprint, TaskId, TaskList};
+
+/// The largest board the counter takes: its task list grows like n⁵, and no count beyond
+/// n ≈ 30 would finish anyway.
+pub const MAX_N: u32 = 32;
+
+/// How often (at most) the counter reports progress.
+const PROGRESS_INTERVAL: Duration = Duration::from_millis(100);
+
+/// What can go wrong in a counter run beyond a bad problem: files and their contents.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CounterError {
+    /// Reading or writing a file failed (the system's message is the error's source, so a
+    /// caller printing the chain, like the CLI, shows it once).
+    #[error("{}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// A checkpoint line that is complete but wrong.
+    #[error("checkpoint {} line {line}: {reason}", path.display())]
+    CorruptCheckpoint {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A checkpoint of another count.
+    #[error("checkpoint {} {reason}", path.display())]
+    CheckpointMismatch {
+        /// The file.
+        path: PathBuf,
+        /// Which count it belongs to instead.
+        reason: String,
+    },
+    /// Another process has the checkpoint open (it holds the file's lock).
+    #[error("checkpoint {} is in use by {}: two runs on one checkpoint would ruin it", path.display(), match pid { Some(pid) => format!("process {pid}"), None => "another process".to_string() })]
+    CheckpointInUse {
+        /// The file.
+        path: PathBuf,
+        /// The process named in the file's header, if it could be read.
+        pid: Option<u32>,
+    },
+    /// Shard results that do not add up to one count.
+    #[error("{0}")]
+    Merge(String),
+    /// A split into more shards than the count has tasks.
+    #[error(
+        "shard {shard} is not a part of n = {n}: its count has {tasks} tasks, so it splits at most {tasks} ways"
+    )]
+    TooManyShards {
+        /// The shard asked for.
+        shard: Shard,
+        /// Board size.
+        n: u32,
+        /// Tasks in the list.
+        tasks: usize,
+    },
+    /// A final count that contradicts the published one (see [`check_published`]).
+    #[error("{what} of n = {n} came out as {}, but the published count is {} (OEIS A000170 and A002562); {cause}", show(*total, *unique), show(published(*n).0, unique.map(|_| published(*n).1)))]
+    WrongTotal {
+        /// What was counted ("the count", "the merged count").
+        what: &'static str,
+        /// Board size.
+        n: u32,
+        /// The total found.
+        total: u128,
+        /// The count up to symmetry found, where it was counted.
+        unique: Option<u128>,
+        /// The likely cause, and what to do.
+        cause: String,
+    },
+    /// A sum beyond `u128` (no board this counter can finish comes near).
+    #[error("the count overflowed 128 bits")]
+    Overflow,
+}
+
+/// The published (total, unique) counts of n, or zeros beyond the table.
+fn published(n: u32) -> (u128, u128) {
+    (
+        oeis::total(n).unwrap_or_default(),
+        oeis::unique(n).unwrap_or_default(),
+    )
+}
+
+fn show(total: u128, unique: Option<u128>) -> String {
+    match unique {
+        Some(unique) => format!("{total} ({unique} up to symmetry)"),
+        None => total.to_string(),
+    }
+}
+
+/// Checks a final count of the whole n×n board (no fixed queens) against the published table
+/// ([`oeis`], n ≤ 27): a count that differs is never an answer but a [`CounterError::WrongTotal`]
+/// naming `cause`, the likely reason. Beyond the table there is nothing to check against.
+pub fn check_published(
+    what: &'static str,
+    n: u32,
+    total: u128,
+    unique: Option<u128>,
+    cause: &str,
+) -> Result<(), CounterError> {
+    let Some(known) = oeis::known(n) else {
+        return Ok(());
+    };
+    if total == known.total && unique.is_none_or(|u| u == known.unique) {
+        return Ok(());
+    }
+    Err(CounterError::WrongTotal {
+        what,
+        n,
+        total,
+        unique,
+        cause: cause.to_string(),
+    })
+}
+
+/// Options of one [`Counter::run`].
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Resume from and append to this checkpoint file.
+    pub checkpoint: Option<PathBuf>,
+    /// Count only this shard (`None`: all tasks).
+    pub shard: Option<Shard>,
+}
+
+/// The outcome of [`Counter::run`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// Board size.
+    pub n: u32,
+    /// The shard counted ([`Shard::ALL`] for a whole count).
+    pub shard: Shard,
+    /// The task list's fingerprint.
+    pub fingerprint: Fingerprint,
+    /// Tasks in the shard.
+    pub tasks: u64,
+    /// Of those, tasks whose results came from the checkpoint.
+    pub resumed: u64,
+    /// Solutions in the shard (all solutions for a whole count).
+    pub total: u128,
+    /// Solutions up to symmetry in the shard.
+    pub unique: u128,
+    /// Queens placed over all of the shard's tasks, resumed ones included.
+    pub nodes: u128,
+    /// Queens placed by this run.
+    pub new_nodes: u128,
+    /// Time this run took.
+    pub elapsed: Duration,
+}
+
+impl Report {
+    /// The shard's JSON line.
+    pub fn shard_result(&self) -> ShardResult {
+        ShardResult {
+            n: self.n,
+            shard: self.shard.to_string(),
+            tasks: self.tasks,
+            task_list: self.fingerprint.to_string(),
+            subtotal: self.total,
+            unique: self.unique,
+            nodes: self.nodes,
+            elapsed: self.elapsed.as_secs_f64(),
+            check: String::new(),
+        }
+        .sealed()
+    }
+}
+
+/// The counting engine. See the [module documentation](self).
+#[derive(Clone, Debug)]
+pub struct Counter {
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// Where runs report progress.
+    pub progress: Option<ProgressSink>,
+    stats: Stats,
+}
+
+impl Default for Counter {
+    fn default() -> Self {
+        Counter::new(1)
+    }
+}
+
+/// Sums over finished tasks.
+#[derive(Default)]
+struct Sums {
+    total: u128,
+    unique: u128,
+    nodes: u128,
+    done: u64,
+}
+
+impl Sums {
+    fn add(&mut self, result: &TaskResult) -> Result<(), CounterError> {
+        let add = |sum: u128, part: u64| {
+            sum.checked_add(u128::from(part))
+                .ok_or(CounterError::Overflow)
+        };
+        self.total = add(self.total, result.total)?;
+        self.unique = add(self.unique, result.unique)?;
+        self.nodes = add(self.nodes, result.nodes)?;
+        self.done += 1;
+        Ok(())
+    }
+}
+
+impl Counter {
+    /// A counter with `threads` worker threads (0 is taken as 1).
+    pub fn new(threads: usize) -> Self {
+        Counter {
+            threads: threads.max(1),
+            progress: None,
+            stats: Stats::default(),
+        }
+    }
+
+    /// Counts the solutions of the n×n board (or of one shard of its task list), resuming from
+    /// and appending to a checkpoint if asked.
+    pub fn run(&mut self, n: u32, options: &RunOptions) -> Result<Report, Error> {
+        if n == 0 {
+            return Err(crate::board::ProblemError::ZeroSize.into());
+        }
+        if n > MAX_N {
+            return Err(Error::TooLarge {
+                method: self.name(),
+                n,
+                max: MAX_N,
+            });
+        }
+        let started = Instant::now();
+        let tasks = TaskList::new(n);
+        let shard = options.shard.unwrap_or(Shard::ALL);
+        if shard.count() > 1 && shard.count() as usize > tasks.len() {
+            return Err(CounterError::TooManyShards {
+                shard,
+                n,
+                tasks: tasks.len(),
+            }
+            .into());
+        }
+        let mine = shard.len_of(tasks.len());
+        let mut done = vec![false; tasks.len()];
+        let mut sums = Sums::default();
+        let mut checkpoint = match &options.checkpoint {
+            Some(path) => {
+                let header = checkpoint::Header::new(&tasks, shard);
+                let (file, records) = Checkpoint::open(path, &header)?;
+                for (id, result) in &records {
+                    done[id.index()] = true;
+                    sums.add(result)?;
+                }
+                Some(file)
+            }
+            None => None,
+        };
+        let resumed = sums.done;
+        let resumed_nodes = sums.nodes;
+        let pending: Vec<TaskId> = tasks
+            .ids()
+            .filter(|&id| shard.contains(id) && !done[id.index()])
+            .collect();
+        let progress = self.progress.clone();
+        let report = |sums: &Sums| {
+            if let Some(sink) = &progress {
+                // Tasks of this run only, so that the rate and the ETA are right on resume.
+                sink.report(&Progress {
+                    done: sums.done - resumed,
+                    total: Some((mine as u64) - resumed),
+                    solutions: sums.total,
+                    nodes: sums.nodes - resumed_nodes,
+                });
+            }
+        };
+        report(&sums);
+
+        let next = AtomicUsize::new(0);
+        let stop = AtomicBool::new(false);
+        let (sender, receiver) = mpsc::channel::<(TaskId, TaskResult)>();
+        let workers = self.threads.min(pending.len());
+        let mut failure = None;
+        std::thread::scope(|scope| {
+            for _ in 0..workers {
+                let sender = sender.clone();
+                let (tasks, pending, next, stop) = (&tasks, &pending, &next, &stop);
+                scope.spawn(move || {
+                    let mut scratch = Box::<kernel::Scratch>::default();
+                    while !stop.load(Ordering::Relaxed) {
+                        let Some(&id) = pending.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                            break;
+                        };
+                        let result = kernel::solve_task(n, tasks.prefix(id), &mut scratch);
+                        if sender.send((id, result)).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(sender);
+            let mut last_report = Instant::now();
+            loop {
+                // Wake at least every PROGRESS_INTERVAL, so that records are synced on time
+                // (and progress shown) even while every task runs for minutes.
+                let step = match receiver.recv_timeout(PROGRESS_INTERVAL) {
+                    Ok((id, result)) => match checkpoint.as_mut() {
+                        Some(file) => file.record(id, &result),
+                        None => Ok(()),
+                    }
+                    .and_then(|()| sums.add(&result)),
+                    Err(mpsc::RecvTimeoutError::Timeout) => match checkpoint.as_mut() {
+                        Some(file) => file.sync_if_due(),
+                        None => Ok(()),
+                    },
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                };
+                if let Err(e) = step {
+                    failure = Some(e);
+                    stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+                if last_report.elapsed() >= PROGRESS_INTERVAL {
+                    report(&sums);
+                    last_report = Instant::now();
+                }
+            }
+        });
+        if let Some(e) = failure {
+            // Keep what was recorded before the failure (best effort: the failure may be the
+            // disk itself).
+            if let Some(file) = checkpoint.as_mut() {
+                let _ = file.sync();
+            }
+            return Err(e.into());
+        }
+        if let Some(file) = checkpoint.as_mut() {
+            file.sync()?;
+        }
+        report(&sums);
+        if shard == Shard::ALL {
+            let cause = if resumed > 0 {
+                "a damaged checkpoint or a hardware fault (memory, CPU) is the likely cause: count again without the checkpoint, or on another machine"
+            } else {
+                "a hardware fault (memory, CPU) is the likely cause: count again on another machine"
+            };
+            check_published("the count", n, sums.total, Some(sums.unique), cause)?;
+        }
+        debug_assert_eq!(sums.done, mine as u64);
+        let result = Report {
+            n,
+            shard,
+            fingerprint: tasks.fingerprint(),
+            tasks: mine as u64,
+            resumed,
+            total: sums.total,
+            unique: sums.unique,
+            nodes: sums.nodes,
+            new_nodes: sums.nodes - resumed_nodes,
+            elapsed: started.elapsed(),
+        };
+        self.stats = Stats::default();
+        self.stats.set("nodes", result.new_nodes);
+        self.stats
+            .set("tasks", u128::from(result.tasks - result.resumed));
+        Ok(result)
+    }
+
+    /// [`run`](Self::run) with a checkpoint file and no shard.
+    pub fn run_with_checkpoint(&mut self, n: u32, checkpoint: &Path) -> Result<Report, Error> {
+        self.run(
+            n,
+            &RunOptions {
+                checkpoint: Some(checkpoint.to_path_buf()),
+                shard: None,
+            },
+        )
+    }
+}
+
+impl Engine for Counter {
+    fn name(&self) -> &'static str {
+        "counter"
+    }
+
+    fn jobs(&self) -> &'static [Job] {
+        &[Job::Count, Job::CountUnique]
+    }
+
+    fn check(&self, job: Job, problem: &Problem) -> Result<(), Error> {
+        let unsupported = |reason: &str| {
+            Err(Error::Unsupported {
+                method: self.name(),
+                job,
+                reason: reason.into(),
+            })
+        };
+        match job {
+            Job::Count | Job::CountUnique => {}
+            Job::Solve | Job::List => {
+                return unsupported(
+                    "it only counts (it never builds the solutions); use backtrack",
+                );
+            }
+        }
+        if problem.is_completion() {
+            return unsupported(
+                "fixed queens break the board symmetry it relies on; use backtrack",
+            );
+        }
+        crate::engine::check_size(self.name(), problem, MAX_N)
+    }
+
+    fn count(&mut self, problem: &Problem, unique: bool) -> Result<Counts, Error> {
+        self.check(if unique { Job::CountUnique } else { Job::Count }, problem)?;
+        let report = self.run(problem.n(), &RunOptions::default())?;
+        Ok(Counts {
+            total: report.total,
+            unique: unique.then_some(report.unique),
+        })
+    }
+
+    fn stats(&self) -> Stats {
+        self.stats.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::instances::oeis;
+
+    #[test]
+    fn small_boards_match_oeis_with_every_thread_count() {
+        for threads in 1..=3 {
+            let mut counter = Counter::new(threads);
+            for n in 1..=12 {
+                let problem = Problem::new(n).unwrap();
+                let counts = counter.count(&problem, true).unwrap();
+                assert_eq!(counts.total, oeis::total(n).unwrap(), "n = {n}");
+                assert_eq!(counts.unique, oeis::unique(n), "n = {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn jobs_it_cannot_do_are_refused_up_front() {
+        let counter = Counter::default();
+        let problem = Problem::new(8).unwrap();
+        assert!(counter.check(Job::List, &problem).is_err());
+        assert!(counter.check(Job::Solve, &problem).is_err());
+        let fixed = Problem::with_fixed(8, vec![crate::Queen::new(0, 0)]).unwrap();
+        let message = counter.check(Job::Count, &fixed).unwrap_err().to_string();
+        assert_eq!(
+            message,
+            "the counter method cannot count solutions: fixed queens break the board symmetry it relies on; use backtrack"
+        );
+        let big = Problem::new(33).unwrap();
+        assert_eq!(
+            counter.check(Job::Count, &big).unwrap_err().to_string(),
+            "the counter method handles n up to 32; n = 33 is too large"
+        );
+    }
+}

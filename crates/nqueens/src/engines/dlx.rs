@@ -1,0 +1,329 @@
+//! N-Queens as exact cover, solved by the dancing links of the `exact-cover` crate.
+//!
+//! # The encodings
+//!
+//! Every square (r, c) is an option covering four items: its row `rR`, its column `cC`, its
+//! anti-diagonal `aS` (S = R + C) and its diagonal `bD` (D = R − C), with 1-based R and C. A
+//! solution must use every row and every column exactly once, and every diagonal at most
+//! once; the two encodings differ in how they say "at most once":
+//!
+//! - [`Encoding::Secondary`] (method `dlx`): rows and columns are primary items, the 4n − 2
+//!   diagonals secondary items. This is Knuth's formulation (TAOCP 7.2.2.1).
+//! - [`Encoding::Gadgets`] (method `dlx-gadgets`): every item is primary, and each diagonal
+//!   gets one extra *gadget* option that covers that diagonal alone, taken when no queen sits
+//!   on it. Each N-Queens solution is then exactly one exact cover (its free diagonals are
+//!   filled by their gadgets), so the counts agree; the gadgets are dropped when decoding.
+//!   It shows what secondary items save: MRV now also branches on diagonals. A corner
+//!   diagonal has just two options (its one square, or its gadget), so MRV decides diagonals
+//!   from the corners inwards before it places queens by rows; counting pays a few times more
+//!   nodes, and a first solution thousands of times more from n ≈ 20 on (BENCHMARKS.md), so
+//!   this method is for comparison, not for large boards.
+//!
+//! Options are added square by square in row-major order, so option `k < n²` is the square
+//! (k / n, k mod n) and decoding is arithmetic. The primary rows and columns are declared in
+//! *organ-pipe* order, from the middle of the board outwards (`r⌊n/2⌋+1`, `c⌊n/2⌋+1`, then
+//! alternately just below and just above), as Knuth recommends: among items with equally few
+//! options, MRV then tries the central lines first, where a queen constrains the most.
+//!
+//! Fixed queens (the completion variant) are *preselected*: their options are chosen before
+//! the search starts ([`exact_cover::Solver::select`]), so they are in every solution and the
+//! search never reconsiders them.
+//!
+//! # Cost
+//!
+//! Building costs O(n²) time and memory (4n² + O(n) nodes of 12 bytes), which is why
+//! [`MAX_N`] is 1000. Each search node costs one pass over the uncovered rows and columns to
+//! pick the item with the fewest options, plus one update per option it hides (at most 4n per
+//! queen placed).
+//!
+//! # First solutions for large boards
+//!
+//! With Knuth's deterministic order, MRV can spend tens of millions of nodes before the first
+//! solution on n = 64 (as the exact-cover write-up found), because a bad early choice is only undone after
+//! its whole subtree fails. Randomising the order (shuffled option lists, random ties) makes
+//! such long detours improbable: [`Dlx::solve`] therefore always searches in a seeded random
+//! order (the configured seed, or [`DEFAULT_SEED`]), while enumeration and counting keep
+//! Knuth's order unless a seed is given. See BENCHMARKS.md for the node counts.
+
+use std::ops::ControlFlow;
+
+use exact_cover::{OptionId, Solver};
+
+use crate::board::{Problem, Queen, Solution};
+use crate::engine::{self, Counts, Engine, Enumeration, Job, Outcome, Stats, Visit};
+use crate::error::Error;
+
+/// The largest board the exact cover methods build (their matrices grow as n²).
+pub const MAX_N: u32 = 1000;
+
+/// The seed [`Dlx::solve`] uses when none is configured, so runs repeat.
+pub const DEFAULT_SEED: u64 = 0x005E_ED0F_D1A6;
+
+/// How "at most one queen per diagonal" is expressed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// Diagonals are secondary items (method `dlx`).
+    Secondary,
+    /// Every item is primary; one gadget option per diagonal covers it alone (method
+    /// `dlx-gadgets`).
+    Gadgets,
+}
+
+/// An N-Queens problem as an exact cover problem.
+#[derive(Clone, Debug)]
+pub struct Instance {
+    /// The exact cover problem.
+    pub problem: exact_cover::Problem,
+    /// The board size.
+    pub n: u32,
+    /// The options of the fixed queens, to preselect.
+    pub fixed: Vec<OptionId>,
+}
+
+/// The rows (or columns) 0..n from the middle outwards: ⌊n/2⌋, ⌊n/2⌋ − 1, ⌊n/2⌋ + 1, ...
+///
+/// ```
+/// assert_eq!(nqueens::engines::dlx::organ_pipe(5), [2, 1, 3, 0, 4]);
+/// assert_eq!(nqueens::engines::dlx::organ_pipe(4), [2, 1, 3, 0]);
+/// ```
+pub fn organ_pipe(n: u32) -> Vec<u32> {
+    let mid = n / 2;
+    let mut order = Vec::with_capacity(n as usize);
+    for k in 0..n {
+        // k = 0, 1, 2, 3, ... visits mid, mid - 1, mid + 1, mid - 2, ...; the low side
+        // reaches 0 when k = 2·mid − 1 ≤ n − 1, so it never goes below 0, and only the last
+        // high step may fall off the board (n even).
+        let step = k.div_ceil(2);
+        let line = if k % 2 == 1 { mid - step } else { mid + step };
+        if line < n {
+            order.push(line);
+        }
+    }
+    debug_assert_eq!(order.len(), n as usize);
+    order
+}
+
+/// Encodes `problem` (fixed queens become preselected options).
+///
+/// # Panics
+/// If n exceeds [`MAX_N`] (engines check first).
+pub fn encode(problem: &Problem, encoding: Encoding) -> Instance {
+    let n = problem.n();
+    assert!(n <= MAX_N, "the exact cover encodings handle n ≤ {MAX_N}");
+    let mut b = exact_cover::Problem::builder();
+    let declare = |b: &mut exact_cover::Builder, name: String, primary: bool| {
+        if primary {
+            b.primary(&name)
+        } else {
+            b.secondary(&name)
+        }
+        .expect("generated names are valid and distinct")
+    };
+    let size = n as usize;
+    let mut rows = vec![exact_cover::ItemId(0); size];
+    let mut cols = vec![exact_cover::ItemId(0); size];
+    for line in organ_pipe(n) {
+        rows[line as usize] = declare(&mut b, format!("r{}", line + 1), true);
+        cols[line as usize] = declare(&mut b, format!("c{}", line + 1), true);
+    }
+    let diagonals_primary = encoding == Encoding::Gadgets;
+    // Anti-diagonal r + c (0..2n-1), diagonal r - c + n - 1 (0..2n-1), named 1-based.
+    let anti: Vec<_> = (0..2 * n - 1)
+        .map(|s| declare(&mut b, format!("a{}", s + 2), diagonals_primary))
+        .collect();
+    let diag: Vec<_> = (0..2 * n - 1)
+        .map(|d| {
+            let name = format!("b{}", i64::from(d) - i64::from(n) + 1);
+            declare(&mut b, name, diagonals_primary)
+        })
+        .collect();
+    for r in 0..size {
+        for c in 0..size {
+            b.option([rows[r], cols[c], anti[r + c], diag[r + size - 1 - c]])
+                .expect("four distinct items, two primary");
+        }
+    }
+    if diagonals_primary {
+        for &item in anti.iter().chain(&diag) {
+            b.option([item]).expect("a primary item");
+        }
+    }
+    let fixed = problem
+        .fixed()
+        .iter()
+        .map(|q| OptionId(q.row * n + q.col))
+        .collect();
+    Instance {
+        problem: b.build(),
+        n,
+        fixed,
+    }
+}
+
+impl Instance {
+    /// The board a solution's options describe (gadgets are skipped).
+    pub fn decode(&self, options: &[OptionId]) -> Solution {
+        let n = self.n;
+        let mut columns = vec![0u32; n as usize];
+        for &option in options {
+            if u64::from(option.0) < u64::from(n) * u64::from(n) {
+                columns[(option.0 / n) as usize] = option.0 % n;
+            }
+        }
+        Solution::from_columns(columns)
+    }
+
+    /// The square of a queen option, `None` for a gadget.
+    pub fn square(&self, option: OptionId) -> Option<Queen> {
+        let n = self.n;
+        (u64::from(option.0) < u64::from(n) * u64::from(n))
+            .then(|| Queen::new(option.0 / n, option.0 % n))
+    }
+
+    /// A solver with the fixed queens preselected, in Knuth's order or a seeded random one.
+    pub fn solver(&self, seed: Option<u64>) -> Solver {
+        let mut solver = match seed {
+            Some(seed) => Solver::with_seed(&self.problem, seed),
+            None => Solver::new(&self.problem),
+        };
+        for &option in &self.fixed {
+            solver
+                .select(option)
+                .expect("fixed queens of a valid problem never attack each other");
+        }
+        solver
+    }
+
+    /// The instance with the fixed queens built in, for solvers that cannot preselect (a file
+    /// in Knuth's format): only the options of squares that no fixed queen attacks remain,
+    /// besides the fixed queens' own (and the gadgets).
+    pub fn without_preselection(&self) -> exact_cover::Problem {
+        let fixed: Vec<Queen> = self.fixed.iter().filter_map(|&o| self.square(o)).collect();
+        let attacked = |q: Queen| {
+            fixed.iter().any(|f| {
+                *f != q
+                    && (f.row == q.row
+                        || f.col == q.col
+                        || f.row + q.col == q.row + f.col
+                        || f.row + f.col == q.row + q.col)
+            })
+        };
+        let mut b = exact_cover::Problem::builder();
+        for item in self.problem.items() {
+            match item.kind {
+                exact_cover::ItemKind::Primary => b.primary(&item.name),
+                exact_cover::ItemKind::Secondary => b.secondary(&item.name),
+            }
+            .expect("the names were valid");
+        }
+        for option in self.problem.option_ids() {
+            if self.square(option).is_some_and(attacked) {
+                continue;
+            }
+            b.option(self.problem.option(option).iter().copied())
+                .expect("the option was valid");
+        }
+        b.build()
+    }
+}
+
+/// The exact cover engine, in either encoding.
+#[derive(Clone, Debug)]
+pub struct Dlx {
+    /// The encoding.
+    pub encoding: Encoding,
+    /// `None`: Knuth's order for enumeration and counting, [`DEFAULT_SEED`] for `solve`.
+    pub seed: Option<u64>,
+    stats: Stats,
+}
+
+impl Dlx {
+    /// An engine with this encoding and seed.
+    pub fn new(encoding: Encoding, seed: Option<u64>) -> Self {
+        Dlx {
+            encoding,
+            seed,
+            stats: Stats::default(),
+        }
+    }
+
+    fn record(&mut self, solver: &Solver) {
+        let s = solver.stats();
+        self.stats = Stats::default();
+        self.stats.set("nodes", u128::from(s.nodes));
+        self.stats.set("updates", u128::from(s.updates));
+        self.stats.set("solutions", u128::from(s.solutions));
+    }
+}
+
+impl Engine for Dlx {
+    fn name(&self) -> &'static str {
+        match self.encoding {
+            Encoding::Secondary => "dlx",
+            Encoding::Gadgets => "dlx-gadgets",
+        }
+    }
+
+    fn jobs(&self) -> &'static [Job] {
+        engine::ALL_JOBS
+    }
+
+    fn max_n(&self) -> u32 {
+        MAX_N
+    }
+
+    fn for_each(&mut self, problem: &Problem, visit: &mut Visit<'_>) -> Result<Enumeration, Error> {
+        self.check(Job::List, problem)?;
+        let instance = encode(problem, self.encoding);
+        let mut solver = instance.solver(self.seed);
+        let end = solver.for_each(|options| visit(&instance.decode(options)));
+        self.record(&solver);
+        Ok(match end {
+            exact_cover::Enumeration::Complete => Enumeration::Complete,
+            exact_cover::Enumeration::Stopped => Enumeration::Stopped,
+        })
+    }
+
+    fn solve(&mut self, problem: &Problem) -> Result<Outcome, Error> {
+        self.check(Job::Solve, problem)?;
+        let instance = encode(problem, self.encoding);
+        let mut solver = instance.solver(Some(self.seed.unwrap_or(DEFAULT_SEED)));
+        let found = solver.first();
+        self.record(&solver);
+        Ok(match found {
+            Some(options) => Outcome::Found(instance.decode(&options)),
+            None => Outcome::NoSolution,
+        })
+    }
+
+    fn count(&mut self, problem: &Problem, unique: bool) -> Result<Counts, Error> {
+        self.check(if unique { Job::CountUnique } else { Job::Count }, problem)?;
+        if unique {
+            // Symmetry classes need the boards: enumerate.
+            let mut counts = Counts {
+                total: 0,
+                unique: Some(0),
+            };
+            self.for_each(problem, &mut |s| {
+                counts.total += 1;
+                if let Some(u) = counts.unique.as_mut() {
+                    *u += u128::from(crate::board::symmetry::is_canonical(s));
+                }
+                ControlFlow::Continue(())
+            })?;
+            return Ok(counts);
+        }
+        let instance = encode(problem, self.encoding);
+        let mut solver = instance.solver(self.seed);
+        let total = solver.count();
+        self.record(&solver);
+        Ok(Counts {
+            total,
+            unique: None,
+        })
+    }
+
+    fn stats(&self) -> Stats {
+        self.stats.clone()
+    }
+}

@@ -1,0 +1,22 @@
+//! The engines: each solves N-Queens one way, behind the one [`Engine`](crate::Engine) API.
+//!
+//! | module | method | idea |
+//! |---|---|---|
+//! | [`backtrack`] | `backtrack` | bitboard backtracking row by row, the honest baseline |
+//! | [`dlx`] | `dlx`, `dlx-gadgets` | exact cover on the [`exact_cover`] engine (dancing links) |
+//! | [`sat`] | `sat` | CNF encodings (pairwise, compact) on the [`sat`](::sat) CDCL solver |
+//! | [`cp`] | `cp` | three all-different constraints on the [`cp`](::cp) engine |
+//! | [`construct`] | `construct` | the explicit O(n) construction by n mod 6 |
+//! | [`local`] | `local` | min-conflicts local search |
+//! | [`counter`] | `counter` | the record-class counter: symmetry, threads, checkpoints, shards |
+//!
+//! Engines know nothing of the CLI: they take a [`Problem`](crate::Problem) and a
+//! [`Config`](crate::methods::Config), and report errors and limits in their own words.
+
+pub mod backtrack;
+pub mod construct;
+pub mod counter;
+pub mod cp;
+pub mod dlx;
+pub mod local;
+pub mod sat;
