@@ -188,3 +188,61 @@ fn the_encodings_have_the_expected_shape() {
         .collect();
     assert_eq!(first, ["r3", "c3", "r2", "c2"]);
 }
+
+/// The bit engine runs where the board fits it, and both engines count A000170 with the same
+/// nodes, list the same boards in the same order (with a seed too), and keep fixed queens.
+#[test]
+fn both_exact_cover_engines_agree() {
+    use exact_cover::EngineChoice;
+    for encoding in ENCODINGS {
+        for n in 1..=11u32 {
+            let problem = Problem::new(n).unwrap();
+            let mut auto = Dlx::new(encoding, None);
+            let mut links = Dlx::new(encoding, None);
+            links.engine = EngineChoice::Links;
+            let total = auto.count(&problem, false).unwrap().total;
+            assert_eq!(Some(total), oeis::total(n), "{encoding:?} n={n}");
+            assert_eq!(auto.stats().get("bit_engine"), Some(1), "n={n}");
+            assert_eq!(auto.stats().get("updates"), None);
+            assert_eq!(links.count(&problem, false).unwrap().total, total);
+            assert_eq!(
+                auto.stats().get("nodes"),
+                links.stats().get("nodes"),
+                "n={n}"
+            );
+            assert!(links.stats().get("updates").is_some());
+            assert_eq!(links.stats().get("bit_engine"), None);
+        }
+        for seed in [None, Some(3)] {
+            let problem = Problem::with_fixed(8, [Queen::new(0, 0)]).unwrap();
+            let mut lists = Vec::new();
+            for engine in [EngineChoice::Links, EngineChoice::Bits] {
+                let mut dlx = Dlx::new(encoding, seed);
+                dlx.engine = engine;
+                let mut boards = Vec::new();
+                dlx.for_each(&problem, &mut |s| {
+                    assert_eq!(verify(&problem, s), Ok(()));
+                    boards.push(s.clone());
+                    ControlFlow::Continue(())
+                })
+                .unwrap();
+                lists.push(boards);
+            }
+            assert_eq!(lists[0].len(), 4, "{encoding:?}");
+            assert_eq!(lists[0], lists[1], "{encoding:?} seed {seed:?}");
+        }
+    }
+    // Large boards stay on dancing links: the bit engine's tables would not fit.
+    let mut large = Dlx::new(Encoding::Secondary, None);
+    assert!(matches!(
+        large.solve(&Problem::new(200).unwrap()),
+        Ok(Outcome::Found(_))
+    ));
+    assert_eq!(large.stats().get("bit_engine"), None);
+    let mut fits = Dlx::new(Encoding::Secondary, None);
+    assert!(matches!(
+        fits.solve(&Problem::new(64).unwrap()),
+        Ok(Outcome::Found(_))
+    ));
+    assert_eq!(fits.stats().get("bit_engine"), Some(1));
+}

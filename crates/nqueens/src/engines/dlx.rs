@@ -1,4 +1,5 @@
-//! N-Queens as exact cover, solved by the dancing links of the `exact-cover` crate.
+//! N-Queens as exact cover, solved by the `exact-cover` crate: over bit sets where the board
+//! fits, by dancing links beyond.
 //!
 //! # The encodings
 //!
@@ -29,12 +30,20 @@
 //! the search starts ([`exact_cover::Solver::select`]), so they are in every solution and the
 //! search never reconsiders them.
 //!
-//! # Cost
+//! # Engines, and cost
 //!
-//! Building costs O(n²) time and memory (4n² + O(n) nodes of 12 bytes), which is why
-//! [`MAX_N`] is 1000. Each search node costs one pass over the uncovered rows and columns to
-//! pick the item with the fewest options, plus one update per option it hides (at most 4n per
-//! queen placed).
+//! The crate has two engines that visit the same search tree (the same nodes, the same
+//! solutions in the same order, for every seed), and [`Dlx::engine`] picks one; the default,
+//! [`EngineChoice::Auto`], takes the bit engine whenever the board fits it: up to 1,024
+//! primary items (n ≤ 512 here, rows and columns) and 64 MiB of precomputed masks, which with
+//! n² options of 2n·⌈n/64⌉ words each holds up to about n = 90 (n = 100 needs 64.3 MiB).
+//! Counting n = 12 that way is several times faster (BENCHMARKS.md).
+//!
+//! Dancing links builds in O(n²) time and memory (4n² + O(n) nodes of 12 bytes), which is why
+//! [`MAX_N`] is 1000. Each of its search nodes costs one pass over the uncovered rows and
+//! columns to pick the item with the fewest options, plus one update per option it hides (at
+//! most 4n per queen placed). The bit engine precomputes, per square, which squares it
+//! attacks, and each node costs one pass over the words of the uncovered rows and columns.
 //!
 //! # First solutions for large boards
 //!
@@ -47,7 +56,7 @@
 
 use std::ops::ControlFlow;
 
-use exact_cover::{OptionId, Solver};
+use exact_cover::{Config, EngineChoice, OptionId, Solver};
 
 use crate::board::{Problem, Queen, Solution};
 use crate::engine::{self, Counts, Engine, Enumeration, Job, Outcome, Stats, Visit};
@@ -180,12 +189,19 @@ impl Instance {
             .then(|| Queen::new(option.0 / n, option.0 % n))
     }
 
-    /// A solver with the fixed queens preselected, in Knuth's order or a seeded random one.
-    pub fn solver(&self, seed: Option<u64>) -> Solver {
-        let mut solver = match seed {
-            Some(seed) => Solver::with_seed(&self.problem, seed),
-            None => Solver::new(&self.problem),
+    /// A solver with the fixed queens preselected, in Knuth's order or a seeded random one, on
+    /// the engine `engine` picks.
+    ///
+    /// # Panics
+    /// If [`EngineChoice::Bits`] is asked for a board too large for it.
+    pub fn solver(&self, seed: Option<u64>, engine: EngineChoice) -> Solver {
+        let config = Config {
+            seed,
+            engine,
+            ..Config::default()
         };
+        let mut solver = Solver::configured(&self.problem, config)
+            .expect("the bit engine is asked for only where it fits");
         for &option in &self.fixed {
             solver
                 .select(option)
@@ -234,6 +250,9 @@ pub struct Dlx {
     pub encoding: Encoding,
     /// `None`: Knuth's order for enumeration and counting, [`DEFAULT_SEED`] for `solve`.
     pub seed: Option<u64>,
+    /// Which exact cover engine searches: [`EngineChoice::Auto`] (bit sets where the board
+    /// fits) unless changed.
+    pub engine: EngineChoice,
     stats: Stats,
 }
 
@@ -243,16 +262,22 @@ impl Dlx {
         Dlx {
             encoding,
             seed,
+            engine: EngineChoice::Auto,
             stats: Stats::default(),
         }
     }
 
+    /// Records the solver's counters: `nodes` and `solutions`, then `updates` for dancing
+    /// links or `bit_engine` = 1 for the bit engine.
     fn record(&mut self, solver: &Solver) {
         let s = solver.stats();
         self.stats = Stats::default();
         self.stats.set("nodes", u128::from(s.nodes));
-        self.stats.set("updates", u128::from(s.updates));
         self.stats.set("solutions", u128::from(s.solutions));
+        match solver.engine() {
+            exact_cover::Engine::Links => self.stats.set("updates", u128::from(s.updates)),
+            exact_cover::Engine::Bits => self.stats.set("bit_engine", 1),
+        }
     }
 }
 
@@ -275,7 +300,7 @@ impl Engine for Dlx {
     fn for_each(&mut self, problem: &Problem, visit: &mut Visit<'_>) -> Result<Enumeration, Error> {
         self.check(Job::List, problem)?;
         let instance = encode(problem, self.encoding);
-        let mut solver = instance.solver(self.seed);
+        let mut solver = instance.solver(self.seed, self.engine);
         let end = solver.for_each(|options| visit(&instance.decode(options)));
         self.record(&solver);
         Ok(match end {
@@ -287,7 +312,7 @@ impl Engine for Dlx {
     fn solve(&mut self, problem: &Problem) -> Result<Outcome, Error> {
         self.check(Job::Solve, problem)?;
         let instance = encode(problem, self.encoding);
-        let mut solver = instance.solver(Some(self.seed.unwrap_or(DEFAULT_SEED)));
+        let mut solver = instance.solver(Some(self.seed.unwrap_or(DEFAULT_SEED)), self.engine);
         let found = solver.first();
         self.record(&solver);
         Ok(match found {
@@ -314,7 +339,7 @@ impl Engine for Dlx {
             return Ok(counts);
         }
         let instance = encode(problem, self.encoding);
-        let mut solver = instance.solver(self.seed);
+        let mut solver = instance.solver(self.seed, self.engine);
         let total = solver.count();
         self.record(&solver);
         Ok(Counts {
