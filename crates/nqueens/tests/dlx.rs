@@ -232,17 +232,23 @@ fn both_exact_cover_engines_agree() {
             assert_eq!(lists[0], lists[1], "{encoding:?} seed {seed:?}");
         }
     }
-    // Large boards stay on dancing links: the bit engine's tables would not fit.
-    let mut large = Dlx::new(Encoding::Secondary, None);
+    // First solutions go to dancing links unless the bit engine is asked for, and it takes
+    // boards up to n = 127 (its tables would not fit beyond).
+    let mut first = Dlx::new(Encoding::Secondary, None);
     assert!(matches!(
-        large.solve(&Problem::new(200).unwrap()),
+        first.solve(&Problem::new(30).unwrap()),
         Ok(Outcome::Found(_))
     ));
-    assert_eq!(large.stats().get("bit_engine"), None);
-    let mut fits = Dlx::new(Encoding::Secondary, None);
-    assert!(matches!(
-        fits.solve(&Problem::new(64).unwrap()),
-        Ok(Outcome::Found(_))
-    ));
-    assert_eq!(fits.stats().get("bit_engine"), Some(1));
+    assert_eq!(first.stats().get("bit_engine"), None);
+    for (n, bits) in [(64, Some(1)), (127, Some(1)), (128, None)] {
+        let mut engine = Dlx::new(Encoding::Secondary, None);
+        engine.engine = EngineChoice::Bits;
+        match engine.solve(&Problem::new(n).unwrap()) {
+            Ok(Outcome::Found(board)) => {
+                assert_eq!(verify(&Problem::new(n).unwrap(), &board), Ok(()))
+            }
+            other => panic!("n={n}: {other:?}"),
+        }
+        assert_eq!(engine.stats().get("bit_engine"), bits, "n={n}");
+    }
 }

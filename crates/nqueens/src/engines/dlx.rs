@@ -36,8 +36,10 @@
 //! solutions in the same order, for every seed), and [`Dlx::engine`] picks one; the default,
 //! [`EngineChoice::Auto`], takes the bit engine whenever the board fits it: up to 1,024
 //! primary items (n ≤ 512 here, rows and columns) and 64 MiB of precomputed masks, which with
-//! n² options of 2n·⌈n/64⌉ words each holds up to about n = 90 (n = 100 needs 64.3 MiB).
-//! Counting n = 12 that way is several times faster (BENCHMARKS.md).
+//! n² options of 2n·⌈n/64⌉ words each holds boards up to n = 127 (n = 128 needs 65.5 MiB).
+//! Counting n = 13 that way takes about a quarter of the time (BENCHMARKS.md). First
+//! solutions stay on dancing links: they need about n nodes, fewer than it costs to build the
+//! bit engine's tables.
 //!
 //! Dancing links builds in O(n²) time and memory (4n² + O(n) nodes of 12 bytes), which is why
 //! [`MAX_N`] is 1000. Each of its search nodes costs one pass over the uncovered rows and
@@ -190,18 +192,21 @@ impl Instance {
     }
 
     /// A solver with the fixed queens preselected, in Knuth's order or a seeded random one, on
-    /// the engine `engine` picks.
-    ///
-    /// # Panics
-    /// If [`EngineChoice::Bits`] is asked for a board too large for it.
+    /// the engine `engine` picks ([`EngineChoice::Bits`] on a board too large for it falls
+    /// back to dancing links; [`Solver::engine`] says which runs).
     pub fn solver(&self, seed: Option<u64>, engine: EngineChoice) -> Solver {
         let config = Config {
             seed,
             engine,
             ..Config::default()
         };
+        let links = Config {
+            engine: EngineChoice::Links,
+            ..config
+        };
         let mut solver = Solver::configured(&self.problem, config)
-            .expect("the bit engine is asked for only where it fits");
+            .or_else(|_| Solver::configured(&self.problem, links))
+            .expect("dancing links takes every problem");
         for &option in &self.fixed {
             solver
                 .select(option)
@@ -250,8 +255,10 @@ pub struct Dlx {
     pub encoding: Encoding,
     /// `None`: Knuth's order for enumeration and counting, [`DEFAULT_SEED`] for `solve`.
     pub seed: Option<u64>,
-    /// Which exact cover engine searches: [`EngineChoice::Auto`] (bit sets where the board
-    /// fits) unless changed.
+    /// Which exact cover engine searches: [`EngineChoice::Auto`] unless changed, which counts
+    /// and enumerates on bit sets where the board fits, and finds first solutions by dancing
+    /// links (about n nodes in the seeded order, far less than building the bit engine's
+    /// tables: 0.01 against 0.14 CPU seconds at n = 120).
     pub engine: EngineChoice,
     stats: Stats,
 }
@@ -312,7 +319,11 @@ impl Engine for Dlx {
     fn solve(&mut self, problem: &Problem) -> Result<Outcome, Error> {
         self.check(Job::Solve, problem)?;
         let instance = encode(problem, self.encoding);
-        let mut solver = instance.solver(Some(self.seed.unwrap_or(DEFAULT_SEED)), self.engine);
+        let engine = match self.engine {
+            EngineChoice::Auto => EngineChoice::Links,
+            chosen => chosen,
+        };
+        let mut solver = instance.solver(Some(self.seed.unwrap_or(DEFAULT_SEED)), engine);
         let found = solver.first();
         self.record(&solver);
         Ok(match found {
