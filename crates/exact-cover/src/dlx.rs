@@ -38,8 +38,10 @@
 //! solution and resume later (the lazy iterator). At each node of the search tree it picks the
 //! primary item with the fewest options left (MRV, ties to the item declared first, exactly as
 //! DLX1 does, so node counts can be compared with it), or with a seed, a uniformly random one of
-//! the tied items. Choosing costs one pass over the uncovered primary items; covering an item
-//! costs one update per node hidden, plus one for the item. [`Stats`] counts search-tree nodes
+//! the tied items. Choosing costs one pass over the uncovered primary items, or, on problems
+//! with many of them and no seed, O(log items) per item whose length changed, by a tournament
+//! tree that makes the same choice ([`ItemChoice`]); covering an item costs one update per
+//! node hidden, plus one for the item. [`Stats`] counts search-tree nodes
 //! and updates as DLX1 does (`nodes`: one per item chosen for branching; `updates`: one per
 //! covered item and one per hidden node), so the figures can be set beside DLX1's output.
 //!

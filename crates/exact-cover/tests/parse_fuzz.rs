@@ -9,8 +9,8 @@
 //! XC_FUZZ_CASES=100000 cargo test -p exact-cover --profile checked --test parse_fuzz -- --ignored
 //! ```
 //!
-//! Recorded (2026-11-23, 2-core machine shared with other builds): 100,000 cases of each of
-//! the three generators, no panic, no abort, no hang, in 9 s.
+//! Recorded (2026-11-23, 2-core machine loaded by other builds): 100,000 cases of each of the
+//! three generators, 300,000 in all, no panic, no abort, no hang, in 177 s.
 
 use exact_cover::{Error, Problem, Solver};
 use proptest::prelude::*;
