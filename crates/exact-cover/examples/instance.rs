@@ -4,6 +4,9 @@
 //! ```text
 //! cargo run --release -p exact-cover --example instance -- pentominoes 6 10 > pent-6x10.dlx
 //! cargo run --release -p exact-cover --example instance -- langford 7 > langford-7.dlx
+//! cargo run --release -p exact-cover --example instance -- singletons 100000 > single-1e5.dlx
+//! cargo run --release -p exact-cover --example instance -- sudoku GRID > sudoku.dlx
+//! cargo run --release -p exact-cover --example instance -- edge-matching 4 3 1 > edges.dlx
 //! ```
 
 use std::io::Write;
@@ -18,6 +21,16 @@ fn main() {
     let problem = match args.first().map(String::as_str) {
         Some("pentominoes") => exact_cover::instances::pentominoes(number(1), number(2)),
         Some("langford") => exact_cover::instances::langford(number(1)),
+        Some("singletons") => exact_cover::instances::singletons(number(1)),
+        Some("sudoku") => match args.get(1) {
+            Some(grid) if grid.bytes().filter(|b| b"0123456789.".contains(b)).count() == 81 => {
+                Ok(exact_cover::instances::sudoku(grid))
+            }
+            _ => usage(),
+        },
+        Some("edge-matching") => {
+            exact_cover::instances::edge_matching(number(1), number(2) as u32, number(3) as u64)
+        }
         _ => usage(),
     };
     let problem = problem.unwrap_or_else(|e| {
@@ -32,6 +45,8 @@ fn main() {
 }
 
 fn usage() -> ! {
-    eprintln!("usage: instance pentominoes ROWS COLS | instance langford N");
+    eprintln!(
+        "usage: instance pentominoes ROWS COLS | langford N | singletons N | sudoku GRID (81 digits, 0 or . for empty) | edge-matching N COLORS SEED"
+    );
     std::process::exit(2)
 }

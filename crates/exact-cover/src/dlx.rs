@@ -23,7 +23,7 @@
 //! Because the search undoes its steps in exactly the reverse order (last covered, first
 //! uncovered), every neighbour a node remembers is in place again when the node returns, and
 //! the arena comes back bit for bit; debug builds compare it with a snapshot at the end of every
-//! search, and walk it with [`Solver::sanity`] along the way.
+//! search, and walk it with [`DancingLinks::sanity`] along the way.
 //!
 //! Colors follow Knuth's Algorithm C (DLX2): choosing an option that gives secondary item `x`
 //! color `c` *purifies* `x`: options giving `x` another color (or none) are hidden, and those
@@ -38,8 +38,10 @@
 //! solution and resume later (the lazy iterator). At each node of the search tree it picks the
 //! primary item with the fewest options left (MRV, ties to the item declared first, exactly as
 //! DLX1 does, so node counts can be compared with it), or with a seed, a uniformly random one of
-//! the tied items. Choosing costs one pass over the uncovered primary items; covering an item
-//! costs one update per node hidden, plus one for the item. [`Stats`] counts search-tree nodes
+//! the tied items. Choosing costs one pass over the uncovered primary items, or, on problems
+//! with many of them and no seed, O(log items) per item whose length changed, by a tournament
+//! tree that makes the same choice ([`ItemChoice`]); covering an item costs one update per
+//! node hidden, plus one for the item. [`Stats`] counts search-tree nodes
 //! and updates as DLX1 does (`nodes`: one per item chosen for branching; `updates`: one per
 //! covered item and one per hidden node), so the figures can be set beside DLX1's output.
 //!
@@ -49,10 +51,11 @@
 //! Reference: D. E. Knuth, *The Art of Computer Programming* 4B, §7.2.2.1 (Algorithms X and C),
 //! and his programs DLX1 and DLX2.
 
-use std::ops::ControlFlow;
+use nqueens_support::SplitMix64;
 
 use crate::error::Error;
 use crate::problem::{ItemKind, OptionId, Problem};
+use crate::solver::Stats;
 
 /// One node of the arena: a header, a spacer, or an item of an option.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,26 +78,6 @@ struct Links {
 
 const ROOT: u32 = 0;
 
-/// Work counters of the last search, counted as Knuth's DLX1 counts them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
-    /// Search-tree nodes: items chosen for branching.
-    pub nodes: u64,
-    /// Link updates: one per covered item and one per node hidden.
-    pub updates: u64,
-    /// Solutions found.
-    pub solutions: u64,
-}
-
-/// How an enumeration ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Enumeration {
-    /// Every solution was visited.
-    Complete,
-    /// The callback or a limit stopped it early.
-    Stopped,
-}
-
 /// Where the search loop stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
@@ -110,24 +93,148 @@ enum Phase {
     Done,
 }
 
-/// A small, fast, seedable generator (SplitMix64), so that a seed gives the same order on every
-/// platform and version.
-#[derive(Clone, Debug)]
-struct SplitMix64(u64);
+/// The primary items ordered by (options left, declaration order), for the MRV choice on large
+/// problems: a tournament tree (a binary heap laid out as a complete tree, every inner node the
+/// least key of its two children) over one leaf per primary item, updated lazily.
+///
+/// The search *touches* an item whenever its length changes or it is covered or uncovered:
+/// O(1), a flag and a push onto `pending` the first time since the last choice. Choosing first
+/// brings every pending leaf up to date, O(log items) each (less when a parent's key does not
+/// change), and then reads the root. A search node that changes `t` items' lengths thus costs
+/// O(t log items) for the choice, against O(items) for a scan.
+#[derive(Clone, Debug, Default)]
+struct ItemTree {
+    /// `keys[1]` is the root, `keys[size..2 * size]` the leaves; `keys[0]` is unused.
+    keys: Vec<u64>,
+    /// The number of leaves, a power of two.
+    size: usize,
+    /// By header: the item's leaf, or `NO_LEAF` for a secondary item.
+    leaf: Vec<u32>,
+    /// By header: already in `pending` (always true for secondary items, so they never are).
+    dirty: Vec<bool>,
+    /// By header: the item is covered (its key is `COVERED`).
+    covered: Vec<bool>,
+    /// Items whose leaves are out of date.
+    pending: Vec<u32>,
+}
 
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+const NO_LEAF: u32 = u32::MAX;
+/// The key of a covered item: above every uncovered one.
+const COVERED: u64 = u64::MAX;
+
+impl ItemTree {
+    fn new(primary: &[bool]) -> Self {
+        let count = primary.iter().filter(|&&p| p).count();
+        let size = count.next_power_of_two();
+        let mut leaf = vec![NO_LEAF; primary.len() + 1];
+        let primaries = primary.iter().enumerate().filter(|(_, p)| **p);
+        for (leaf_index, (i, _)) in (size as u32..).zip(primaries) {
+            leaf[i + 1] = leaf_index;
+        }
+        ItemTree {
+            keys: vec![COVERED; 2 * size],
+            size,
+            leaf,
+            dirty: vec![true; primary.len() + 1],
+            covered: vec![true; primary.len() + 1],
+            pending: Vec::new(),
+        }
     }
 
-    /// A uniform number in `0..bound` (bound ≥ 1), by multiply-shift.
-    fn below(&mut self, bound: u32) -> u32 {
-        ((u128::from(self.next()) * u128::from(bound)) >> 64) as u32
+    /// The key of item `h` (a header index) of length `len`: fewer options first, then the
+    /// item declared first.
+    fn key(len: i32, h: u32) -> u64 {
+        (u64::from(len as u32) << 32) | u64::from(h)
     }
+
+    /// Rebuilds every key from the links: the uncovered primary items are the root list.
+    fn rebuild(&mut self, nodes: &[Node], links: &[Links]) {
+        self.pending.clear();
+        for (h, &leaf) in self.leaf.iter().enumerate() {
+            let primary = leaf != NO_LEAF;
+            self.dirty[h] = !primary;
+            self.covered[h] = true;
+            if primary {
+                self.keys[leaf as usize] = COVERED;
+            }
+        }
+        let mut k = links[ROOT as usize].next;
+        while k != ROOT {
+            self.covered[k as usize] = false;
+            self.keys[self.leaf[k as usize] as usize] = Self::key(nodes[k as usize].top, k);
+            k = links[k as usize].next;
+        }
+        for i in (1..self.size).rev() {
+            self.keys[i] = self.keys[2 * i].min(self.keys[2 * i + 1]);
+        }
+    }
+
+    /// Notes that item `h`'s key may have changed.
+    #[inline(always)]
+    fn touch(&mut self, h: u32) {
+        let dirty = &mut self.dirty[h as usize];
+        if !*dirty {
+            *dirty = true;
+            self.pending.push(h);
+        }
+    }
+
+    fn cover(&mut self, h: u32) {
+        self.covered[h as usize] = true;
+        self.touch(h);
+    }
+
+    fn uncover(&mut self, h: u32) {
+        self.covered[h as usize] = false;
+        self.touch(h);
+    }
+
+    /// Brings the pending leaves up to date and returns the least key.
+    fn least(&mut self, nodes: &[Node]) -> u64 {
+        while let Some(h) = self.pending.pop() {
+            self.dirty[h as usize] = false;
+            let key = if self.covered[h as usize] {
+                COVERED
+            } else {
+                Self::key(nodes[h as usize].top, h)
+            };
+            let mut i = self.leaf[h as usize] as usize;
+            self.keys[i] = key;
+            while i > 1 {
+                i /= 2;
+                let least = self.keys[2 * i].min(self.keys[2 * i + 1]);
+                if self.keys[i] == least {
+                    break;
+                }
+                self.keys[i] = least;
+            }
+        }
+        self.keys[1]
+    }
+}
+
+/// How the solver finds the item with the fewest options at each search node. Every choice
+/// picks the same item (ties to the item declared first), so node counts and the order of the
+/// solutions do not depend on it; only the time does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ItemChoice {
+    /// [`ItemChoice::Tree`] for problems with at least [`ItemChoice::TREE_FROM`] primary items,
+    /// [`ItemChoice::Scan`] below.
+    #[default]
+    Auto,
+    /// One pass over the uncovered primary items per search node, as Knuth's DLX1 does: the
+    /// fastest for small problems, where the pass is short and the updates carry no extra work.
+    Scan,
+    /// A tournament tree over the primary items, updated as lengths change: O(log items) per
+    /// item whose length changed, instead of O(items) per node. A seeded solver always scans:
+    /// its random tie-breaks draw one number per tied item met in the scan, and keeping that
+    /// stream is what keeps a seed's order the same.
+    Tree,
+}
+
+impl ItemChoice {
+    /// The number of primary items from which [`ItemChoice::Auto`] uses the tree.
+    pub const TREE_FROM: usize = 1024;
 }
 
 /// The search state of the preselection check: how each item is used by the options selected
@@ -139,25 +246,13 @@ enum Use {
     Colored(i32),
 }
 
-/// Algorithm X with dancing links over one [`Problem`]. See the [module documentation](self).
+/// Algorithm X with dancing links over one [`Problem`]. See the [module documentation](self);
+/// users reach it through [`crate::Solver`].
 ///
 /// A solver answers any number of searches, one at a time; each starts from scratch. Options
-/// preselected with [`Solver::select`] are part of every solution.
-///
-/// ```
-/// use exact_cover::{Problem, Solver};
-/// // Knuth's example: items A..E primary, F and G secondary.
-/// let text = "A B C D E | F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n";
-/// let problem = Problem::parse(text).unwrap();
-/// let mut solver = Solver::new(&problem);
-/// let mut solution = solver.first().unwrap();
-/// solution.sort();
-/// let lines: Vec<String> = solution.iter().map(|&o| problem.option_text(o)).collect();
-/// assert_eq!(lines, ["C E F", "A D", "B G"]);
-/// assert_eq!(solver.count(), 1);
-/// ```
+/// preselected with [`DancingLinks::select`] are part of every solution.
 #[derive(Clone, Debug)]
-pub struct Solver {
+pub(crate) struct DancingLinks {
     nodes: Vec<Node>,
     /// Without colors, empty. With colors, one per node: for an option's node, 0 without a
     /// color, `c + 1` for color `c`, −1 once purified. Kept apart from the nodes so that
@@ -168,6 +263,11 @@ pub struct Solver {
     first_spacer: u32,
     has_colors: bool,
     rng: Option<SplitMix64>,
+    /// The MRV choice uses `tree` (unseeded solvers of large problems, see [`ItemChoice`]).
+    tracking: bool,
+    tree: ItemTree,
+    /// By item: primary or not (to build `tree` when it is first needed).
+    primary: Vec<bool>,
     /// How each item is used by the preselected options.
     usage: Vec<Use>,
     /// Item names, for error messages.
@@ -183,17 +283,13 @@ pub struct Solver {
     snapshot: Option<(Vec<Node>, Vec<i32>, Vec<Links>)>,
 }
 
-impl Solver {
-    /// A solver that tries options in the order they were added and breaks ties between items
-    /// in favour of the item declared first (Knuth's DLX1 order).
-    pub fn new(problem: &Problem) -> Self {
-        Self::build(problem, None)
-    }
-
-    /// A solver whose choices are randomised by `seed`: every item's list is shuffled and ties
-    /// between items are broken at random. The same seed gives the same order every time.
-    pub fn with_seed(problem: &Problem, seed: u64) -> Self {
-        Self::build(problem, Some(seed))
+impl DancingLinks {
+    /// A solver for `problem`. Without a seed, options are tried in the order they were added
+    /// and ties between items go to the item declared first (Knuth's DLX1 order); with a seed,
+    /// every item's list is shuffled and ties are broken at random, the same way for the same
+    /// seed.
+    pub(crate) fn new(problem: &Problem, seed: Option<u64>) -> Self {
+        Self::build(problem, seed)
     }
 
     fn build(problem: &Problem, seed: Option<u64>) -> Self {
@@ -268,16 +364,23 @@ impl Solver {
         if has_colors {
             colors.resize(nodes.len(), 0);
         }
-        let mut rng = seed.map(SplitMix64);
+        let mut rng = seed.map(SplitMix64::new);
         if let Some(rng) = rng.as_mut() {
             shuffle_lists(&mut nodes, item_count, rng);
         }
-        Solver {
+        let mut solver = DancingLinks {
             nodes,
             links,
             first_spacer,
             colors,
             has_colors,
+            tracking: false,
+            tree: ItemTree::default(),
+            primary: problem
+                .items
+                .iter()
+                .map(|i| i.kind == ItemKind::Primary)
+                .collect(),
             rng,
             usage: vec![Use::Free; item_count],
             names: problem.items.iter().map(|i| i.name.clone()).collect(),
@@ -288,13 +391,36 @@ impl Solver {
             stats: Stats::default(),
             #[cfg(debug_assertions)]
             snapshot: None,
+        };
+        solver.set_item_choice(ItemChoice::Auto);
+        solver
+    }
+
+    /// Chooses how the search finds the item with the fewest options (see [`ItemChoice`]). A
+    /// search in progress starts over.
+    pub(crate) fn set_item_choice(&mut self, choice: ItemChoice) {
+        self.restart();
+        let primary = self.primary.iter().filter(|&&p| p).count();
+        self.tracking = self.rng.is_none()
+            && match choice {
+                ItemChoice::Auto => primary >= ItemChoice::TREE_FROM,
+                ItemChoice::Scan => false,
+                ItemChoice::Tree => true,
+            };
+        if self.tracking && self.tree.leaf.is_empty() {
+            self.tree = ItemTree::new(&self.primary);
         }
+    }
+
+    /// Whether the search finds its items with the tree (see [`ItemChoice`]).
+    pub(crate) fn uses_item_tree(&self) -> bool {
+        self.tracking
     }
 
     /// Puts `option` into every solution, as if the search had chosen it first: its items are
     /// covered (or purified, for colored ones) for good. Fails if the option clashes with an
     /// option selected before, or once a search has started.
-    pub fn select(&mut self, option: OptionId) -> Result<(), Error> {
+    pub(crate) fn select(&mut self, option: OptionId) -> Result<(), Error> {
         if self.phase != Phase::Fresh || self.stats != Stats::default() {
             return Err(Error::SearchStarted);
         }
@@ -334,11 +460,11 @@ impl Solver {
         }
         let item = self.nodes[chosen as usize].top as u32;
         if self.has_colors {
-            self.cover::<true>(item);
-            self.commit_others::<true>(chosen);
+            self.cover::<true, false>(item);
+            self.commit_others::<true, false>(chosen);
         } else {
-            self.cover::<false>(item);
-            self.commit_others::<false>(chosen);
+            self.cover::<false, false>(item);
+            self.commit_others::<false, false>(chosen);
         }
         self.selected.push(chosen);
         self.stats = Stats::default();
@@ -368,69 +494,12 @@ impl Solver {
     }
 
     /// The counters of the last search (or of the one in progress).
-    pub fn stats(&self) -> Stats {
+    pub(crate) fn stats(&self) -> Stats {
         self.stats
     }
 
-    /// The first solution, if any: its options, preselected ones first, then in the order the
-    /// search chose them.
-    pub fn first(&mut self) -> Option<Vec<OptionId>> {
-        self.solutions().next()
-    }
-
-    /// The number of solutions. The fast path: solutions are counted, never built.
-    pub fn count(&mut self) -> u128 {
-        self.restart();
-        let mut count = 0u128;
-        while self.step() {
-            count += 1;
-        }
-        count
-    }
-
-    /// The solutions, lazily: each `next` resumes the search where the last one stopped.
-    /// Starting another search (any method taking `&mut self`) starts over.
-    pub fn solutions(&mut self) -> Solutions<'_> {
-        self.restart();
-        Solutions { solver: self }
-    }
-
-    /// Calls `visit` with each solution's options until it returns `Break` or no solution is
-    /// left.
-    pub fn for_each(
-        &mut self,
-        mut visit: impl FnMut(&[OptionId]) -> ControlFlow<()>,
-    ) -> Enumeration {
-        self.restart();
-        let mut buffer = Vec::new();
-        while self.step() {
-            self.fill(&mut buffer);
-            if visit(&buffer).is_break() {
-                return Enumeration::Stopped;
-            }
-        }
-        Enumeration::Complete
-    }
-
-    /// At most `limit` solutions (all of them when `None`).
-    pub fn list(&mut self, limit: Option<u64>) -> Vec<Vec<OptionId>> {
-        let mut all = Vec::new();
-        if limit == Some(0) {
-            return all;
-        }
-        self.for_each(|s| {
-            all.push(s.to_vec());
-            if Some(all.len() as u64) == limit {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        });
-        all
-    }
-
     /// The options of the solution the search stands on.
-    fn fill(&self, buffer: &mut Vec<OptionId>) {
+    pub(crate) fn fill(&self, buffer: &mut Vec<OptionId>) {
         buffer.clear();
         buffer.extend(self.selected.iter().map(|&p| self.option_of(p)));
         let depth = match self.phase {
@@ -449,7 +518,7 @@ impl Solver {
     }
 
     /// Undoes a search in progress, so the next step starts a new one.
-    fn restart(&mut self) {
+    pub(crate) fn restart(&mut self) {
         let committed = match self.phase {
             Phase::Fresh => {
                 self.stats = Stats::default();
@@ -474,11 +543,11 @@ impl Solver {
             let p = self.choice[level];
             let item = self.nodes[p as usize].top as u32;
             if self.has_colors {
-                self.uncommit_others::<true>(p);
-                self.uncover::<true>(item);
+                self.uncommit_others::<true, false>(p);
+                self.uncover::<true, false>(item);
             } else {
-                self.uncommit_others::<false>(p);
-                self.uncover::<false>(item);
+                self.uncommit_others::<false, false>(p);
+                self.uncover::<false, false>(item);
             }
         }
         self.check_restored();
@@ -489,26 +558,30 @@ impl Solver {
 
     fn uncover_any(&mut self, item: u32) {
         if self.has_colors {
-            self.uncover::<true>(item);
+            self.uncover::<true, false>(item);
         } else {
-            self.uncover::<false>(item);
+            self.uncover::<false, false>(item);
         }
     }
 
     /// Runs the search to its next solution; false when there is none left.
-    fn step(&mut self) -> bool {
-        if self.has_colors {
-            self.step_with::<true>()
-        } else {
-            self.step_with::<false>()
+    pub(crate) fn step(&mut self) -> bool {
+        match (self.has_colors, self.tracking) {
+            (true, true) => self.step_with::<true, true>(),
+            (true, false) => self.step_with::<true, false>(),
+            (false, true) => self.step_with::<false, true>(),
+            (false, false) => self.step_with::<false, false>(),
         }
     }
 
-    fn step_with<const COLORS: bool>(&mut self) -> bool {
+    fn step_with<const COLORS: bool, const TRACK: bool>(&mut self) -> bool {
         loop {
             match self.phase {
                 Phase::Fresh => {
                     self.take_snapshot();
+                    if TRACK {
+                        self.tree.rebuild(&self.nodes, &self.links);
+                    }
                     self.level = 0;
                     if self.links[ROOT as usize].next == ROOT {
                         // Nothing to cover: the options selected so far are the one solution.
@@ -523,8 +596,12 @@ impl Solver {
                     if cfg!(debug_assertions) && self.stats.nodes.is_power_of_two() {
                         self.assert_sane();
                     }
-                    let item = self.choose_item();
-                    self.cover::<COLORS>(item);
+                    let item = if TRACK {
+                        self.choose_from_tree()
+                    } else {
+                        self.choose_item()
+                    };
+                    self.cover::<COLORS, TRACK>(item);
                     if self.level == self.choice.len() {
                         self.choice.push(0);
                     }
@@ -535,7 +612,7 @@ impl Solver {
                     let p = self.choice[self.level];
                     if p < self.first_spacer {
                         // Every option of this item was tried: back up.
-                        self.uncover::<COLORS>(p);
+                        self.uncover::<COLORS, TRACK>(p);
                         if self.level == 0 {
                             self.phase = Phase::Done;
                             self.check_restored();
@@ -545,7 +622,7 @@ impl Solver {
                         self.phase = Phase::Recover;
                         continue;
                     }
-                    self.commit_others::<COLORS>(p);
+                    self.commit_others::<COLORS, TRACK>(p);
                     self.phase = Phase::Recover;
                     if self.links[ROOT as usize].next == ROOT {
                         self.stats.solutions += 1;
@@ -556,13 +633,24 @@ impl Solver {
                 }
                 Phase::Recover => {
                     let p = self.choice[self.level];
-                    self.uncommit_others::<COLORS>(p);
+                    self.uncommit_others::<COLORS, TRACK>(p);
                     self.choice[self.level] = self.nodes[p as usize].down;
                     self.phase = Phase::Advance;
                 }
                 Phase::Done => return false,
             }
         }
+    }
+
+    /// [`DancingLinks::choose_item`] by the tree: the same item, in O(log items) per item touched
+    /// since the last choice. Debug builds check it against the scan now and then.
+    fn choose_from_tree(&mut self) -> u32 {
+        let item = self.tree.least(&self.nodes) as u32;
+        debug_assert!(
+            !self.stats.nodes.is_power_of_two() || item == self.choose_item(),
+            "the item tree disagrees with the scan"
+        );
+        item
     }
 
     /// The uncovered primary item with the fewest options; ties go to the first in the list,
@@ -584,7 +672,7 @@ impl Solver {
             } else if len == fewest {
                 if let Some(rng) = self.rng.as_mut() {
                     ties += 1;
-                    if rng.below(ties) == 0 {
+                    if below(rng, ties) == 0 {
                         best = k;
                     }
                 }
@@ -595,7 +683,7 @@ impl Solver {
     }
 
     /// The item list links of item `i` (or of the root). Unchecked in release builds like
-    /// [`Solver::node`]: MRV reads one per uncovered item at every search node. Sound because
+    /// [`DancingLinks::node`]: MRV reads one per uncovered item at every search node. Sound because
     /// every `prev`/`next` is set at build time to an item index below `links.len()` and the
     /// search only copies them between items; debug builds check every access.
     #[inline(always)]
@@ -606,7 +694,7 @@ impl Solver {
     }
 
     /// The item list links of item `i`, to change. Unchecked in release builds: see
-    /// [`Solver::link`].
+    /// [`DancingLinks::link`].
     #[inline(always)]
     fn link_mut(&mut self, i: u32) -> &mut Links {
         debug_assert!((i as usize) < self.links.len());
@@ -621,7 +709,7 @@ impl Solver {
     /// on pentominoes 6×10 when this was written). Sound because every link is set at build
     /// time to an index of a node that exists, the arena never shrinks, and the search only
     /// ever copies links between nodes; debug builds (the whole test suite) check every
-    /// access, and [`Solver::sanity`] walks the links.
+    /// access, and [`DancingLinks::sanity`] walks the links.
     #[inline(always)]
     fn node(&self, i: u32) -> Node {
         debug_assert!((i as usize) < self.nodes.len());
@@ -635,7 +723,7 @@ impl Solver {
         self.colors.get(i as usize).copied().unwrap_or(0)
     }
 
-    /// The node at index `i`, to change. Unchecked in release builds: see [`Solver::node`].
+    /// The node at index `i`, to change. Unchecked in release builds: see [`DancingLinks::node`].
     #[inline(always)]
     fn node_mut(&mut self, i: u32) -> &mut Node {
         debug_assert!((i as usize) < self.nodes.len());
@@ -644,35 +732,41 @@ impl Solver {
     }
 
     /// Removes `item` from the list of items to cover and hides every option in its list.
-    fn cover<const COLORS: bool>(&mut self, item: u32) {
+    fn cover<const COLORS: bool, const TRACK: bool>(&mut self, item: u32) {
         let Links { prev, next } = self.link(item);
         self.link_mut(prev).next = next;
         self.link_mut(next).prev = prev;
+        if TRACK {
+            self.tree.cover(item);
+        }
         let mut updates = 1;
         let mut p = self.node(item).down;
         while p != item {
-            updates += self.hide::<COLORS>(p);
+            updates += self.hide::<COLORS, TRACK>(p);
             p = self.node(p).down;
         }
         self.stats.updates += updates;
     }
 
-    /// The inverse of [`Solver::cover`], walking upwards.
-    fn uncover<const COLORS: bool>(&mut self, item: u32) {
+    /// The inverse of [`DancingLinks::cover`], walking upwards.
+    fn uncover<const COLORS: bool, const TRACK: bool>(&mut self, item: u32) {
         let mut p = self.node(item).up;
         while p != item {
-            self.unhide::<COLORS>(p);
+            self.unhide::<COLORS, TRACK>(p);
             p = self.node(p).up;
         }
         let Links { prev, next } = self.link(item);
         self.link_mut(prev).next = item;
         self.link_mut(next).prev = item;
+        if TRACK {
+            self.tree.uncover(item);
+        }
     }
 
     /// Takes the nodes of `p`'s option, other than `p`, out of their items' lists (purified
     /// nodes stay). Returns the number of nodes taken out.
     #[inline(always)]
-    fn hide<const COLORS: bool>(&mut self, p: u32) -> u64 {
+    fn hide<const COLORS: bool, const TRACK: bool>(&mut self, p: u32) -> u64 {
         let mut updates = 0;
         let mut q = p + 1;
         while q != p {
@@ -685,6 +779,9 @@ impl Solver {
                 self.node_mut(up).down = down;
                 self.node_mut(down).up = up;
                 self.node_mut(top as u32).top -= 1;
+                if TRACK {
+                    self.tree.touch(top as u32);
+                }
                 updates += 1;
             }
             q += 1;
@@ -692,9 +789,9 @@ impl Solver {
         updates
     }
 
-    /// The inverse of [`Solver::hide`], walking leftwards.
+    /// The inverse of [`DancingLinks::hide`], walking leftwards.
     #[inline(always)]
-    fn unhide<const COLORS: bool>(&mut self, p: u32) {
+    fn unhide<const COLORS: bool, const TRACK: bool>(&mut self, p: u32) {
         let mut q = p - 1;
         while q != p {
             let Node { up, down, top } = self.node(q);
@@ -706,13 +803,16 @@ impl Solver {
                 self.node_mut(up).down = q;
                 self.node_mut(down).up = q;
                 self.node_mut(top as u32).top += 1;
+                if TRACK {
+                    self.tree.touch(top as u32);
+                }
             }
             q -= 1;
         }
     }
 
     /// Covers (or purifies) the items of `p`'s option other than `p`'s own, left to right.
-    fn commit_others<const COLORS: bool>(&mut self, p: u32) {
+    fn commit_others<const COLORS: bool, const TRACK: bool>(&mut self, p: u32) {
         let mut q = p + 1;
         while q != p {
             let Node { up, top, .. } = self.node(q);
@@ -722,16 +822,16 @@ impl Solver {
             }
             let color = if COLORS { self.color(q) } else { 0 };
             if color == 0 {
-                self.cover::<COLORS>(top as u32);
+                self.cover::<COLORS, TRACK>(top as u32);
             } else if color > 0 {
-                self.purify(q);
+                self.purify::<TRACK>(q);
             }
             q += 1;
         }
     }
 
-    /// The inverse of [`Solver::commit_others`], right to left.
-    fn uncommit_others<const COLORS: bool>(&mut self, p: u32) {
+    /// The inverse of [`DancingLinks::commit_others`], right to left.
+    fn uncommit_others<const COLORS: bool, const TRACK: bool>(&mut self, p: u32) {
         let mut q = p - 1;
         while q != p {
             let Node { down, top, .. } = self.node(q);
@@ -741,9 +841,9 @@ impl Solver {
             }
             let color = if COLORS { self.color(q) } else { 0 };
             if color == 0 {
-                self.uncover::<COLORS>(top as u32);
+                self.uncover::<COLORS, TRACK>(top as u32);
             } else if color > 0 {
-                self.unpurify(q);
+                self.unpurify::<TRACK>(q);
             }
             q -= 1;
         }
@@ -751,7 +851,7 @@ impl Solver {
 
     /// Fixes the color of `p`'s item to `p`'s color: options with another color (or none) for
     /// the item are hidden, options with the same color are marked as compatible.
-    fn purify(&mut self, p: u32) {
+    fn purify<const TRACK: bool>(&mut self, p: u32) {
         let (item, color) = (self.node(p).top as u32, self.color(p));
         let mut updates = 0;
         let mut q = self.node(item).down;
@@ -759,22 +859,22 @@ impl Solver {
             if self.color(q) == color {
                 self.colors[q as usize] = -1;
             } else {
-                updates += self.hide::<true>(q);
+                updates += self.hide::<true, TRACK>(q);
             }
             q = self.node(q).down;
         }
         self.stats.updates += updates;
     }
 
-    /// The inverse of [`Solver::purify`], walking upwards.
-    fn unpurify(&mut self, p: u32) {
+    /// The inverse of [`DancingLinks::purify`], walking upwards.
+    fn unpurify<const TRACK: bool>(&mut self, p: u32) {
         let (item, color) = (self.node(p).top as u32, self.color(p));
         let mut q = self.node(item).up;
         while q != item {
             if self.color(q) < 0 {
                 self.colors[q as usize] = color;
             } else {
-                self.unhide::<true>(q);
+                self.unhide::<true, TRACK>(q);
             }
             q = self.node(q).up;
         }
@@ -783,7 +883,7 @@ impl Solver {
     /// Walks the active part of the structure and reports the first inconsistency: the list of
     /// primary items must be doubly linked, and every active item's list doubly linked, with
     /// nodes that name the item and a length that counts them. O(nodes in active lists).
-    pub fn sanity(&self) -> Result<(), String> {
+    pub(crate) fn sanity(&self) -> Result<(), String> {
         let mut previous = ROOT;
         let mut k = self.links[ROOT as usize].next;
         let mut steps = 0usize;
@@ -862,6 +962,12 @@ impl Solver {
     fn check_restored(&mut self) {}
 }
 
+/// A uniform number in `0..bound` (bound ≥ 1) by 128-bit multiply-shift on the next 64 bits:
+/// the draw this solver has always made, so a seed keeps giving the same order.
+pub(crate) fn below(rng: &mut SplitMix64, bound: u32) -> u32 {
+    rng.below_u64(u64::from(bound)) as u32
+}
+
 /// Shuffles every item's list (Fisher–Yates), relinking the nodes in the new order.
 fn shuffle_lists(nodes: &mut [Node], item_count: usize, rng: &mut SplitMix64) {
     let mut members = Vec::new();
@@ -873,7 +979,7 @@ fn shuffle_lists(nodes: &mut [Node], item_count: usize, rng: &mut SplitMix64) {
             p = nodes[p as usize].down;
         }
         for i in (1..members.len()).rev() {
-            let j = rng.below(i as u32 + 1) as usize;
+            let j = below(rng, i as u32 + 1) as usize;
             members.swap(i, j);
         }
         let mut above = h;
@@ -884,24 +990,5 @@ fn shuffle_lists(nodes: &mut [Node], item_count: usize, rng: &mut SplitMix64) {
         }
         nodes[above as usize].down = h;
         nodes[h as usize].up = above;
-    }
-}
-
-/// The lazy iterator of [`Solver::solutions`]: each item is one solution's options.
-#[derive(Debug)]
-pub struct Solutions<'a> {
-    solver: &'a mut Solver,
-}
-
-impl Iterator for Solutions<'_> {
-    type Item = Vec<OptionId>;
-
-    fn next(&mut self) -> Option<Vec<OptionId>> {
-        if !self.solver.step() {
-            return None;
-        }
-        let mut buffer = Vec::new();
-        self.solver.fill(&mut buffer);
-        Some(buffer)
     }
 }

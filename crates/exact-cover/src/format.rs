@@ -9,21 +9,36 @@
 //!
 //! Names are any non-blank characters except `:` and `|` (Knuth's programs also limit them to
 //! eight characters; this reader does not). When every item is primary, the `|` may be left
-//! out. Every error names the 1-based line and column of the offending token.
+//! out. A UTF-8 byte-order mark at the start is skipped. Every error names the 1-based line and
+//! column (in characters) of the offending token, and quotes input only through
+//! [`nqueens_support::excerpt`]: at most 200 characters, control characters escaped.
+//!
+//! [`Problem::read`] reads from a stream and bounds what it takes: a line of at most
+//! [`MAX_LINE_BYTES`] (room for a million items with long names on the item line), and at
+//! most [`MAX_INPUT_BYTES`] in all, so an endless or enormous input (a device, a pipe from a
+//! runaway program) ends in an error, not in memory exhaustion. The problem built is a
+//! constant factor of the bytes read.
 
-use std::collections::HashMap;
-use std::io::{self, Write};
+use std::io::{self, BufRead, Read, Write};
+
+use nqueens_support::{Position, strip_bom, strip_bom_bytes};
 
 use crate::error::Error;
-use crate::problem::{ColorId, Entry, ItemKind, Problem, check_name};
+use crate::problem::{Builder, Entry, ItemKind, Problem, check_name};
+
+/// The longest line [`Problem::read`] accepts, in bytes.
+pub const MAX_LINE_BYTES: usize = 1 << 24;
+
+/// The most bytes [`Problem::read`] reads in all.
+pub const MAX_INPUT_BYTES: u64 = 1 << 30;
 
 /// The whitespace-separated tokens of a line, each with its 1-based column in characters.
-fn tokens(line: &str) -> impl Iterator<Item = (usize, &str)> {
-    let mut column = 0usize;
+fn tokens(line: &str) -> impl Iterator<Item = (u64, &str)> {
+    let mut column = 0u64;
     let mut rest = line;
     std::iter::from_fn(move || {
         let skipped = rest.len() - rest.trim_start().len();
-        column += rest[..skipped].chars().count();
+        column += rest[..skipped].chars().count() as u64;
         rest = &rest[skipped..];
         if rest.is_empty() {
             return None;
@@ -31,7 +46,7 @@ fn tokens(line: &str) -> impl Iterator<Item = (usize, &str)> {
         let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
         let token = &rest[..end];
         let at = column + 1;
-        column += token.chars().count();
+        column += token.chars().count() as u64;
         rest = &rest[end..];
         Some((at, token))
     })
@@ -43,11 +58,135 @@ fn is_comment(line: &str) -> bool {
     trimmed.is_empty() || trimmed.starts_with('|')
 }
 
-fn at(line: usize, column: usize, reason: Error) -> Error {
+fn at(line: u64, column: u64, reason: Error) -> Error {
     Error::Parse {
-        line,
-        column,
+        at: Position { line, column },
         reason: Box::new(reason),
+    }
+}
+
+/// The reader's state between lines: the problem so far.
+#[derive(Default)]
+struct Parser {
+    builder: Builder,
+    /// By item: primary or secondary. Empty until the item line is read.
+    kinds: Vec<ItemKind>,
+    item_line_read: bool,
+    /// `used[item]` is the line that last used the item, to find repeats.
+    used: Vec<u64>,
+    /// The entries of the option being read.
+    entries: Vec<Entry>,
+}
+
+impl Parser {
+    /// Reads line `number` (1-based), without its line break.
+    fn line(&mut self, number: u64, line: &str) -> Result<(), Error> {
+        if is_comment(line) {
+            Ok(())
+        } else if self.item_line_read {
+            self.option_line(number, line)
+        } else {
+            self.item_line_read = true;
+            self.item_line(number, line)
+        }
+    }
+
+    fn item_line(&mut self, number: u64, line: &str) -> Result<(), Error> {
+        let mut kind = ItemKind::Primary;
+        for (column, token) in tokens(line) {
+            let (column, name) = match token.strip_prefix('|') {
+                Some(rest) => {
+                    if kind == ItemKind::Secondary {
+                        return Err(at(number, column, Error::SecondBar));
+                    }
+                    kind = ItemKind::Secondary;
+                    (column + 1, rest)
+                }
+                None => (column, token),
+            };
+            if name.is_empty() {
+                continue;
+            }
+            let declared = match kind {
+                ItemKind::Primary => self.builder.primary(name),
+                ItemKind::Secondary => self.builder.secondary(name),
+            };
+            declared.map_err(|e| at(number, column, e))?;
+            self.kinds.push(kind);
+        }
+        self.used = vec![0; self.kinds.len()];
+        Ok(())
+    }
+
+    fn option_line(&mut self, number: u64, line: &str) -> Result<(), Error> {
+        self.entries.clear();
+        let mut primary = false;
+        let mut first_column = 0;
+        for (column, token) in tokens(line) {
+            if first_column == 0 {
+                first_column = column;
+            }
+            let (name, color) = match token.split_once(':') {
+                None => (token, None),
+                Some((name, color)) => {
+                    let reason = if name.is_empty() {
+                        Some("the item name is missing")
+                    } else if color.is_empty() {
+                        Some("the color is missing after ':'")
+                    } else if color.contains(':') {
+                        Some("a color must not contain ':'")
+                    } else {
+                        None
+                    };
+                    if let Some(reason) = reason {
+                        let token = token.to_string();
+                        return Err(at(number, column, Error::BadColor { token, reason }));
+                    }
+                    (name, Some(color))
+                }
+            };
+            let item = self.builder.item_by_name(name).ok_or_else(|| {
+                at(
+                    number,
+                    column,
+                    Error::UnknownItem {
+                        name: name.to_string(),
+                    },
+                )
+            })?;
+            let kind = self.kinds[item.index()];
+            if std::mem::replace(&mut self.used[item.index()], number) == number {
+                let name = name.to_string();
+                return Err(at(number, column, Error::RepeatedItem { name }));
+            }
+            let color = match color {
+                None => None,
+                Some(_) if kind == ItemKind::Primary => {
+                    let name = name.to_string();
+                    return Err(at(number, column, Error::ColorOnPrimary { name }));
+                }
+                Some(color) => Some(self.builder.color(color).map_err(|e| {
+                    let column = column + name.chars().count() as u64 + 1;
+                    at(number, column, e)
+                })?),
+            };
+            primary |= kind == ItemKind::Primary;
+            self.entries.push(Entry { item, color });
+        }
+        if !primary {
+            return Err(at(number, first_column, Error::NoPrimaryItem));
+        }
+        self.builder
+            .option(self.entries.iter().copied())
+            .map_err(|e| at(number, first_column, e))?;
+        Ok(())
+    }
+
+    fn finish(self) -> Result<Problem, Error> {
+        if !self.item_line_read {
+            return Err(Error::NoItemLine);
+        }
+        Ok(self.builder.build())
     }
 }
 
@@ -63,113 +202,69 @@ impl Problem {
     /// assert_eq!(err.to_string(), "line 2, column 1: the option has no primary item, so it could never be chosen");
     /// ```
     pub fn parse(text: &str) -> Result<Problem, Error> {
-        let mut builder = Problem::builder();
-        let mut kinds: Vec<ItemKind> = Vec::new();
-        let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
-        let (number, item_line) = lines
-            .by_ref()
-            .find(|(_, l)| !is_comment(l))
-            .ok_or(Error::NoItemLine)?;
-        let mut kind = ItemKind::Primary;
-        for (column, token) in tokens(item_line) {
-            let (column, name) = match token.strip_prefix('|') {
-                Some(rest) => {
-                    if kind == ItemKind::Secondary {
-                        return Err(at(number, column, Error::SecondBar));
-                    }
-                    kind = ItemKind::Secondary;
-                    (column + 1, rest)
-                }
-                None => (column, token),
-            };
-            if name.is_empty() {
-                continue;
-            }
-            let declared = match kind {
-                ItemKind::Primary => builder.primary(name),
-                ItemKind::Secondary => builder.secondary(name),
-            };
-            declared.map_err(|e| at(number, column, e))?;
-            kinds.push(kind);
+        let mut parser = Parser::default();
+        for (number, line) in strip_bom(text).lines().enumerate() {
+            parser.line(number as u64 + 1, line)?;
         }
+        parser.finish()
+    }
 
-        let mut colors: HashMap<&str, ColorId> = HashMap::new();
-        let mut entries: Vec<Entry> = Vec::new();
-        // `used[item]` is the line that last used the item, to find repeats.
-        let mut used = vec![0usize; kinds.len()];
-        for (number, line) in lines {
-            if is_comment(line) {
-                continue;
+    /// Reads a problem in Knuth's format from a stream, line by line, taking at most
+    /// [`MAX_LINE_BYTES`] per line and [`MAX_INPUT_BYTES`] in all; text that is not UTF-8 is
+    /// an error at the line and column where it stops being so.
+    ///
+    /// ```
+    /// use exact_cover::Problem;
+    /// let p = Problem::read("\u{feff}a b\r\na\r\nb\r\n".as_bytes()).unwrap();
+    /// assert_eq!(p.option_count(), 2);
+    /// let err = Problem::read(&b"a b\na \xff\n"[..]).unwrap_err();
+    /// assert_eq!(err.to_string(), "line 2, column 3: the text is not UTF-8");
+    /// ```
+    pub fn read(input: impl Read) -> Result<Problem, Error> {
+        Self::read_bounded(input, MAX_LINE_BYTES, MAX_INPUT_BYTES)
+    }
+
+    pub(crate) fn read_bounded(
+        input: impl Read,
+        max_line: usize,
+        max_total: u64,
+    ) -> Result<Problem, Error> {
+        let mut input = io::BufReader::new(input.take(max_total.saturating_add(1)));
+        let mut parser = Parser::default();
+        let mut buffer = Vec::new();
+        let mut total = 0u64;
+        for number in 1u64.. {
+            buffer.clear();
+            let limit = max_line as u64 + 2; // the line, "\r\n"
+            let read = (&mut input).take(limit).read_until(b'\n', &mut buffer)?;
+            if read == 0 {
+                break;
             }
-            entries.clear();
-            let mut primary = false;
-            let mut first_column = 0;
-            for (column, token) in tokens(line) {
-                if first_column == 0 {
-                    first_column = column;
-                }
-                let (name, color) = match token.split_once(':') {
-                    None => (token, None),
-                    Some((name, color)) => {
-                        let reason = if name.is_empty() {
-                            Some("the item name is missing")
-                        } else if color.is_empty() {
-                            Some("the color is missing after ':'")
-                        } else if color.contains(':') {
-                            Some("a color must not contain ':'")
-                        } else {
-                            None
-                        };
-                        if let Some(reason) = reason {
-                            let token = token.to_string();
-                            return Err(at(number, column, Error::BadColor { token, reason }));
-                        }
-                        (name, Some(color))
-                    }
-                };
-                let item = builder.item_by_name(name).ok_or_else(|| {
-                    at(
-                        number,
-                        column,
-                        Error::UnknownItem {
-                            name: name.to_string(),
-                        },
-                    )
-                })?;
-                let kind = kinds[item.index()];
-                if std::mem::replace(&mut used[item.index()], number) == number {
-                    let name = name.to_string();
-                    return Err(at(number, column, Error::RepeatedItem { name }));
-                }
-                let color = match color {
-                    None => None,
-                    Some(_) if kind == ItemKind::Primary => {
-                        let name = name.to_string();
-                        return Err(at(number, column, Error::ColorOnPrimary { name }));
-                    }
-                    Some(color) => Some(match colors.get(color) {
-                        Some(&id) => id,
-                        None => {
-                            let id = builder.color(color).map_err(|e| {
-                                let column = column + name.chars().count() + 1;
-                                at(number, column, e)
-                            })?;
-                            colors.insert(color, id);
-                            id
-                        }
-                    }),
-                };
-                primary |= kind == ItemKind::Primary;
-                entries.push(Entry { item, color });
+            total += read as u64;
+            if total > max_total {
+                return Err(Error::TooLarge {
+                    what: "bytes of input",
+                    max: max_total,
+                });
             }
-            if !primary {
-                return Err(at(number, first_column, Error::NoPrimaryItem));
+            let mut line = &buffer[..];
+            if number == 1 {
+                line = strip_bom_bytes(line);
             }
-            builder
-                .option(entries.iter().copied())
-                .map_err(|e| at(number, first_column, e))?;
+            let ended = line.last() == Some(&b'\n');
+            line = line.strip_suffix(b"\n").unwrap_or(line);
+            line = line.strip_suffix(b"\r").unwrap_or(line);
+            if line.len() > max_line || (!ended && read as u64 == limit) {
+                let column = max_line as u64 + 1;
+                return Err(at(number, column, Error::LineTooLong { max: max_line }));
+            }
+            let text = std::str::from_utf8(line).map_err(|e| {
+                let valid = std::str::from_utf8(&line[..e.valid_up_to()]).unwrap_or_default();
+                at(number, valid.chars().count() as u64 + 1, Error::NotUtf8)
+            })?;
+            parser.line(number, text)?;
         }
-        Ok(builder.build())
+        parser.finish()
     }
 
     /// Writes the problem in Knuth's format, after `comment` (one `| ` line per line of it).
@@ -189,6 +284,11 @@ impl Problem {
         };
         let primary: Vec<&str> = names(ItemKind::Primary).collect();
         let secondary: Vec<&str> = names(ItemKind::Secondary).collect();
+        // A first name that starts with U+FEFF would read back as a byte-order mark.
+        let first = primary.first().or(secondary.first());
+        if comment.is_none() && first.is_some_and(|name| name.starts_with('\u{feff}')) {
+            write!(out, " ")?;
+        }
         write!(out, "{}", primary.join(" "))?;
         if !secondary.is_empty() {
             write!(out, " | {}", secondary.join(" "))?;
@@ -226,6 +326,112 @@ mod tests {
 
     fn err(text: &str) -> String {
         Problem::parse(text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let p = Problem::parse("\u{feff}a b\na\nb\n").unwrap();
+        assert_eq!(p.item(p.item_by_name("a").unwrap()).name, "a");
+        assert_eq!(p.to_knuth(), "a b\na\nb\n");
+        // Columns on the first line do not count it.
+        assert_eq!(
+            err("\u{feff}a a"),
+            "line 1, column 3: item 'a' is declared twice"
+        );
+        assert_eq!(
+            Problem::read("\u{feff}a\na\n".as_bytes())
+                .unwrap()
+                .option_count(),
+            1
+        );
+        // Only at the start: elsewhere it is part of a name.
+        assert_eq!(
+            err("a\n\u{feff}a"),
+            "line 2, column 1: unknown item '\u{feff}a'"
+        );
+        // A name that starts with one survives a round trip.
+        let p = Problem::parse("\u{feff}\u{feff}a\n\u{feff}a\n").unwrap();
+        assert_eq!(p.items()[0].name, "\u{feff}a");
+        assert_eq!(Problem::parse(&p.to_knuth()).unwrap(), p);
+    }
+
+    #[test]
+    fn quoted_input_is_short_and_harmless() {
+        // An escape sequence that would retitle a terminal, in an unknown item's name.
+        let message = err("a\na \u{1b}]0;pwned\u{7}");
+        assert_eq!(
+            message,
+            "line 2, column 3: unknown item '\\u{1b}]0;pwned\\u{7}'"
+        );
+        assert!(!message.chars().any(char::is_control));
+        // A name of a million characters is quoted in 200.
+        let long = "x".repeat(1_000_000);
+        let message = err(&format!("a\na {long}\n"));
+        assert!(
+            message.chars().count() < 300,
+            "{} characters",
+            message.len()
+        );
+        assert!(
+            message.starts_with("line 2, column 3: unknown item 'xxx") && message.ends_with("…'")
+        );
+        let message = err(&format!("a {long} a\n"));
+        assert!(message.chars().count() < 300);
+        let message = err(&format!("a | x\na x:\u{1b}[2J:{long}\n"));
+        assert!(
+            message.chars().count() < 300 && !message.contains('\u{1b}'),
+            "{message:.80}"
+        );
+    }
+
+    #[test]
+    fn positions_count_characters_and_lines_from_one() {
+        let Error::Parse { at, .. } = Problem::parse("éé ü\n| c\nü   éé  q").unwrap_err()
+        else {
+            panic!("a parse error")
+        };
+        assert_eq!(at, Position { line: 3, column: 9 });
+    }
+
+    #[test]
+    fn reading_is_bounded() {
+        // An endless line (a device full of zeros, say) stops at the line limit.
+        let endless = io::repeat(b'a');
+        assert_eq!(
+            Problem::read_bounded(endless, 1000, 1 << 20)
+                .unwrap_err()
+                .to_string(),
+            "line 1, column 1001: the line is longer than 1000 bytes"
+        );
+        // Endless lines stop at the total limit.
+        let lines = b"a\n".iter().copied().cycle();
+        let endless = io::Cursor::new(lines.take(10_000_000).collect::<Vec<u8>>());
+        assert_eq!(
+            Problem::read_bounded(endless, 1000, 1 << 20)
+                .unwrap_err()
+                .to_string(),
+            "the problem is too large: more than 1048576 bytes of input"
+        );
+        // Right at the limits is fine.
+        let text = "a\na\r\n";
+        assert!(Problem::read_bounded(text.as_bytes(), 1, 5).is_ok());
+        assert!(Problem::read_bounded(text.as_bytes(), 1, 4).is_err());
+        assert!(Problem::read_bounded("ab\r\nab\n".as_bytes(), 2, 100).is_ok());
+        assert!(Problem::read_bounded("ab\r\nab\n".as_bytes(), 1, 100).is_err());
+        assert!(Problem::read_bounded("ab\r\nab".as_bytes(), 2, 100).is_ok());
+        assert_eq!(
+            Problem::read("a b\r\na b\n".as_bytes())
+                .unwrap()
+                .option_count(),
+            1
+        );
+        // The bytes that stop being UTF-8 are located.
+        assert_eq!(
+            Problem::read(&b"a b\n| ok\n\xc3\xa9 \xc3"[..])
+                .unwrap_err()
+                .to_string(),
+            "line 3, column 3: the text is not UTF-8"
+        );
     }
 
     #[test]

@@ -1,11 +1,12 @@
-//! Classic exact cover problems, generated: pentomino packing, Langford pairs and Sudoku. They
-//! are the test fixtures and benchmarks of this crate, and examples of encodings.
+//! Classic exact cover problems, generated: pentomino packing, Langford pairs and Sudoku, and
+//! one trivial family made to be large ([`singletons`]). They are the test fixtures and
+//! benchmarks of this crate, and examples of encodings.
 //!
 //! Item names stay within eight characters, so the problems can also be fed to Knuth's DLX
 //! programs for comparison.
 
 use crate::error::Error;
-use crate::problem::{ItemId, Problem};
+use crate::problem::{ColorId, Entry, ItemId, Problem};
 
 /// The twelve pentominoes in Conway's letters, each as five (row, column) cells.
 pub const PENTOMINOES: [(char, [(i32, i32); 5]); 12] = [
@@ -161,4 +162,143 @@ pub fn sudoku(grid: &str) -> Problem {
         }
     }
     b.build()
+}
+
+/// The simplest large problem: `n` primary items `x0`, `x1`, …, each covered by one option of
+/// its own, so the one solution takes every option. The search goes straight down, one node
+/// per item, without a single dead end; what it measures is the cost of choosing an item
+/// among many (with a scan over the uncovered items at every node, it costs n²/2 steps).
+///
+/// ```
+/// use exact_cover::{Solver, instances};
+/// let problem = instances::singletons(1000).unwrap();
+/// let mut solver = Solver::new(&problem);
+/// assert_eq!(solver.count(), 1);
+/// assert_eq!(solver.stats().nodes, 1000);
+/// ```
+pub fn singletons(n: usize) -> Result<Problem, Error> {
+    let mut b = Problem::builder();
+    for i in 0..n {
+        let item = b.primary(&format!("x{i}"))?;
+        b.option([item])?;
+    }
+    Ok(b.build())
+}
+
+/// An edge-matching puzzle as exact cover with colors (Knuth's XCC): `n`×`n` square tiles,
+/// each side painted one of `colors` colors, to be placed on an `n`×`n` board, turned as
+/// needed, so that touching sides have the same color and the sides on the border are blank.
+///
+/// The tiles are cut from a board painted at random from `seed` (blank border, interior edges
+/// in colors `1..=colors`), so the puzzle has a solution, and with it its turns by a quarter,
+/// a half and three quarters (a square board): the count is a multiple of four.
+///
+/// Items: tiles `t0`, `t1`, … and cells `r{R}c{C}` are primary; the interior edges are
+/// secondary, `h{R}c{C}` below cell (R, C) and `v{R}c{C}` to its right. An option puts one
+/// tile on one cell in one turn that leaves blank sides exactly on the border, and gives each
+/// interior edge around the cell the color of the side that touches it: two neighbours can
+/// both be placed only if they give their shared edge the same color.
+///
+/// ```
+/// use exact_cover::{Solver, instances};
+/// let problem = instances::edge_matching(3, 2, 1).unwrap();
+/// let count = Solver::new(&problem).count();
+/// assert!(count >= 4 && count % 4 == 0);
+/// ```
+pub fn edge_matching(n: usize, colors: u32, seed: u64) -> Result<Problem, Error> {
+    let mut rng = nqueens_support::SplitMix64::new(seed);
+    let mut paint = |interior: bool| {
+        if interior {
+            1 + rng.below(colors.max(1))
+        } else {
+            0
+        }
+    };
+    // below[r][c]: the edge under cell (r, c); right[r][c]: the edge to its right.
+    let below: Vec<Vec<u32>> = (0..n)
+        .map(|r| (0..n).map(|_| paint(r + 1 < n)).collect())
+        .collect();
+    let right: Vec<Vec<u32>> = (0..n)
+        .map(|_| (0..n).map(|c| paint(c + 1 < n)).collect())
+        .collect();
+    // Each tile's sides, clockwise from the top.
+    let mut tiles = Vec::with_capacity(n * n);
+    for r in 0..n {
+        for c in 0..n {
+            let top = if r == 0 { 0 } else { below[r - 1][c] };
+            let left = if c == 0 { 0 } else { right[r][c - 1] };
+            tiles.push([top, right[r][c], below[r][c], left]);
+        }
+    }
+
+    let mut b = Problem::builder();
+    let tile_items: Vec<ItemId> = (0..n * n)
+        .map(|t| b.primary(&format!("t{t}")))
+        .collect::<Result<_, _>>()?;
+    let cell_items: Vec<ItemId> = (0..n * n)
+        .map(|k| b.primary(&cell_name(k / n, k % n)))
+        .collect::<Result<_, _>>()?;
+    let mut h_edges = vec![None; n * n];
+    let mut v_edges = vec![None; n * n];
+    for r in 0..n {
+        for c in 0..n {
+            if r + 1 < n {
+                h_edges[r * n + c] = Some(b.secondary(&format!("h{r}c{c}"))?);
+            }
+            if c + 1 < n {
+                v_edges[r * n + c] = Some(b.secondary(&format!("v{r}c{c}"))?);
+            }
+        }
+    }
+    let palette: Vec<ColorId> = (1..=colors.max(1))
+        .map(|k| b.color(&k.to_string()))
+        .collect::<Result<_, _>>()?;
+    let color = |side: u32| palette[side as usize - 1];
+    for (t, sides) in tiles.iter().enumerate() {
+        let mut turns: Vec<[u32; 4]> = Vec::new();
+        for q in 0..4 {
+            let turned = [0, 1, 2, 3].map(|s| sides[(s + 4 - q) % 4]);
+            if !turns.contains(&turned) {
+                turns.push(turned);
+            }
+        }
+        for r in 0..n {
+            for c in 0..n {
+                let border = [r == 0, c + 1 == n, r + 1 == n, c == 0];
+                for [top, right, bottom, left] in &turns {
+                    let fits = [*top, *right, *bottom, *left]
+                        .iter()
+                        .zip(border)
+                        .all(|(&side, edge)| (side == 0) == edge);
+                    if !fits {
+                        continue;
+                    }
+                    let mut entries = vec![
+                        Entry::from(tile_items[t]),
+                        Entry::from(cell_items[r * n + c]),
+                    ];
+                    if r > 0 {
+                        entries.push(Entry::from((
+                            h_edges[(r - 1) * n + c].expect("interior"),
+                            color(*top),
+                        )));
+                    }
+                    if let Some(edge) = v_edges[r * n + c] {
+                        entries.push(Entry::from((edge, color(*right))));
+                    }
+                    if let Some(edge) = h_edges[r * n + c] {
+                        entries.push(Entry::from((edge, color(*bottom))));
+                    }
+                    if c > 0 {
+                        entries.push(Entry::from((
+                            v_edges[r * n + c - 1].expect("interior"),
+                            color(*left),
+                        )));
+                    }
+                    b.option(entries)?;
+                }
+            }
+        }
+    }
+    Ok(b.build())
 }

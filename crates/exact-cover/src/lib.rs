@@ -3,11 +3,14 @@
 //! - [`Problem`] and its [`Builder`]: named items, primary (covered exactly once) or secondary
 //!   (at most once, or shared by options that give it the same color: Knuth's XCC), and
 //!   options, the sets of items to choose from;
-//! - [`Solver`]: the dancing-links search (module [`dlx`]): first solution, count, a lazy
-//!   iterator, a callback that can stop, a limit, random order from a seed, work counters;
+//! - [`Solver`]: the search, by dancing links (module [`dlx`]) for any problem or over bit sets
+//!   (module [`bits`]) for problems that fit, the same solutions in the same order either way:
+//!   first solution, count, a lazy iterator, a callback that can stop, a limit, random order
+//!   from a seed, work counters;
 //! - [`format`](mod@format): Knuth's text format, read with positioned errors and written back;
 //! - [`naive`]: the brute-force oracle the solver is tested against;
-//! - [`instances`]: pentominoes, Langford pairs and Sudoku, generated.
+//! - [`instances`]: pentominoes, Langford pairs and Sudoku, generated, and a large trivial
+//!   family.
 //!
 //! It knows nothing about N-Queens; the `nqueens` crate encodes the puzzle into it.
 //!
@@ -21,13 +24,16 @@
 //! assert_eq!(first, again);
 //! ```
 
+pub mod bits;
 pub mod dlx;
 pub mod error;
 pub mod format;
 pub mod instances;
 pub mod naive;
 pub mod problem;
+pub mod solver;
 
-pub use dlx::{Enumeration, Solutions, Solver, Stats};
+pub use dlx::ItemChoice;
 pub use error::Error;
 pub use problem::{Builder, ColorId, Entry, Item, ItemId, ItemKind, OptionId, Problem};
+pub use solver::{Config, Engine, EngineChoice, Enumeration, Solutions, Solver, Stats};

@@ -3,7 +3,9 @@
 
 use std::collections::HashSet;
 
-use exact_cover::{Entry, ItemKind, OptionId, Problem, Solver, instances, naive};
+use exact_cover::{
+    Config, EngineChoice, Entry, ItemKind, OptionId, Problem, Solver, instances, naive,
+};
 
 /// Checks a claimed solution against the definition, independently of the solver.
 fn assert_is_cover(problem: &Problem, solution: &[OptionId]) {
@@ -43,14 +45,27 @@ fn check_fixture(name: &str) -> Problem {
         .parse()
         .unwrap();
     let problem = Problem::parse(&text).unwrap();
-    let mut solver = Solver::new(&problem);
-    assert_eq!(solver.count(), expected, "{name}");
-    let all = solver.list(None);
-    assert_eq!(all.len() as u128, expected);
-    for s in &all {
-        assert_is_cover(&problem, s);
+    // Both engines: the same solutions in the same order, with the same work.
+    let mut first: Option<(Vec<Vec<OptionId>>, u64)> = None;
+    for engine in [EngineChoice::Links, EngineChoice::Bits] {
+        let config = Config {
+            engine,
+            ..Config::default()
+        };
+        let mut solver = Solver::configured(&problem, config).unwrap();
+        assert_eq!(solver.count(), expected, "{name} {engine:?}");
+        let nodes = solver.stats().nodes;
+        let all = solver.list(None);
+        assert_eq!(all.len() as u128, expected);
+        for s in &all {
+            assert_is_cover(&problem, s);
+        }
+        assert_eq!(sorted(all.clone()), naive::solutions(&problem), "{name}");
+        match &first {
+            None => first = Some((all, nodes)),
+            Some(links) => assert_eq!(&(all, nodes), links, "{name}"),
+        }
     }
-    assert_eq!(sorted(all), naive::solutions(&problem), "{name}");
     // Written back and read again, it is the same problem.
     assert_eq!(Problem::parse(&problem.to_knuth()).unwrap(), problem);
     problem

@@ -1,9 +1,12 @@
-//! Random small problems (at most 8 items and 12 options, some with colors): the dancing links
-//! find exactly the solutions the brute-force enumeration finds, in every mode.
+//! Random small problems (at most 8 items and 12 options, some with colors): both engines find
+//! exactly the solutions the brute-force enumeration finds, in every mode, and in the same
+//! order as each other.
 
 use std::ops::ControlFlow;
 
-use exact_cover::{Entry, Enumeration, OptionId, Problem, Solver, naive};
+use exact_cover::{
+    Config, EngineChoice, Entry, Enumeration, ItemChoice, OptionId, Problem, Solver, naive,
+};
 use proptest::prelude::*;
 
 /// A random problem: 1–5 primary items, 0–3 secondary ones, up to 12 options, each a random
@@ -42,6 +45,9 @@ fn problems() -> impl Strategy<Value = Problem> {
     })
 }
 
+/// Solutions as lists of options.
+type Solutions = Vec<Vec<OptionId>>;
+
 fn normalised(mut solutions: Vec<Vec<OptionId>>) -> Vec<Vec<OptionId>> {
     for s in &mut solutions {
         s.sort();
@@ -66,6 +72,35 @@ proptest! {
         prop_assert_eq!(solver.first(), listed.first().cloned());
         prop_assert!(solver.sanity().is_ok());
 
+        // Every engine, and dancing links with either item choice, visits the same tree:
+        // the same solutions in the same order, the same nodes, for every seed.
+        let configs = [
+            (EngineChoice::Links, ItemChoice::Scan),
+            (EngineChoice::Links, ItemChoice::Tree),
+            (EngineChoice::Bits, ItemChoice::Auto),
+        ];
+        // (solutions in order, nodes, seeded solutions in order) of the first engine.
+        let mut reference: Option<(Solutions, u64, Solutions)> = None;
+        for (engine, item_choice) in configs {
+            let config = Config { engine, item_choice, seed: None };
+            let mut solver = Solver::configured(&problem, config).unwrap();
+            prop_assert_eq!(solver.count(), expected.len() as u128);
+            let nodes = solver.stats().nodes;
+            let plain = solver.list(None);
+            prop_assert_eq!(solver.stats().nodes, nodes);
+            let config = Config { seed: Some(seed), ..config };
+            let seeded = Solver::configured(&problem, config).unwrap().list(None);
+            prop_assert_eq!(normalised(seeded.clone()), expected.clone());
+            match &reference {
+                None => reference = Some((plain, nodes, seeded)),
+                Some((p, n, s)) => {
+                    prop_assert_eq!(&plain, p, "{:?}", engine);
+                    prop_assert_eq!(nodes, *n, "{:?}", engine);
+                    prop_assert_eq!(&seeded, s, "{:?}", engine);
+                }
+            }
+        }
+
         // A seed reorders the solutions, never changes them, and repeats itself.
         let seeded = Solver::with_seed(&problem, seed).list(None);
         prop_assert_eq!(normalised(seeded.clone()), expected.clone());
@@ -77,9 +112,11 @@ proptest! {
     }
 
     #[test]
-    fn stopping_and_resuming(problem in problems(), stop in 0usize..4) {
-        let expected = Solver::new(&problem).list(None);
-        let mut solver = Solver::new(&problem);
+    fn stopping_and_resuming(problem in problems(), stop in 0usize..4, links in any::<bool>()) {
+        let engine = if links { EngineChoice::Links } else { EngineChoice::Bits };
+        let config = Config { engine, ..Config::default() };
+        let expected = Solver::configured(&problem, config).unwrap().list(None);
+        let mut solver = Solver::configured(&problem, config).unwrap();
         // A callback that stops after `stop + 1` solutions.
         let mut seen = Vec::new();
         let end = solver.for_each(|s| {
@@ -97,14 +134,20 @@ proptest! {
     }
 
     #[test]
-    fn preselected_options_are_in_every_solution(problem in problems(), pick in any::<prop::sample::Index>()) {
+    fn preselected_options_are_in_every_solution(
+        problem in problems(),
+        pick in any::<prop::sample::Index>(),
+        links in any::<bool>(),
+    ) {
         prop_assume!(problem.option_count() > 0);
         let chosen = OptionId(pick.index(problem.option_count()) as u32);
         let expected: Vec<_> = naive::solutions(&problem)
             .into_iter()
             .filter(|s| s.contains(&chosen))
             .collect();
-        let mut solver = Solver::new(&problem);
+        let engine = if links { EngineChoice::Links } else { EngineChoice::Bits };
+        let config = Config { engine, ..Config::default() };
+        let mut solver = Solver::configured(&problem, config).unwrap();
         solver.select(chosen).unwrap();
         let found = solver.list(None);
         for s in &found {

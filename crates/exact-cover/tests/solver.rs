@@ -1,9 +1,30 @@
 //! The solver's API: counters comparable with Knuth's DLX1, preselection, degenerate problems.
 
-use exact_cover::{Error, OptionId, Problem, Solver, Stats, instances};
+use exact_cover::{
+    Config, Engine, EngineChoice, Error, ItemChoice, OptionId, Problem, Solver, Stats, instances,
+};
+
+/// A solver on one engine, with `item_choice` for dancing links.
+fn solver(problem: &Problem, engine: EngineChoice, item_choice: ItemChoice) -> Solver {
+    let config = Config {
+        engine,
+        item_choice,
+        ..Config::default()
+    };
+    Solver::configured(problem, config).unwrap()
+}
+
+fn links(problem: &Problem) -> Solver {
+    solver(problem, EngineChoice::Links, ItemChoice::Auto)
+}
+
+fn bits(problem: &Problem) -> Solver {
+    solver(problem, EngineChoice::Bits, ItemChoice::Auto)
+}
 
 /// Node and update counts as Knuth's DLX1 reports them for the same files (the instances
-/// written by `examples/instance.rs`; DLX1 built from dlx1.w and run without options).
+/// written by `examples/instance.rs`; DLX1 built from dlx1.w and run without options). The
+/// bit engine visits the same nodes.
 #[test]
 fn counters_match_dlx1() {
     let knuth = Problem::parse("A B C D E | F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n").unwrap();
@@ -18,7 +39,17 @@ fn counters_match_dlx1() {
         ),
     ];
     for (problem, solutions, nodes, updates) in cases {
-        let mut solver = Solver::new(&problem);
+        let mut bits = bits(&problem);
+        assert_eq!(bits.count(), solutions);
+        assert_eq!(
+            bits.stats(),
+            Stats {
+                nodes,
+                updates: 0,
+                solutions: solutions as u64
+            }
+        );
+        let mut solver = links(&problem);
         assert_eq!(solver.count(), solutions);
         assert_eq!(
             solver.stats(),
@@ -101,4 +132,139 @@ fn seeds_change_the_order_but_not_the_set() {
     };
     assert_eq!(set(a), set(plain.clone()));
     assert_eq!(set(b), set(plain));
+}
+
+/// The MRV choice on many items: the tree and the scan pick the same item at every node, so a
+/// large trivial problem goes straight down (one node per item, linear), and every problem
+/// keeps its node counts and its order of solutions.
+#[test]
+fn many_items_are_chosen_in_linear_total_work() {
+    for n in [1_000usize, 30_000] {
+        let problem = instances::singletons(n).unwrap();
+        let mut solver = links(&problem);
+        assert_eq!(solver.uses_item_tree(), n >= ItemChoice::TREE_FROM);
+        assert_eq!(solver.count(), 1);
+        assert_eq!(
+            solver.stats(),
+            Stats {
+                nodes: n as u64,
+                updates: n as u64,
+                solutions: 1
+            }
+        );
+        let first = solver.first().unwrap();
+        assert_eq!(first, (0..n as u32).map(OptionId).collect::<Vec<_>>());
+    }
+}
+
+#[test]
+fn tree_and_scan_choose_alike() {
+    let problems = [
+        instances::langford(8).unwrap(),
+        instances::pentominoes(3, 20).unwrap(),
+        instances::sudoku(
+            "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9",
+        ),
+        Problem::parse(include_str!("fixtures/xcc.dlx")).unwrap(),
+        Problem::parse(include_str!("fixtures/shared-color.dlx")).unwrap(),
+    ];
+    for problem in &problems {
+        let mut scan = solver(problem, EngineChoice::Links, ItemChoice::Scan);
+        let mut tree = solver(problem, EngineChoice::Links, ItemChoice::Tree);
+        assert!(tree.uses_item_tree() && !scan.uses_item_tree());
+        assert_eq!(tree.list(Some(200)), scan.list(Some(200)));
+        assert_eq!(tree.count(), scan.count());
+        assert_eq!(tree.stats(), scan.stats());
+        // A seed keeps its stream: the tree is not used.
+        let config = Config {
+            seed: Some(3),
+            engine: EngineChoice::Links,
+            item_choice: ItemChoice::Tree,
+        };
+        assert!(
+            !Solver::configured(problem, config)
+                .unwrap()
+                .uses_item_tree()
+        );
+    }
+}
+
+/// A seed gives the same order in every version: these are the first solutions and the node
+/// counts the solver gave before it took its generator from `nqueens_support` (the same
+/// SplitMix64 stream, drawn by the same 128-bit multiply-shift).
+#[test]
+fn seeded_orders_are_stable() {
+    let ids = |v: Vec<Vec<OptionId>>| -> Vec<Vec<u32>> {
+        v.iter().map(|s| s.iter().map(|o| o.0).collect()).collect()
+    };
+    let langford = instances::langford(7).unwrap();
+    let pentominoes = instances::pentominoes(3, 20).unwrap();
+    let cases: [(&Problem, u64, Vec<Vec<u32>>, u64); 3] = [
+        (
+            &langford,
+            1,
+            vec![
+                vec![59, 41, 55, 9, 43, 23, 15],
+                vec![59, 41, 55, 9, 13, 42, 26],
+                vec![59, 41, 48, 54, 12, 24, 7],
+            ],
+            564,
+        ),
+        (
+            &langford,
+            42,
+            vec![
+                vec![59, 48, 41, 54, 12, 24, 7],
+                vec![59, 48, 11, 28, 36, 50, 13],
+                vec![59, 55, 23, 41, 9, 15, 43],
+            ],
+            570,
+        ),
+        (
+            &pentominoes,
+            42,
+            vec![
+                vec![
+                    1011, 847, 669, 147, 317, 369, 135, 713, 951, 1076, 1234, 919,
+                ],
+                vec![
+                    1011, 847, 669, 147, 1224, 1120, 1001, 695, 85, 427, 207, 919,
+                ],
+                vec![
+                    1011, 847, 179, 615, 1206, 1137, 983, 713, 103, 444, 258, 937,
+                ],
+            ],
+            32_870,
+        ),
+    ];
+    for (problem, seed, first, nodes) in cases {
+        for engine in [EngineChoice::Links, EngineChoice::Bits] {
+            let config = Config {
+                seed: Some(seed),
+                engine,
+                ..Config::default()
+            };
+            let mut solver = Solver::configured(problem, config).unwrap();
+            assert_eq!(ids(solver.list(Some(3))), first, "{engine:?} seed {seed}");
+            solver.count();
+            assert_eq!(solver.stats().nodes, nodes, "{engine:?} seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn engines_are_chosen_by_size() {
+    let small = instances::pentominoes(6, 10).unwrap();
+    assert_eq!(Solver::new(&small).engine(), Engine::Bits);
+    assert_eq!(links(&small).engine(), Engine::Links);
+    let large = instances::singletons(2_000).unwrap();
+    assert_eq!(Solver::new(&large).engine(), Engine::Links);
+    let config = Config {
+        engine: EngineChoice::Bits,
+        ..Config::default()
+    };
+    assert_eq!(
+        Solver::configured(&large, config).unwrap_err().to_string(),
+        "the bit engine does not take this problem: 2000 primary items (the bit engine takes at most 1024)"
+    );
 }

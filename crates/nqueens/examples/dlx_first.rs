@@ -36,7 +36,7 @@ fn main() {
         let seeds = [Some(DEFAULT_SEED), Some(1), Some(2), Some(3)];
         for seed in plain.into_iter().chain(seeds) {
             let start = Instant::now();
-            let mut solver = instance.solver(seed);
+            let mut solver = instance.solver(seed, exact_cover::EngineChoice::Links);
             let found = solver.first().is_some();
             let s = solver.stats();
             println!(

@@ -188,3 +188,67 @@ fn the_encodings_have_the_expected_shape() {
         .collect();
     assert_eq!(first, ["r3", "c3", "r2", "c2"]);
 }
+
+/// The bit engine runs where the board fits it, and both engines count A000170 with the same
+/// nodes, list the same boards in the same order (with a seed too), and keep fixed queens.
+#[test]
+fn both_exact_cover_engines_agree() {
+    use exact_cover::EngineChoice;
+    for encoding in ENCODINGS {
+        for n in 1..=11u32 {
+            let problem = Problem::new(n).unwrap();
+            let mut auto = Dlx::new(encoding, None);
+            let mut links = Dlx::new(encoding, None);
+            links.engine = EngineChoice::Links;
+            let total = auto.count(&problem, false).unwrap().total;
+            assert_eq!(Some(total), oeis::total(n), "{encoding:?} n={n}");
+            assert_eq!(auto.stats().get("bit_engine"), Some(1), "n={n}");
+            assert_eq!(auto.stats().get("updates"), None);
+            assert_eq!(links.count(&problem, false).unwrap().total, total);
+            assert_eq!(
+                auto.stats().get("nodes"),
+                links.stats().get("nodes"),
+                "n={n}"
+            );
+            assert!(links.stats().get("updates").is_some());
+            assert_eq!(links.stats().get("bit_engine"), None);
+        }
+        for seed in [None, Some(3)] {
+            let problem = Problem::with_fixed(8, [Queen::new(0, 0)]).unwrap();
+            let mut lists = Vec::new();
+            for engine in [EngineChoice::Links, EngineChoice::Bits] {
+                let mut dlx = Dlx::new(encoding, seed);
+                dlx.engine = engine;
+                let mut boards = Vec::new();
+                dlx.for_each(&problem, &mut |s| {
+                    assert_eq!(verify(&problem, s), Ok(()));
+                    boards.push(s.clone());
+                    ControlFlow::Continue(())
+                })
+                .unwrap();
+                lists.push(boards);
+            }
+            assert_eq!(lists[0].len(), 4, "{encoding:?}");
+            assert_eq!(lists[0], lists[1], "{encoding:?} seed {seed:?}");
+        }
+    }
+    // First solutions go to dancing links unless the bit engine is asked for, and it takes
+    // boards up to n = 127 (its tables would not fit beyond).
+    let mut first = Dlx::new(Encoding::Secondary, None);
+    assert!(matches!(
+        first.solve(&Problem::new(30).unwrap()),
+        Ok(Outcome::Found(_))
+    ));
+    assert_eq!(first.stats().get("bit_engine"), None);
+    for (n, bits) in [(64, Some(1)), (127, Some(1)), (128, None)] {
+        let mut engine = Dlx::new(Encoding::Secondary, None);
+        engine.engine = EngineChoice::Bits;
+        match engine.solve(&Problem::new(n).unwrap()) {
+            Ok(Outcome::Found(board)) => {
+                assert_eq!(verify(&Problem::new(n).unwrap(), &board), Ok(()))
+            }
+            other => panic!("n={n}: {other:?}"),
+        }
+        assert_eq!(engine.stats().get("bit_engine"), bits, "n={n}");
+    }
+}

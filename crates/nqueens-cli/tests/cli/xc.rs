@@ -128,11 +128,89 @@ fn xc_counts_limits_and_seeds() {
     let (code, stdout, stderr) = run(&["xc", &colors, "--count", "--stats"]);
     assert_eq!((code, stdout.as_str()), (0, "3\n"));
     assert!(
-        stderr.starts_with("elapsed=")
+        stderr.starts_with("engine=bits elapsed=")
             && stderr.contains(" nodes=")
             && stderr.ends_with(" solutions=3\n"),
         "{stderr}"
     );
+}
+
+/// A file of the repository's `examples/` folder.
+fn example(name: &str) -> String {
+    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "..", "..", "examples", name]
+        .iter()
+        .collect();
+    path.to_str().expect("a UTF-8 path").to_string()
+}
+
+#[test]
+fn xc_engines_agree_and_say_which_ran() {
+    let pentominoes = example("pentominoes-3x20.dlx");
+    let mut nodes = Vec::new();
+    for engine in ["links", "bits", "auto"] {
+        let (code, stdout, stderr) =
+            run(&["xc", &pentominoes, "--count", "--stats", "--engine", engine]);
+        assert_eq!((code, stdout.as_str()), (0, "8\n"), "{engine}: {stderr}");
+        let ran = if engine == "links" { "links" } else { "bits" };
+        assert!(
+            stderr.starts_with(&format!("engine={ran} ")),
+            "{engine}: {stderr}"
+        );
+        assert_eq!(stderr.contains(" updates="), ran == "links", "{stderr}");
+        let count = stderr
+            .split_whitespace()
+            .find_map(|field| field.strip_prefix("nodes="))
+            .expect("nodes=");
+        nodes.push(count.to_string());
+        // The same solutions in the same order, with a seed too.
+        let listed = run(&[
+            "xc",
+            &pentominoes,
+            "--limit",
+            "3",
+            "--seed",
+            "5",
+            "--engine",
+            engine,
+        ]);
+        assert_eq!(listed.0, 0);
+        let links = run(&[
+            "xc",
+            &pentominoes,
+            "--limit",
+            "3",
+            "--seed",
+            "5",
+            "--engine",
+            "links",
+        ]);
+        assert_eq!(listed, links, "{engine}");
+    }
+    assert_eq!(nodes, ["32970", "32970", "32970"]);
+    // The colored example and the Sudoku.
+    let (code, stdout, _) = run(&["xc", &example("edge-matching-4x4.dlx"), "--count"]);
+    assert_eq!((code, stdout.as_str()), (0, "32\n"));
+    let (code, stdout, _) = run(&["xc", &example("sudoku-9x9.dlx")]);
+    assert_eq!(code, 0);
+    assert_eq!(stdout.lines().count(), 81);
+    // A problem too large for the bit engine: one line, exit 2; auto takes dancing links.
+    let mut big = (0..1100).map(|i| format!("x{i} ")).collect::<String>();
+    big.push('\n');
+    for i in 0..1100 {
+        big.push_str(&format!("x{i}\n"));
+    }
+    let (code, stdout, stderr) = run_with(&["xc", "-", "--count", "--engine", "bits"], &big);
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert_eq!(
+        stderr,
+        "error: standard input: the bit engine does not take this problem: 1100 primary items (the bit engine takes at most 1024)\n"
+    );
+    let (code, stdout, stderr) = run_with(&["xc", "-", "--count", "--stats"], &big);
+    assert_eq!((code, stdout.as_str()), (0, "1\n"));
+    assert!(stderr.starts_with("engine=links "), "{stderr}");
+    let (code, _, stderr) = run(&["xc", &pentominoes, "--engine", "fast"]);
+    assert_eq!(code, 2);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
 
 #[test]
@@ -244,4 +322,45 @@ fn xc_errors_are_one_line() {
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
+}
+
+#[test]
+fn xc_input_is_read_with_care() {
+    // A byte-order mark at the start is accepted; Windows line ends too.
+    let (code, stdout, stderr) = run_with(&["xc", "-", "--count"], "\u{feff}a b\r\na\r\nb\r\n");
+    assert_eq!((code, stdout.as_str(), stderr.as_str()), (0, "1\n", ""));
+    // An escape sequence in the input reaches the terminal escaped, and a huge token is cut.
+    let (code, _, stderr) = run_with(&["xc", "-"], "a\na \u{1b}]0;pwned\u{7}\n");
+    assert_eq!(code, 2);
+    assert_eq!(
+        stderr,
+        "error: standard input: line 2, column 3: unknown item '\\u{1b}]0;pwned\\u{7}'\n"
+    );
+    let huge = format!("a\na {}\n", "y".repeat(100_000));
+    let (code, _, stderr) = run_with(&["xc", "-"], &huge);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.len() < 400 && stderr.ends_with("…'\n"),
+        "{stderr:.100}"
+    );
+    // An endless line ends in an error, not in memory exhaustion.
+    if std::path::Path::new("/dev/zero").exists() {
+        let (code, stdout, stderr) = run(&["xc", "/dev/zero"]);
+        assert_eq!((code, stdout.as_str()), (2, ""));
+        assert!(
+            stderr.starts_with("error: /dev/zero: line 1, column 16777217: the line is longer"),
+            "{stderr}"
+        );
+    }
+    // Text that is not UTF-8 is located.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("latin1.dlx");
+    std::fs::write(&path, b"a b\nb a \xe9\n").unwrap();
+    let path = path.to_str().unwrap();
+    let (code, _, stderr) = run(&["xc", path]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        stderr,
+        format!("error: {path}: line 2, column 5: the text is not UTF-8\n")
+    );
 }

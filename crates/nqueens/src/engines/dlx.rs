@@ -1,4 +1,5 @@
-//! N-Queens as exact cover, solved by the dancing links of the `exact-cover` crate.
+//! N-Queens as exact cover, solved by the `exact-cover` crate: over bit sets where the board
+//! fits, by dancing links beyond.
 //!
 //! # The encodings
 //!
@@ -29,12 +30,22 @@
 //! the search starts ([`exact_cover::Solver::select`]), so they are in every solution and the
 //! search never reconsiders them.
 //!
-//! # Cost
+//! # Engines, and cost
 //!
-//! Building costs O(n²) time and memory (4n² + O(n) nodes of 12 bytes), which is why
-//! [`MAX_N`] is 1000. Each search node costs one pass over the uncovered rows and columns to
-//! pick the item with the fewest options, plus one update per option it hides (at most 4n per
-//! queen placed).
+//! The crate has two engines that visit the same search tree (the same nodes, the same
+//! solutions in the same order, for every seed), and [`Dlx::engine`] picks one; the default,
+//! [`EngineChoice::Auto`], takes the bit engine whenever the board fits it: up to 1,024
+//! primary items (n ≤ 512 here, rows and columns) and 64 MiB of precomputed masks, which with
+//! n² options of 2n·⌈n/64⌉ words each holds boards up to n = 127 (n = 128 needs 65.5 MiB).
+//! Counting n = 13 that way takes about a quarter of the time (BENCHMARKS.md). First
+//! solutions stay on dancing links: they need about n nodes, fewer than it costs to build the
+//! bit engine's tables.
+//!
+//! Dancing links builds in O(n²) time and memory (4n² + O(n) nodes of 12 bytes), which is why
+//! [`MAX_N`] is 1000. Each of its search nodes costs one pass over the uncovered rows and
+//! columns to pick the item with the fewest options, plus one update per option it hides (at
+//! most 4n per queen placed). The bit engine precomputes, per square, which squares it
+//! attacks, and each node costs one pass over the words of the uncovered rows and columns.
 //!
 //! # First solutions for large boards
 //!
@@ -47,7 +58,7 @@
 
 use std::ops::ControlFlow;
 
-use exact_cover::{OptionId, Solver};
+use exact_cover::{Config, EngineChoice, OptionId, Solver};
 
 use crate::board::{Problem, Queen, Solution};
 use crate::engine::{self, Counts, Engine, Enumeration, Job, Outcome, Stats, Visit};
@@ -180,12 +191,22 @@ impl Instance {
             .then(|| Queen::new(option.0 / n, option.0 % n))
     }
 
-    /// A solver with the fixed queens preselected, in Knuth's order or a seeded random one.
-    pub fn solver(&self, seed: Option<u64>) -> Solver {
-        let mut solver = match seed {
-            Some(seed) => Solver::with_seed(&self.problem, seed),
-            None => Solver::new(&self.problem),
+    /// A solver with the fixed queens preselected, in Knuth's order or a seeded random one, on
+    /// the engine `engine` picks ([`EngineChoice::Bits`] on a board too large for it falls
+    /// back to dancing links; [`Solver::engine`] says which runs).
+    pub fn solver(&self, seed: Option<u64>, engine: EngineChoice) -> Solver {
+        let config = Config {
+            seed,
+            engine,
+            ..Config::default()
         };
+        let links = Config {
+            engine: EngineChoice::Links,
+            ..config
+        };
+        let mut solver = Solver::configured(&self.problem, config)
+            .or_else(|_| Solver::configured(&self.problem, links))
+            .expect("dancing links takes every problem");
         for &option in &self.fixed {
             solver
                 .select(option)
@@ -234,6 +255,11 @@ pub struct Dlx {
     pub encoding: Encoding,
     /// `None`: Knuth's order for enumeration and counting, [`DEFAULT_SEED`] for `solve`.
     pub seed: Option<u64>,
+    /// Which exact cover engine searches: [`EngineChoice::Auto`] unless changed, which counts
+    /// and enumerates on bit sets where the board fits, and finds first solutions by dancing
+    /// links (about n nodes in the seeded order, far less than building the bit engine's
+    /// tables: 0.01 against 0.14 CPU seconds at n = 120).
+    pub engine: EngineChoice,
     stats: Stats,
 }
 
@@ -243,16 +269,22 @@ impl Dlx {
         Dlx {
             encoding,
             seed,
+            engine: EngineChoice::Auto,
             stats: Stats::default(),
         }
     }
 
+    /// Records the solver's counters: `nodes` and `solutions`, then `updates` for dancing
+    /// links or `bit_engine` = 1 for the bit engine.
     fn record(&mut self, solver: &Solver) {
         let s = solver.stats();
         self.stats = Stats::default();
         self.stats.set("nodes", u128::from(s.nodes));
-        self.stats.set("updates", u128::from(s.updates));
         self.stats.set("solutions", u128::from(s.solutions));
+        match solver.engine() {
+            exact_cover::Engine::Links => self.stats.set("updates", u128::from(s.updates)),
+            exact_cover::Engine::Bits => self.stats.set("bit_engine", 1),
+        }
     }
 }
 
@@ -275,7 +307,7 @@ impl Engine for Dlx {
     fn for_each(&mut self, problem: &Problem, visit: &mut Visit<'_>) -> Result<Enumeration, Error> {
         self.check(Job::List, problem)?;
         let instance = encode(problem, self.encoding);
-        let mut solver = instance.solver(self.seed);
+        let mut solver = instance.solver(self.seed, self.engine);
         let end = solver.for_each(|options| visit(&instance.decode(options)));
         self.record(&solver);
         Ok(match end {
@@ -287,7 +319,11 @@ impl Engine for Dlx {
     fn solve(&mut self, problem: &Problem) -> Result<Outcome, Error> {
         self.check(Job::Solve, problem)?;
         let instance = encode(problem, self.encoding);
-        let mut solver = instance.solver(Some(self.seed.unwrap_or(DEFAULT_SEED)));
+        let engine = match self.engine {
+            EngineChoice::Auto => EngineChoice::Links,
+            chosen => chosen,
+        };
+        let mut solver = instance.solver(Some(self.seed.unwrap_or(DEFAULT_SEED)), engine);
         let found = solver.first();
         self.record(&solver);
         Ok(match found {
@@ -314,7 +350,7 @@ impl Engine for Dlx {
             return Ok(counts);
         }
         let instance = encode(problem, self.encoding);
-        let mut solver = instance.solver(self.seed);
+        let mut solver = instance.solver(self.seed, self.engine);
         let total = solver.count();
         self.record(&solver);
         Ok(Counts {

@@ -1,0 +1,688 @@
+//! Algorithm X over bit sets, for problems whose state fits in a few kilobytes.
+//!
+//! # The data structure
+//!
+//! Every primary item `i` keeps its options in a list, in the order dancing links would try
+//! them (the order they were added, or the seed's shuffle), and the search state is one bit per
+//! entry of those lists: bit `j` of item `i`'s words says whether the `j`-th option of its list
+//! is still *live*, compatible with every option chosen so far. The words of all primary items
+//! lie back to back in one row of `T` words; a second row of `M` words holds the primary items
+//! still to cover. Options are precomputed as masks: `kill[o]`, a row of `T` words with a bit
+//! for every list entry whose option clashes with `o` (shares a primary item with it, or a
+//! secondary item that the two do not both give the same color), and `covers[o]`, a row of `M`
+//! words with `o`'s primary items. Clashing is a relation between two options, so secondary
+//! items and Knuth's colors need no work during the search at all: they are folded into `kill`.
+//!
+//! # The invariant, and why undo is free
+//!
+//! Level `d` of the search owns its own rows: the live bits and the items to cover after `d`
+//! choices. Choosing option `o` at level `d` writes level `d + 1` as `live & !kill[o]` and
+//! `uncovered & !covers[o]`; nothing at level `d` changes, so backing up is moving to the
+//! level below, and no undo is needed. The rows of items already covered are neither written
+//! nor read again below the level that covered them.
+//!
+//! # The search, and what it costs
+//!
+//! The item to branch on is the one with the fewest live options (MRV): the population count
+//! of its words. Counting is fused with writing the next level, item by item in declaration
+//! order, with ties to the item declared first, or with a seed to a random one drawn exactly as
+//! dancing links draws it, so both engines visit the same search tree: the same choices, the
+//! same node counts, the same solutions in the same order, for every seed. A search node costs
+//! one pass over the words of the items still to cover (an AND-NOT and a population count per
+//! word, which the compiler vectorises), where dancing links costs one update per hidden node:
+//! for pentominoes in a 6×10 box about 230 words against about 340 link updates, each a
+//! dependent memory access.
+//!
+//! The precomputed masks cost `options × T` words, so the engine takes problems whose table
+//! stays small ([`BitSearch::fits`]); larger problems stay with dancing links, which is also the
+//! oracle the tests compare this engine with. Work counters: search-tree nodes, counted as
+//! dancing links counts them; there are no link updates.
+
+use nqueens_support::SplitMix64;
+
+use crate::dlx::below;
+use crate::error::Error;
+use crate::problem::{ItemKind, OptionId, Problem};
+use crate::solver::Stats;
+
+/// The most primary items the bit engine takes.
+pub const MAX_PRIMARY: usize = 1024;
+
+/// The most bytes the bit engine's precomputed tables may take.
+pub const MAX_TABLE_BYTES: usize = 64 << 20;
+
+const NONE: u32 = u32::MAX;
+
+/// Where the search loop stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Nothing chosen; the next step starts a search.
+    Fresh,
+    /// `item_at[level]` is chosen: try its next live option from `next[level]`.
+    Advance,
+    /// The search is over.
+    Done,
+}
+
+/// How an item is used by the preselected options (as in dancing links, for the same errors).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Use {
+    Free,
+    Taken,
+    Colored(u32),
+}
+
+/// Algorithm X over bit sets; see the [module documentation](self).
+#[derive(Clone, Debug)]
+pub(crate) struct BitSearch {
+    /// Words per row of live bits (`T`) and per row of items (`M`); every primary item has
+    /// `stride` words of live bits (`T = stride × primary items`).
+    live_words: usize,
+    stride: usize,
+    /// Which compiled copy of [`BitSearch::descend`] runs.
+    kernel: Kernel,
+    mask_words: usize,
+    /// By primary ordinal (primary items numbered in declaration order): the first word of its
+    /// live bits; one more entry closes the last.
+    word_start: Vec<u32>,
+    /// By primary ordinal: its options in list order, back to back; `list_start` closes them.
+    list: Vec<u32>,
+    list_start: Vec<u32>,
+    /// By option: `T` words, its clashing list entries.
+    kill: Vec<u64>,
+    /// By option: `mask_words` words of its primary items.
+    covers: Vec<u64>,
+    /// The state before the first choice (after preselection).
+    start_live: Vec<u64>,
+    start_uncovered: Vec<u64>,
+    /// Level `d`'s rows: `live[d * T..]`, `uncovered[d * M..]`.
+    live: Vec<u64>,
+    uncovered: Vec<u64>,
+    /// By level: the primary ordinal branched on, and the next list position to try.
+    item_at: Vec<u32>,
+    next: Vec<u32>,
+    /// By level: the option chosen there.
+    chosen: Vec<u32>,
+    /// Levels `0..solution_depth` hold the solution just found.
+    solution_depth: usize,
+    level: usize,
+    phase: Phase,
+    rng: Option<SplitMix64>,
+    stats: Stats,
+    /// For preselection: every option's (item, color + 1 or 0) entries, how items are used,
+    /// and item names for errors.
+    entries: Vec<(u32, u32)>,
+    entry_start: Vec<u32>,
+    usage: Vec<Use>,
+    names: Vec<String>,
+    selected: Vec<OptionId>,
+}
+
+/// The sizes of the bit engine's tables for a problem.
+struct Shape {
+    primary: usize,
+    /// Words per primary item: enough for the longest list, the same for every item so that
+    /// the inner loop has a fixed length.
+    stride: usize,
+    live_words: usize,
+    mask_words: usize,
+}
+
+impl Shape {
+    fn of(problem: &Problem) -> Shape {
+        let mut lengths = vec![0usize; problem.items.len()];
+        for entry in &problem.entries {
+            lengths[entry.item.index()] += 1;
+        }
+        let mut primary = 0usize;
+        let mut stride = 1usize;
+        for (item, &length) in problem.items.iter().zip(&lengths) {
+            if item.kind == ItemKind::Primary {
+                primary += 1;
+                stride = stride.max(length.div_ceil(64));
+            }
+        }
+        let live_words = primary.saturating_mul(stride);
+        Shape {
+            primary,
+            stride,
+            live_words,
+            mask_words: primary.div_ceil(64).max(1),
+        }
+    }
+
+    /// Bytes of the tables: `kill` and `covers` per option, and the rows of every level.
+    fn bytes(&self, options: usize) -> usize {
+        let per_option = self.live_words.saturating_add(self.mask_words);
+        let levels = (self.primary + 1).saturating_mul(per_option);
+        options
+            .saturating_mul(per_option)
+            .saturating_add(levels)
+            .saturating_mul(8)
+    }
+}
+
+impl BitSearch {
+    /// Whether the bit engine takes `problem`: at most [`MAX_PRIMARY`] primary items and
+    /// tables of at most [`MAX_TABLE_BYTES`]. Otherwise, the reason.
+    pub(crate) fn fits(problem: &Problem) -> Result<(), String> {
+        let shape = Shape::of(problem);
+        if shape.primary > MAX_PRIMARY {
+            return Err(format!(
+                "{} primary items (the bit engine takes at most {MAX_PRIMARY})",
+                shape.primary
+            ));
+        }
+        let bytes = shape.bytes(problem.option_count());
+        if bytes > MAX_TABLE_BYTES {
+            return Err(format!(
+                "its tables would take {} MiB (the bit engine takes at most {} MiB)",
+                bytes.div_ceil(1 << 20),
+                MAX_TABLE_BYTES >> 20
+            ));
+        }
+        Ok(())
+    }
+
+    /// The engine for `problem`, which must [fit](BitSearch::fits).
+    pub(crate) fn new(problem: &Problem, seed: Option<u64>) -> Self {
+        let shape = Shape::of(problem);
+        let (t, m) = (shape.live_words, shape.mask_words);
+        let items = problem.items.len();
+        let options = problem.option_count();
+
+        // Every item's list, in option order, then shuffled exactly as dancing links shuffles
+        // its lists (item by item, Fisher–Yates with the same draws).
+        let mut lists: Vec<Vec<u32>> = vec![Vec::new(); items];
+        let mut entries = Vec::with_capacity(problem.entries.len());
+        let mut entry_start = Vec::with_capacity(options + 1);
+        entry_start.push(0);
+        for option in problem.option_ids() {
+            for entry in problem.option(option) {
+                lists[entry.item.index()].push(option.0);
+                entries.push((entry.item.0, entry.color.map_or(0, |c| c.0 + 1)));
+            }
+            entry_start.push(entries.len() as u32);
+        }
+        let mut rng = seed.map(SplitMix64::new);
+        if let Some(rng) = rng.as_mut() {
+            for members in &mut lists {
+                for i in (1..members.len()).rev() {
+                    let j = below(rng, i as u32 + 1) as usize;
+                    members.swap(i, j);
+                }
+            }
+        }
+
+        // Primary ordinals, word offsets, flattened lists, and each entry's list position.
+        let mut ordinal = vec![NONE; items];
+        let mut word_start = Vec::with_capacity(shape.primary + 1);
+        let mut list = Vec::new();
+        let mut list_start = Vec::with_capacity(shape.primary + 1);
+        let mut words = 0u32;
+        for (i, item) in problem.items.iter().enumerate() {
+            if item.kind == ItemKind::Primary {
+                ordinal[i] = word_start.len() as u32;
+                word_start.push(words);
+                list_start.push(list.len() as u32);
+                words += shape.stride as u32;
+                list.extend_from_slice(&lists[i]);
+            }
+        }
+        word_start.push(words);
+        list_start.push(list.len() as u32);
+        debug_assert_eq!(words as usize, t);
+        // position[k]: where entry k's option sits in its item's list.
+        let mut position = vec![0u32; entries.len()];
+        {
+            let mut where_in: Vec<Vec<(u32, u32)>> = vec![Vec::new(); items];
+            for (item, members) in lists.iter().enumerate() {
+                where_in[item] = members
+                    .iter()
+                    .enumerate()
+                    .map(|(j, &o)| (o, j as u32))
+                    .collect();
+                where_in[item].sort_unstable();
+            }
+            for o in 0..options {
+                for k in entry_start[o] as usize..entry_start[o + 1] as usize {
+                    let item = entries[k].0 as usize;
+                    let found = where_in[item].binary_search_by_key(&(o as u32), |&(x, _)| x);
+                    position[k] = where_in[item][found.expect("listed")].1;
+                }
+            }
+        }
+
+        // The masks: for every option, the entries of every option that clashes with it, as
+        // the nonzero words of a row of `T` words.
+        let mut kill = Vec::with_capacity(options * t);
+        let mut covers = vec![0u64; options * m];
+        let mut mark = vec![NONE; options];
+        let mut row = vec![0u64; t];
+        for o in 0..options {
+            for k in entry_start[o] as usize..entry_start[o + 1] as usize {
+                let (item, color) = entries[k];
+                let p = ordinal[item as usize];
+                if p != NONE {
+                    covers[o * m + p as usize / 64] |= 1 << (p % 64);
+                }
+                for &other in &lists[item as usize] {
+                    if mark[other as usize] == o as u32 {
+                        continue;
+                    }
+                    let clash = p != NONE
+                        || color == 0
+                        || (entry_start[other as usize]..entry_start[other as usize + 1])
+                            .map(|e| entries[e as usize])
+                            .any(|(it, c)| it == item && c != color);
+                    if !clash {
+                        continue;
+                    }
+                    mark[other as usize] = o as u32;
+                    for e in entry_start[other as usize]..entry_start[other as usize + 1] {
+                        let q = ordinal[entries[e as usize].0 as usize];
+                        if q != NONE {
+                            let bit = word_start[q as usize] as usize * 64
+                                + position[e as usize] as usize;
+                            row[bit / 64] |= 1 << (bit % 64);
+                        }
+                    }
+                }
+            }
+            kill.extend_from_slice(&row);
+            row.fill(0);
+        }
+
+        // Everything live, every primary item to cover.
+        let mut start_live = vec![0u64; t];
+        for p in 0..shape.primary {
+            let length = (list_start[p + 1] - list_start[p]) as usize;
+            let base = word_start[p] as usize;
+            for j in 0..length {
+                start_live[base + j / 64] |= 1 << (j % 64);
+            }
+        }
+        let mut start_uncovered = vec![0u64; m];
+        for p in 0..shape.primary {
+            start_uncovered[p / 64] |= 1 << (p % 64);
+        }
+
+        let levels = shape.primary + 1;
+        BitSearch {
+            live_words: t,
+            stride: shape.stride,
+            kernel: Kernel::detect(shape.stride),
+            mask_words: m,
+            word_start,
+            list,
+            list_start,
+            kill,
+            covers,
+            start_live,
+            start_uncovered,
+            live: vec![0; levels * t],
+            uncovered: vec![0; levels * m],
+            item_at: vec![0; levels],
+            next: vec![0; levels],
+            chosen: vec![0; levels],
+            solution_depth: 0,
+            level: 0,
+            phase: Phase::Fresh,
+            rng,
+            stats: Stats::default(),
+            entries,
+            entry_start,
+            usage: vec![Use::Free; items],
+            names: problem.items.iter().map(|i| i.name.clone()).collect(),
+            selected: Vec::new(),
+        }
+    }
+
+    /// Puts `option` into every solution (see [`crate::Solver::select`]).
+    pub(crate) fn select(&mut self, option: OptionId) -> Result<(), Error> {
+        if self.phase != Phase::Fresh || self.stats != Stats::default() {
+            return Err(Error::SearchStarted);
+        }
+        let o = option.index();
+        if o + 1 >= self.entry_start.len() {
+            return Err(Error::BadId {
+                what: "option",
+                index: option.0,
+            });
+        }
+        let span = self.entry_start[o] as usize..self.entry_start[o + 1] as usize;
+        for &(item, color) in &self.entries[span.clone()] {
+            let clash = match self.usage[item as usize] {
+                Use::Free => false,
+                Use::Taken => true,
+                Use::Colored(c) => c != color,
+            };
+            if clash {
+                return Err(Error::Conflict {
+                    option: option.0,
+                    item: self.names[item as usize].clone(),
+                });
+            }
+        }
+        for &(item, color) in &self.entries[span] {
+            self.usage[item as usize] = match color {
+                0 => Use::Taken,
+                c => Use::Colored(c),
+            };
+        }
+        let (t, m) = (self.live_words, self.mask_words);
+        for (w, k) in self.start_live.iter_mut().zip(&self.kill[o * t..]) {
+            *w &= !k;
+        }
+        for (w, c) in self.start_uncovered.iter_mut().zip(&self.covers[o * m..]) {
+            *w &= !c;
+        }
+        self.selected.push(option);
+        Ok(())
+    }
+
+    /// The counters of the last search (or of the one in progress).
+    pub(crate) fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// Forgets a search in progress, so the next step starts a new one.
+    pub(crate) fn restart(&mut self) {
+        self.phase = Phase::Fresh;
+        self.level = 0;
+        self.solution_depth = 0;
+        self.stats = Stats::default();
+    }
+
+    /// The options of the solution the search stands on.
+    pub(crate) fn fill(&self, buffer: &mut Vec<OptionId>) {
+        buffer.clear();
+        buffer.extend_from_slice(&self.selected);
+        buffer.extend(
+            self.chosen[..self.solution_depth]
+                .iter()
+                .map(|&o| OptionId(o)),
+        );
+    }
+
+    /// Runs the search to its next solution; false when there is none left.
+    pub(crate) fn step(&mut self) -> bool {
+        let (t, m) = (self.live_words, self.mask_words);
+        loop {
+            match self.phase {
+                Phase::Fresh => {
+                    self.level = 0;
+                    self.solution_depth = 0;
+                    self.live[..t].copy_from_slice(&self.start_live);
+                    self.uncovered[..m].copy_from_slice(&self.start_uncovered);
+                    if self.start_uncovered.iter().all(|&w| w == 0) {
+                        self.phase = Phase::Done;
+                        self.stats.solutions += 1;
+                        return true;
+                    }
+                    let item = self.choose_at_start();
+                    self.stats.nodes += 1;
+                    self.item_at[0] = item;
+                    self.next[0] = 0;
+                    self.phase = Phase::Advance;
+                }
+                Phase::Advance => {
+                    let d = self.level;
+                    let Some(option) = self.next_option(d) else {
+                        if d == 0 {
+                            self.phase = Phase::Done;
+                            return false;
+                        }
+                        self.level -= 1;
+                        continue;
+                    };
+                    self.chosen[d] = option;
+                    match self.descend(d, option) {
+                        None => {
+                            self.solution_depth = d + 1;
+                            self.stats.solutions += 1;
+                            return true;
+                        }
+                        Some(item) => {
+                            self.stats.nodes += 1;
+                            self.level = d + 1;
+                            self.item_at[d + 1] = item;
+                            self.next[d + 1] = 0;
+                        }
+                    }
+                }
+                Phase::Done => return false,
+            }
+        }
+    }
+
+    /// The next live option of the item branched on at level `d`, from `next[d]` on (and
+    /// moves `next[d]` past it).
+    fn next_option(&mut self, d: usize) -> Option<u32> {
+        let p = self.item_at[d] as usize;
+        let base = d * self.live_words + self.word_start[p] as usize;
+        let words = (self.word_start[p + 1] - self.word_start[p]) as usize;
+        let from = self.next[d] as usize;
+        let mut w = from / 64;
+        if w >= words {
+            return None;
+        }
+        let mut bits = self.live[base + w] & (u64::MAX << (from % 64));
+        loop {
+            if bits != 0 {
+                let j = w * 64 + bits.trailing_zeros() as usize;
+                self.next[d] = j as u32 + 1;
+                return Some(self.list[self.list_start[p] as usize + j]);
+            }
+            w += 1;
+            if w == words {
+                self.next[d] = (words * 64) as u32;
+                return None;
+            }
+            bits = self.live[base + w];
+        }
+    }
+
+    /// MRV at the start: counts the live options of every item to cover.
+    fn choose_at_start(&mut self) -> u32 {
+        let mut mrv = Mrv::new();
+        let m = self.mask_words;
+        for w in 0..m {
+            let mut bits = self.uncovered[w];
+            while bits != 0 {
+                let p = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let span = self.word_start[p] as usize..self.word_start[p + 1] as usize;
+                let count: u32 = self.live[span].iter().map(|w| w.count_ones()).sum();
+                if mrv.offer(p as u32, count, &mut self.rng) {
+                    return mrv.best;
+                }
+            }
+        }
+        mrv.best
+    }
+
+    /// Writes level `d + 1` from level `d` with `option` chosen, and returns the item to branch
+    /// on there, or `None` when nothing is left to cover (a solution): the copy of
+    /// [`BitSearch::descend_with`] compiled for this problem's stride and processor.
+    fn descend(&mut self, d: usize, option: u32) -> Option<u32> {
+        macro_rules! kernels {
+            ($seeded:literal; $($k:literal),*) => {
+                match self.kernel {
+                    $(Kernel { stride: $k, popcnt: false } => {
+                        self.descend_with::<$k, $seeded>(d, option)
+                    })*
+                    #[cfg(target_arch = "x86_64")]
+                    $(Kernel { stride: $k, popcnt: true } => {
+                        // SAFETY: `Kernel::detect` saw the processor support POPCNT.
+                        unsafe { self.descend_popcnt::<$k, $seeded>(d, option) }
+                    })*
+                    #[cfg(target_arch = "x86_64")]
+                    Kernel { popcnt: true, .. } => {
+                        // SAFETY: as above.
+                        unsafe { self.descend_popcnt::<0, $seeded>(d, option) }
+                    }
+                    Kernel { .. } => self.descend_with::<0, $seeded>(d, option),
+                }
+            };
+        }
+        if self.rng.is_some() {
+            kernels!(true; 1, 2, 3, 4, 5, 6, 8)
+        } else {
+            kernels!(false; 1, 2, 3, 4, 5, 6, 8)
+        }
+    }
+
+    /// [`BitSearch::descend_with`] compiled with the POPCNT instruction, which counts a word's
+    /// bits in one instruction instead of a dozen (x86-64 processors since 2008 have it, but
+    /// the baseline target may not assume it).
+    ///
+    /// # Safety
+    /// The processor must support POPCNT.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    unsafe fn descend_popcnt<const K: usize, const SEEDED: bool>(
+        &mut self,
+        d: usize,
+        option: u32,
+    ) -> Option<u32> {
+        self.descend_with::<K, SEEDED>(d, option)
+    }
+
+    /// [`BitSearch::descend`] for a stride of `K` words (`K = 0`: any stride, read at run
+    /// time), with or without a seed. A fixed `K` makes every item's loop the same few
+    /// instructions, with no branch; without a seed, the MRV choice is a minimum of
+    /// (count, item) keys, with no branch either.
+    #[inline(always)]
+    fn descend_with<const K: usize, const SEEDED: bool>(
+        &mut self,
+        d: usize,
+        option: u32,
+    ) -> Option<u32> {
+        let (t, m) = (self.live_words, self.mask_words);
+        let k = if K == 0 { self.stride } else { K };
+        debug_assert_eq!(k, self.stride);
+        let o = option as usize;
+        let (below, above) = self.uncovered.split_at_mut((d + 1) * m);
+        let now = &below[d * m..];
+        let next = &mut above[..m];
+        let mut any = 0;
+        for ((n, &u), &c) in next
+            .iter_mut()
+            .zip(now)
+            .zip(&self.covers[o * m..(o + 1) * m])
+        {
+            *n = u & !c;
+            any |= *n;
+        }
+        if any == 0 {
+            return None;
+        }
+        let (below, above) = self.live.split_at_mut((d + 1) * t);
+        let now = &below[d * t..];
+        let next = &mut above[..t];
+        let kill = &self.kill[o * t..(o + 1) * t];
+        let uncovered = &self.uncovered[(d + 1) * m..(d + 2) * m];
+        let mut mrv = Mrv::new();
+        let mut best = u64::MAX;
+        for (w, &word) in uncovered.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let p = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let span = p * k..p * k + k;
+                let mut count = 0;
+                if K == 0 {
+                    for ((n, &l), &x) in next[span.clone()]
+                        .iter_mut()
+                        .zip(&now[span.clone()])
+                        .zip(&kill[span])
+                    {
+                        *n = l & !x;
+                        count += n.count_ones();
+                    }
+                } else {
+                    let next: &mut [u64; K] =
+                        (&mut next[span.clone()]).try_into().expect("K words");
+                    let now: &[u64; K] = now[span.clone()].try_into().expect("K words");
+                    let kill: &[u64; K] = kill[span].try_into().expect("K words");
+                    for i in 0..K {
+                        next[i] = now[i] & !kill[i];
+                        count += next[i].count_ones();
+                    }
+                }
+                if SEEDED {
+                    if mrv.offer(p as u32, count, &mut self.rng) {
+                        return Some(mrv.best);
+                    }
+                } else {
+                    // Without a seed, the least (count, item) wins: no unpredictable branch.
+                    best = best.min((u64::from(count) << 32) | p as u64);
+                    if count == 0 {
+                        return Some(p as u32);
+                    }
+                }
+            }
+        }
+        if !SEEDED {
+            return Some(best as u32);
+        }
+        Some(mrv.best)
+    }
+}
+
+/// Which compiled copy of the search step suits a problem and a processor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Kernel {
+    stride: usize,
+    popcnt: bool,
+}
+
+impl Kernel {
+    fn detect(stride: usize) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        let popcnt = std::arch::is_x86_feature_detected!("popcnt");
+        #[cfg(not(target_arch = "x86_64"))]
+        let popcnt = false;
+        Kernel { stride, popcnt }
+    }
+}
+
+/// The running MRV choice over items offered in declaration order: fewest options first, ties
+/// to the first offered or, with a generator, to a random one by the same draws as dancing
+/// links (one per tie with the running minimum).
+struct Mrv {
+    best: u32,
+    fewest: u32,
+    ties: u32,
+}
+
+impl Mrv {
+    fn new() -> Self {
+        Mrv {
+            best: NONE,
+            fewest: u32::MAX,
+            ties: 0,
+        }
+    }
+
+    /// Offers item `p` with `count` live options; true when the choice is final (no options).
+    #[inline(always)]
+    fn offer(&mut self, p: u32, count: u32, rng: &mut Option<SplitMix64>) -> bool {
+        if count < self.fewest {
+            self.best = p;
+            self.fewest = count;
+            self.ties = 1;
+            return count == 0;
+        }
+        if count == self.fewest {
+            if let Some(rng) = rng.as_mut() {
+                self.ties += 1;
+                if below(rng, self.ties) == 0 {
+                    self.best = p;
+                }
+            }
+        }
+        false
+    }
+}
