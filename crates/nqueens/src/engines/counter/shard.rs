@@ -132,7 +132,8 @@ pub struct ShardResult {
 
 impl ShardResult {
     /// The text the check value covers: every other field, in order, separated by spaces
-    /// (`elapsed` in Rust's shortest round-trip form).
+    /// (`elapsed` in Rust's shortest round-trip form, which survives the JSON line exactly
+    /// because serde_json is built with `float_roundtrip`).
     pub fn checked_text(&self) -> String {
         format!(
             "{} {} {} {} {} {} {} {:?}",
@@ -339,6 +340,31 @@ pub fn merge(sources: &[(String, String)]) -> Result<Merged, CounterError> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn check_values_survive_the_json_line_for_any_elapsed_time() {
+        let mut state = 0x5eed_u64;
+        for _ in 0..20_000 {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let elapsed = (state >> 11) as f64 / (1u64 << 53) as f64 * 1000.0;
+            let result = super::ShardResult {
+                n: 12,
+                shard: "1/3".into(),
+                tasks: 5,
+                task_list: "0123456789abcdef".into(),
+                subtotal: 100,
+                unique: 13,
+                nodes: 1000,
+                elapsed,
+                check: String::new(),
+            }
+            .sealed();
+            let back: super::ShardResult = serde_json::from_str(&result.to_json()).unwrap();
+            assert!(back.is_intact(), "elapsed = {elapsed:?}");
+        }
+    }
+
     use super::*;
 
     #[test]
