@@ -110,11 +110,6 @@ impl<T> Feed<T> {
         }
         ControlFlow::Continue(())
     }
-
-    /// Whether the reader asked the search to stop.
-    pub fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
-    }
 }
 
 /// Waits for a message with the GIL released, running signal handlers every [`POLL`] and
