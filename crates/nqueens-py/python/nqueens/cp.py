@@ -164,8 +164,10 @@ class CpModel:
     def add_all_different(self, *expressions: Union[_Expr, Iterable[_Expr]]) -> Constraint:
         """All expressions take different values. Takes a list, a generator, or several
         expressions as arguments."""
-        if len(expressions) == 1 and not isinstance(expressions[0], _Expr):
-            items = list(expressions[0])  # type: ignore[arg-type]
+        items: List[Any]
+        first = expressions[0] if len(expressions) == 1 else None
+        if first is not None and not isinstance(first, _Expr):
+            items = list(first)
         else:
             items = list(expressions)
         self._all_different.append([self._check(_term(e), e) for e in items])

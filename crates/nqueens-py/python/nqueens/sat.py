@@ -42,6 +42,7 @@ class Solver:
     ) -> None:
         if seed < 0:
             raise ValueError(f"the seed must be >= 0, not {seed}")
+        self._budget: Optional[int] = None
         self._core = _Core(seed, proof)
         if bootstrap_with is not None:
             self.append_formula(bootstrap_with)
@@ -76,10 +77,10 @@ class Solver:
     def solve_limited(self, assumptions: Iterable[int] = (), expect_interrupt: bool = False) -> Optional[bool]:
         """As :meth:`solve`, within the budget of :meth:`conf_budget`: ``None`` when it ran
         out first."""
-        budget, self._budget = getattr(self, "_budget", None), None
+        budget, self._budget = self._budget, None
         return self._core.solve(_ints(assumptions), budget)
 
-    def conf_budget(self, budget: int = -1) -> None:
+    def conf_budget(self, budget: Optional[int] = -1) -> None:
         """Limits the next :meth:`solve_limited` to ``budget`` conflicts (-1: none)."""
         self._budget = None if budget is None or budget < 0 else budget
 

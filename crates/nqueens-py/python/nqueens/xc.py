@@ -22,7 +22,7 @@ malformed text) raises ``ValueError`` with the library's message.
 from __future__ import annotations
 
 import random as _random
-from typing import Any, Dict, Hashable, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Union
+from typing import Any, Dict, Hashable, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 from ._nqueens import Compiled as _Compiled
 
@@ -72,14 +72,14 @@ class ExactCover:
             primary_items: List[Hashable] = [] if primary is None else list(dict.fromkeys(primary))
             index: Dict[Hashable, int] = {item: i for i, item in enumerate(primary_items)}
             known_primary = primary is not None
-            rows: List[List[tuple]] = []
+            rows: List[List[Tuple[int, int]]] = []
             colours: Dict[Hashable, int] = {}
-            pending: List[List[tuple]] = []
+            pending: List[List[Tuple[str, Hashable, Optional[int]]]] = []
             for label, items in pairs:
                 hash(label)
                 if isinstance(items, (str, bytes)):
                     items = [items]
-                entries = []
+                entries: List[Tuple[str, Hashable, Optional[int]]] = []
                 for entry in items:
                     if entry in secondary_set:
                         entries.append(("s", entry, None))
@@ -118,8 +118,8 @@ class ExactCover:
             names.append(name)
         colour_taken: Set[str] = set()
         colour_names = []
-        for i, colour in enumerate(colours):
-            name = _name(colour, colour_taken, f"c{i}")
+        for i, colour_label in enumerate(colours):
+            name = _name(colour_label, colour_taken, f"c{i}")
             colour_taken.add(name)
             colour_names.append(name)
         labels = [label for label, _ in pairs]
@@ -144,7 +144,7 @@ class ExactCover:
         self = cls.__new__(cls)
         self._compiled = _Compiled.parse(text)
         primary, secondary = self._compiled.item_names()
-        self._items = primary + secondary
+        self._items = [*primary, *secondary]
         self._init_order(random, seed)
         return self
 
