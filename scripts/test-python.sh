@@ -6,7 +6,8 @@
 #   scripts/test-python.sh -k xc      extra arguments go to pytest
 #
 # Needs Rust and Python ≥ 3.9 with the venv module; PyPI must be reachable the first time
-# (maturin and pytest are installed into the virtual environment). Run as root on a machine
+# (maturin, pytest and dask[distributed], for the cluster example, are installed into the
+# virtual environment). Run as root on a machine
 # with apt-get, a missing venv module is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,9 +43,9 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import pip' 2>/dev/nu
     fi
 fi
 
-if ! "$venv/bin/python" -c 'import pytest' 2>/dev/null || [ ! -x "$venv/bin/maturin" ]; then
-    "$venv/bin/python" -m pip install -q "maturin>=1.5,<2" "pytest>=7" ||
-        fail "could not install maturin and pytest from PyPI into $venv (is PyPI reachable?)"
+if ! "$venv/bin/python" -c 'import pytest, dask.distributed' 2>/dev/null || [ ! -x "$venv/bin/maturin" ]; then
+    "$venv/bin/python" -m pip install -q "maturin>=1.5,<2" "pytest>=7" "dask[distributed]" ||
+        fail "could not install maturin, pytest and dask[distributed] from PyPI into $venv (is PyPI reachable?)"
 fi
 
 # The `checked` profile, as the Rust tests use: optimised, with debug assertions, no LTO, and
