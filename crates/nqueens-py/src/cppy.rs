@@ -117,8 +117,9 @@ fn cp_search(
         seed,
         time_limit: time_limit
             .map(|t| {
-                Duration::try_from_secs_f64(t)
-                    .map_err(|_| value_error(format!("the time limit must be ≥ 0 seconds, not {t}")))
+                Duration::try_from_secs_f64(t).map_err(|_| {
+                    value_error(format!("the time limit must be ≥ 0 seconds, not {t}"))
+                })
             })
             .transpose()?,
         progress_every: Duration::from_millis(50),

@@ -60,8 +60,10 @@ fn method(name: &str) -> PyResult<Method> {
 }
 
 fn seed(seed: Option<i64>) -> PyResult<Option<u64>> {
-    seed.map(|s| u64::try_from(s).map_err(|_| value_error(format!("the seed must be ≥ 0, not {s}"))))
-        .transpose()
+    seed.map(|s| {
+        u64::try_from(s).map_err(|_| value_error(format!("the seed must be ≥ 0, not {s}")))
+    })
+    .transpose()
 }
 
 fn threads(threads: Option<i64>) -> PyResult<usize> {
@@ -92,9 +94,8 @@ impl Solution {
 
     fn problem(&self) -> Problem {
         let n = self.columns.len().max(1) as u32;
-        Problem::with_fixed(n, self.fixed.iter().copied()).unwrap_or_else(|_| {
-            Problem::new(n).expect("n ≥ 1")
-        })
+        Problem::with_fixed(n, self.fixed.iter().copied())
+            .unwrap_or_else(|_| Problem::new(n).expect("n ≥ 1"))
     }
 
     fn solution(&self) -> nqueens::Solution {
@@ -138,9 +139,14 @@ impl Solution {
     fn py_new(columns: Vec<i64>, fixed: Vec<(i64, i64)>) -> PyResult<Self> {
         let columns = columns
             .into_iter()
-            .map(|c| u32::try_from(c).map_err(|_| value_error(format!("column {c} is negative or too large"))))
+            .map(|c| {
+                u32::try_from(c)
+                    .map_err(|_| value_error(format!("column {c} is negative or too large")))
+            })
             .collect::<PyResult<Vec<u32>>>()?;
-        let fixed = problem(columns.len().max(1) as i64, &fixed)?.fixed().to_vec();
+        let fixed = problem(columns.len().max(1) as i64, &fixed)?
+            .fixed()
+            .to_vec();
         Ok(Solution::new(columns, fixed.into()))
     }
 
@@ -179,7 +185,10 @@ impl Solution {
         if !(0..len).contains(&i) {
             return Err(PyIndexError::new_err("Solution index out of range"));
         }
-        Ok(self.columns[i as usize].into_pyobject(py)?.into_any().unbind())
+        Ok(self.columns[i as usize]
+            .into_pyobject(py)?
+            .into_any()
+            .unbind())
     }
 
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -360,8 +369,11 @@ pub fn solve(
     let config = config(self::seed(seed)?, 1);
     let limit = time_limit
         .map(|t| {
-            Duration::try_from_secs_f64(t)
-                .map_err(|_| value_error(format!("time_limit must be a number of seconds ≥ 0, not {t}")))
+            Duration::try_from_secs_f64(t).map_err(|_| {
+                value_error(format!(
+                    "time_limit must be a number of seconds ≥ 0, not {t}"
+                ))
+            })
         })
         .transpose()?;
     let mut engine = method.build(Job::Solve, &problem, &config);
@@ -464,7 +476,11 @@ pub fn count(
     let work = move || -> Result<u128, Failure> {
         if !sharded {
             let counts = engine.count(&problem, unique).map_err(Failure::value)?;
-            return Ok(if unique { counts.unique.unwrap_or(0) } else { counts.total });
+            return Ok(if unique {
+                counts.unique.unwrap_or(0)
+            } else {
+                counts.total
+            });
         }
         let n = problem.n();
         let all = TaskList::new(n).len() as u64;
@@ -533,11 +549,7 @@ pub fn count_shard<'py>(
         .ok()
         .zip(u32::try_from(index).ok())
         .and_then(|(of, index)| Shard::new(index.checked_add(1)?, of))
-        .ok_or_else(|| {
-            value_error(format!(
-                "shard index {index} of {of}: need 0 <= index < of"
-            ))
-        })?;
+        .ok_or_else(|| value_error(format!("shard index {index} of {of}: need 0 <= index < of")))?;
     let stop = Arc::new(AtomicBool::new(false));
     let report = worker::run(
         py,

@@ -53,8 +53,8 @@ impl Core {
         });
         let with_proof = proof.is_some();
         if let Some(path) = proof {
-            let file = File::create(&path)
-                .map_err(|e| value_error(format!("{}: {e}", path.display())))?;
+            let file =
+                File::create(&path).map_err(|e| value_error(format!("{}: {e}", path.display())))?;
             solver.set_proof(BufWriter::new(file));
         }
         Ok(Core {
@@ -116,17 +116,18 @@ impl Core {
             let round = left.map_or(ROUND, |l| l.min(ROUND));
             let solver = &self.solver;
             let assumptions = &assumptions;
-            let (outcome, used) = py.allow_threads(|| {
-                let mut solver = solver.lock().map_err(|_| ())?;
-                let before = solver.stats().conflicts;
-                solver.set_limits(Limits {
-                    conflicts: Some(round),
-                    time: None,
-                });
-                let outcome = solver.solve_with(assumptions);
-                Ok((outcome, solver.stats().conflicts - before))
-            })
-            .map_err(|()| poisoned())?;
+            let (outcome, used) = py
+                .allow_threads(|| {
+                    let mut solver = solver.lock().map_err(|_| ())?;
+                    let before = solver.stats().conflicts;
+                    solver.set_limits(Limits {
+                        conflicts: Some(round),
+                        time: None,
+                    });
+                    let outcome = solver.solve_with(assumptions);
+                    Ok((outcome, solver.stats().conflicts - before))
+                })
+                .map_err(|()| poisoned())?;
             match outcome {
                 Outcome::Unknown(StopReason::Conflicts) => {
                     py.check_signals()?;

@@ -151,7 +151,9 @@ pub struct Stream<T> {
 impl<T: Send + 'static> Stream<T> {
     /// Starts `produce` on a worker thread; it pushes items into its [`Feed`] and stops when
     /// `push` says `Break`.
-    pub fn spawn(produce: impl FnOnce(&mut Feed<T>) -> Result<(), Failure> + Send + 'static) -> Self {
+    pub fn spawn(
+        produce: impl FnOnce(&mut Feed<T>) -> Result<(), Failure> + Send + 'static,
+    ) -> Self {
         let (sender, receiver) = mpsc::sync_channel(2);
         let stop = Arc::new(AtomicBool::new(false));
         let worker_stop = Arc::clone(&stop);
@@ -280,6 +282,8 @@ pub fn run<R: Send + 'static>(
     };
     match wait(py, receiver, &stop, &mut check)? {
         (_, Some(result)) => Ok(result?),
-        (_, None) => Err(PyRuntimeError::new_err("the search thread ended without an answer")),
+        (_, None) => Err(PyRuntimeError::new_err(
+            "the search thread ended without an answer",
+        )),
     }
 }

@@ -38,8 +38,7 @@ pub struct Compiled {
 }
 
 fn labels<'py>(py: Python<'py>, labels: &[PyObject], options: &[OptionId]) -> Bound<'py, PyList> {
-    PyList::new(py, options.iter().map(|o| labels[o.index()].bind(py)))
-        .expect("a list of objects")
+    PyList::new(py, options.iter().map(|o| labels[o.index()].bind(py))).expect("a list of objects")
 }
 
 #[pymethods]
@@ -73,7 +72,10 @@ impl Compiled {
         }
         for (k, option) in options.iter().enumerate() {
             let entries = option.iter().map(|&(item, colour)| Entry {
-                item: items.get(item as usize).copied().unwrap_or(ItemId(u32::MAX)),
+                item: items
+                    .get(item as usize)
+                    .copied()
+                    .unwrap_or(ItemId(u32::MAX)),
                 color: usize::try_from(colour)
                     .ok()
                     .map(|c| colour_ids.get(c).copied().unwrap_or(ColorId(u32::MAX))),
@@ -179,7 +181,7 @@ impl Compiled {
 
     /// The solutions, lazily, as lists of labels.
     #[pyo3(signature = (limit = None, seed = None))]
-    fn solutions(&self, limit: Option<u64>, seed: Option<u64>) -> Iter {
+    fn solutions(&self, limit: Option<u64>, seed: Option<u64>) -> Covers {
         let problem = Arc::clone(&self.problem);
         let stats = Arc::clone(&self.stats);
         let stream = Stream::spawn(move |feed| {
@@ -201,7 +203,7 @@ impl Compiled {
             }
             Ok(())
         });
-        Iter {
+        Covers {
             stream: Shared::new(stream),
             labels: Arc::clone(&self.labels),
         }
@@ -210,13 +212,13 @@ impl Compiled {
 
 /// A lazy iterator over exact covers (lists of option labels); `close()` stops its search.
 #[pyclass(module = "nqueens.xc", frozen)]
-pub struct Iter {
+pub struct Covers {
     stream: Shared<Vec<OptionId>>,
     labels: Arc<Vec<PyObject>>,
 }
 
 #[pymethods]
-impl Iter {
+impl Covers {
     fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
         slf
     }
@@ -237,6 +239,6 @@ impl Iter {
 /// Adds the classes to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Compiled>()?;
-    m.add_class::<Iter>()?;
+    m.add_class::<Covers>()?;
     Ok(())
 }
