@@ -59,7 +59,6 @@ mod domain;
 mod error;
 mod hall;
 mod propagator;
-mod rng;
 mod search;
 mod solver;
 mod store;

@@ -19,9 +19,10 @@
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
+use nqueens_support::{Budget, LimitReached, Limits, SplitMix64 as Rng, luby};
+
 use crate::domain::{Domains, Var};
 use crate::error::Error;
-use crate::rng::Rng;
 use crate::solver::Solver;
 use crate::store::Mark;
 
@@ -79,10 +80,8 @@ pub struct SearchConfig {
     pub restarts: Option<Restarts>,
     /// Seed for random ties, random values and restarts.
     pub seed: u64,
-    /// Give up after this many nodes.
-    pub node_limit: Option<u64>,
-    /// Give up after this much time (checked every few hundred nodes).
-    pub time_limit: Option<Duration>,
+    /// When to give up: a node budget (search nodes), a time budget, a stop flag.
+    pub limits: Limits,
     /// How often to call [`Observer::progress`].
     pub progress_every: Duration,
 }
@@ -96,8 +95,7 @@ impl Default for SearchConfig {
             values: ValueOrder::Min,
             restarts: None,
             seed: 0,
-            node_limit: None,
-            time_limit: None,
+            limits: Limits::default(),
             progress_every: Duration::from_millis(250),
         }
     }
@@ -131,10 +129,8 @@ pub enum Status {
     Complete,
     /// The observer stopped the search, or restarts ended it at its first solution.
     Stopped,
-    /// The node limit was reached.
-    NodeLimit,
-    /// The time limit was reached.
-    TimeLimit,
+    /// A limit of [`SearchConfig::limits`] ended the search first.
+    GaveUp(LimitReached),
 }
 
 /// The end of a search.
@@ -191,20 +187,6 @@ struct Frame {
     value: i32,
 }
 
-/// The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ... (`i ≥ 1`).
-fn luby(mut i: u64) -> u64 {
-    loop {
-        let mut k = 1;
-        while (1u64 << k) - 1 < i {
-            k += 1;
-        }
-        if (1u64 << k) - 1 == i {
-            return 1 << (k - 1);
-        }
-        i -= (1 << (k - 1)) - 1;
-    }
-}
-
 impl Solver {
     /// Searches for solutions, handing each one to `observer`, and leaves the solver as it was
     /// (the root state), so it can search again. See the [crate documentation](crate).
@@ -256,22 +238,14 @@ impl Solver {
         let mut next_clock = CLOCK_EVERY;
         let mut last_report = start;
         let mut first_var = None;
+        let mut limits = Budget::start(&config.limits);
         loop {
-            if config
-                .node_limit
-                .is_some_and(|limit| self.stats.nodes >= limit)
-            {
-                return Status::NodeLimit;
+            if let Err(reached) = limits.check(self.stats.nodes) {
+                return Status::GaveUp(reached);
             }
             if self.stats.nodes >= next_clock {
                 next_clock = self.stats.nodes + CLOCK_EVERY;
                 let now = Instant::now();
-                if config
-                    .time_limit
-                    .is_some_and(|limit| now.duration_since(start) >= limit)
-                {
-                    return Status::TimeLimit;
-                }
                 if now.duration_since(last_report) >= config.progress_every {
                     last_report = now;
                     if observer.progress(&self.stats).is_break() {
@@ -414,12 +388,6 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn luby_sequence_starts_right() {
-        let first: Vec<u64> = (1..=15).map(luby).collect();
-        assert_eq!(first, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
-    }
 
     #[test]
     fn root_branches_count_the_closed_subtrees_of_the_first_variable() {

@@ -130,6 +130,22 @@ pub struct MethodArgs {
     /// sequential counter (for large boards).
     #[arg(long, value_name = "ENCODING", default_value = "pairwise", value_parser = encoding_parser())]
     pub encoding: Encoding,
+
+    /// Give up after SECS seconds of search (exit 3, "gave up at the limit"); fractions allowed.
+    #[arg(long, value_name = "SECS", value_parser = time_limit_parser)]
+    pub time_limit: Option<Duration>,
+}
+
+/// Parses `--time-limit`: a positive number of seconds, fractions allowed.
+pub fn time_limit_parser(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| "expected a number of seconds, like 1.5".to_string())?;
+    if seconds.is_nan() || seconds <= 0.0 {
+        return Err("the time limit must be more than 0 seconds".into());
+    }
+    Duration::try_from_secs_f64(seconds).map_err(|_| "that time limit is too long".into())
 }
 
 impl MethodArgs {
@@ -141,6 +157,7 @@ impl MethodArgs {
         config.seed = self.seed;
         config.progress = line.as_ref().map(ProgressLine::sink);
         config.encoding = self.encoding;
+        config.limits.time = self.time_limit;
         (config, line)
     }
 

@@ -113,10 +113,22 @@ fn report_error(err: &anyhow::Error) -> ExitCode {
     if broken_pipe {
         return ExitCode::SUCCESS;
     }
-    let message = format!("{err:#}").replace('\n', " ");
+    let mut message = format!("{err:#}").replace('\n', " ");
+    // The library names methods, never flags; the flag is this front end's word.
+    if matches!(
+        err.downcast_ref::<nqueens::Error>(),
+        Some(nqueens::Error::Unsupported { .. } | nqueens::Error::TooLarge { .. })
+    ) {
+        message.push_str(" (--method picks another; --help lists them)");
+    }
     let _ = writeln!(io::stderr(), "error: {message}");
     if err.downcast_ref::<Failure>().is_some() {
         ExitCode::from(1)
+    } else if matches!(
+        err.downcast_ref::<nqueens::Error>(),
+        Some(nqueens::Error::GaveUp { .. })
+    ) {
+        ExitCode::from(3)
     } else {
         ExitCode::from(2)
     }

@@ -6,15 +6,25 @@
 //! only do some of the jobs, or only some n, say so in [`Engine::check`] before any work starts,
 //! so the CLI and `bench` can skip them with the reason.
 //!
-//! Only `for_each` must be written; the other jobs have default implementations on top of it,
-//! which an engine overrides when it has a faster path (a counter that never builds solutions,
-//! say). After each call, [`Engine::stats`] reports the engine's own work counters.
+//! An engine names the jobs it can do ([`Engine::jobs`]) and the largest board it takes
+//! ([`Engine::max_n`]); the default [`Engine::check`] is derived from the two. An engine that
+//! enumerates writes [`Engine::for_each`], and the other jobs have default implementations on
+//! top of it, which an engine overrides when it has a faster path (a counter that never builds
+//! solutions, say); an engine that cannot enumerate (the construction, local search, the
+//! counter) leaves `for_each` to its default, which refuses. After each call, [`Engine::stats`]
+//! reports the engine's own work counters.
+//!
+//! Every search honours one [`Limits`] (node budget, time budget, stop flag; see
+//! [`nqueens_support::Budget`]), set through [`Config`](crate::methods::Config): a search that
+//! reaches one answers [`Outcome::GaveUp`] for `solve` and [`Error::GaveUp`] for the other jobs.
 
 use std::fmt;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use crate::board::symmetry;
+pub use nqueens_support::{Budget, LimitReached, Limits};
+
 use crate::board::{Problem, Solution};
 use crate::error::Error;
 
@@ -167,23 +177,53 @@ pub trait Engine: Send {
     /// The method's name as the CLI spells it (`backtrack`, `dlx`, ...).
     fn name(&self) -> &'static str;
 
+    /// The jobs this engine can do at all (on boards it takes).
+    fn jobs(&self) -> &'static [Job];
+
+    /// The largest board this engine takes.
+    fn max_n(&self) -> u32 {
+        u32::MAX
+    }
+
     /// Whether this engine can do `job` on `problem`; the error says why not
     /// ([`Error::Unsupported`] or [`Error::TooLarge`]). Every other method calls it first.
-    fn check(&self, job: Job, problem: &Problem) -> Result<(), Error>;
+    ///
+    /// The default ([`check_standard`]) refuses jobs not in [`Engine::jobs`], boards beyond
+    /// [`Engine::max_n`], and unique counts of boards with fixed queens; an engine overrides it
+    /// to give a reason of its own.
+    fn check(&self, job: Job, problem: &Problem) -> Result<(), Error> {
+        check_standard(self, job, problem)
+    }
 
     /// Visits solutions until the callback breaks or all were seen. Each solution is visited
-    /// once.
-    fn for_each(&mut self, problem: &Problem, visit: &mut Visit<'_>) -> Result<Enumeration, Error>;
+    /// once. The default refuses: it is for engines whose [`Engine::jobs`] has no
+    /// [`Job::List`].
+    fn for_each(&mut self, problem: &Problem, visit: &mut Visit<'_>) -> Result<Enumeration, Error> {
+        let _ = visit;
+        self.check(Job::List, problem)?;
+        Err(Error::Unsupported {
+            method: self.name(),
+            job: Job::List,
+            reason: "it has no enumeration".into(),
+        })
+    }
 
-    /// Finds one solution, or proves there is none.
+    /// Finds one solution, or proves there is none; a limit reached first is
+    /// [`Outcome::GaveUp`].
     fn solve(&mut self, problem: &Problem) -> Result<Outcome, Error> {
         self.check(Job::Solve, problem)?;
         let mut found = None;
-        self.for_each(problem, &mut |s| {
+        let end = self.for_each(problem, &mut |s| {
             found = Some(s.clone());
             ControlFlow::Break(())
-        })?;
-        Ok(found.map_or(Outcome::NoSolution, Outcome::Found))
+        });
+        match (found, end) {
+            (Some(solution), _) => Ok(Outcome::Found(solution)),
+            (None, Err(Error::GaveUp { reason, .. })) => Ok(Outcome::GaveUp {
+                reason: reason.to_string(),
+            }),
+            (None, end) => end.map(|_| Outcome::NoSolution),
+        }
     }
 
     /// Visits at most `limit` solutions (all when `None`).
@@ -238,6 +278,29 @@ pub trait Engine: Send {
     fn stats(&self) -> Stats {
         Stats::default()
     }
+}
+
+/// Every job: what an engine that can do them all returns from [`Engine::jobs`].
+pub const ALL_JOBS: &[Job] = &[Job::Solve, Job::List, Job::Count, Job::CountUnique];
+
+/// The check derived from an engine's [`Engine::jobs`] and [`Engine::max_n`], with the
+/// unique-count rule of [`check_unique`]: the default of [`Engine::check`].
+pub fn check_standard<E: Engine + ?Sized>(
+    engine: &E,
+    job: Job,
+    problem: &Problem,
+) -> Result<(), Error> {
+    let jobs = engine.jobs();
+    if !jobs.contains(&job) {
+        let can: Vec<String> = jobs.iter().map(Job::to_string).collect();
+        return Err(Error::Unsupported {
+            method: engine.name(),
+            job,
+            reason: format!("it can only {}", can.join(" or ")),
+        });
+    }
+    check_size(engine.name(), problem, engine.max_n())?;
+    check_unique(engine.name(), job, problem)
 }
 
 /// The size check of an engine that handles boards of at most `max` rows.

@@ -32,6 +32,14 @@ pub enum Error {
         /// Why not.
         reason: String,
     },
+    /// A search reached a limit (node budget, time budget or stop flag) before it finished.
+    #[error("the {method} method gave up: {reason}")]
+    GaveUp {
+        /// The method's name.
+        method: &'static str,
+        /// Which limit.
+        reason: crate::engine::LimitReached,
+    },
     /// A counter run failed (checkpoint or shard files).
     #[error(transparent)]
     Counter(#[from] crate::engines::counter::CounterError),

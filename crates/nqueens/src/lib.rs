@@ -38,6 +38,8 @@ pub mod methods;
 
 pub use board::verify::{Violation, verify};
 pub use board::{Problem, ProblemError, Queen, Solution};
-pub use engine::{Counts, Engine, Enumeration, Job, Outcome, Progress, ProgressSink, Stats};
+pub use engine::{
+    Counts, Engine, Enumeration, Job, LimitReached, Limits, Outcome, Progress, ProgressSink, Stats,
+};
 pub use error::Error;
 pub use methods::{Config, Method};

@@ -4,7 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::board::Problem;
-use crate::engine::{Engine, Job, ProgressSink};
+use crate::engine::{Engine, Job, Limits, ProgressSink};
 use crate::engines::backtrack::Backtrack;
 use crate::engines::construct::Construct;
 use crate::engines::counter::{self, Counter};
@@ -67,31 +67,63 @@ impl Method {
         }
     }
 
-    /// One line for `--help`.
-    pub fn about(self) -> &'static str {
+    /// The largest board the method takes for any job (`None`: any size; for `sat`, the larger
+    /// of the two encodings' limits). The `about` text is written from these, so help and
+    /// limits cannot drift apart.
+    pub fn max_n(self) -> Option<u32> {
         match self {
-            Method::Auto => "pick the best method for the job and the board",
-            Method::Backtrack => "bitboard backtracking, row by row (n ≤ 64); the honest baseline",
-            Method::Dlx => {
-                "exact cover with dancing links, diagonals as secondary items (n ≤ 1000)"
-            }
-            Method::DlxGadgets => {
-                "exact cover, every item primary plus one gadget option per diagonal; slow to a first solution beyond n ≈ 20"
-            }
-            Method::Sat => {
-                "CNF solved by our CDCL SAT solver; --encoding pairwise (the seed's) or compact"
-            }
-            Method::Cp => {
-                "constraint programming: three all-different constraints, first-fail (n ≤ 20000)"
-            }
-            Method::Counter => {
-                "counts only: full 8-fold symmetry, all threads, checkpoints, shards (n ≤ 32)"
-            }
+            Method::Auto | Method::Construct | Method::Local => None,
+            Method::Backtrack => Some(crate::engines::backtrack::MAX_N),
+            Method::Dlx | Method::DlxGadgets => Some(dlx::MAX_N),
+            Method::Sat => Some(
+                sat::Encoding::Pairwise
+                    .max_n()
+                    .max(sat::Encoding::Compact.max_n()),
+            ),
+            Method::Cp => Some(crate::engines::cp::MAX_N),
+            Method::Counter => Some(counter::MAX_N),
+        }
+    }
+
+    /// One line on what the method does, for help texts (front ends add their own words for
+    /// how to choose it).
+    pub fn about(self) -> String {
+        let up_to = |n: u32| format!("n ≤ {n}");
+        match self {
+            Method::Auto => "pick the best method for the job and the board".into(),
+            Method::Backtrack => format!(
+                "bitboard backtracking, row by row ({}); the honest baseline",
+                up_to(crate::engines::backtrack::MAX_N)
+            ),
+            Method::Dlx => format!(
+                "exact cover with dancing links, diagonals as secondary items ({})",
+                up_to(dlx::MAX_N)
+            ),
+            Method::DlxGadgets => format!(
+                "exact cover, every item primary plus one gadget option per diagonal; slow to a \
+                 first solution beyond n ≈ 20 ({})",
+                up_to(dlx::MAX_N)
+            ),
+            Method::Sat => format!(
+                "CNF solved by our CDCL SAT solver: the pairwise encoding ({}) or the compact \
+                 sequential-counter encoding ({})",
+                up_to(sat::Encoding::Pairwise.max_n()),
+                up_to(sat::Encoding::Compact.max_n())
+            ),
+            Method::Cp => format!(
+                "constraint programming: three all-different constraints, first-fail ({})",
+                up_to(crate::engines::cp::MAX_N)
+            ),
+            Method::Counter => format!(
+                "counts only: full 8-fold symmetry, all threads, checkpoints, shards ({})",
+                up_to(counter::MAX_N)
+            ),
             Method::Construct => {
-                "explicit solution by n mod 6 in O(n), any n (solve only, no fixed queens)"
+                "explicit solution by n mod 6 in O(n), any n (one solution, no fixed queens)".into()
             }
             Method::Local => {
-                "min-conflicts local search: huge boards, random solutions by --seed (solve only)"
+                "min-conflicts local search: huge boards, random solutions by seed (one solution)"
+                    .into()
             }
         }
     }
@@ -142,15 +174,21 @@ impl Method {
             Method::Backtrack => {
                 let mut engine = Backtrack::new(config.threads);
                 engine.progress = config.progress.clone();
+                engine.limits = config.limits.clone();
                 Box::new(engine)
             }
             Method::Dlx => Box::new(Dlx::new(dlx::Encoding::Secondary, config.seed)),
             Method::DlxGadgets => Box::new(Dlx::new(dlx::Encoding::Gadgets, config.seed)),
-            Method::Sat => Box::new(Sat::new(config.encoding, config.seed.unwrap_or(0))),
+            Method::Sat => {
+                let mut engine = Sat::new(config.encoding, config.seed.unwrap_or(0));
+                engine.limits = config.limits.clone();
+                Box::new(engine)
+            }
             Method::Cp => {
                 let mut engine = Cp::new();
                 engine.seed = config.seed;
                 engine.progress = config.progress.clone();
+                engine.limits = config.limits.clone();
                 Box::new(engine)
             }
             Method::Counter => {
@@ -208,6 +246,8 @@ pub struct Config {
     pub progress: Option<ProgressSink>,
     /// The CNF encoding of the SAT method.
     pub encoding: sat::Encoding,
+    /// When to give up (node budget, time budget, stop flag); every method honours it.
+    pub limits: Limits,
 }
 
 impl Default for Config {
@@ -217,6 +257,7 @@ impl Default for Config {
             seed: None,
             progress: None,
             encoding: sat::Encoding::default(),
+            limits: Limits::default(),
         }
     }
 }
@@ -234,6 +275,16 @@ mod tests {
             "dancing".parse::<Method>(),
             Err(UnknownMethod("dancing".into()))
         );
+    }
+
+    #[test]
+    fn about_texts_quote_the_real_limits() {
+        for &m in Method::ALL {
+            if let Some(max) = m.max_n() {
+                assert!(m.about().contains(&max.to_string()), "{m}: {}", m.about());
+            }
+            assert!(!m.about().contains("--"), "{m} names a flag: {}", m.about());
+        }
     }
 
     #[test]

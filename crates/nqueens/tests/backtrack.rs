@@ -3,12 +3,15 @@
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 
+use nqueens::board::naive;
 use nqueens::engines::backtrack::{Backtrack, MAX_N};
 use nqueens::{
     Engine, Enumeration, Error, Outcome, Problem, Queen, Solution, board::symmetry,
     instances::oeis, verify,
 };
 use proptest::prelude::*;
+
+mod common;
 
 fn problem(n: u32) -> Problem {
     Problem::new(n).unwrap()
@@ -148,53 +151,12 @@ fn unique_counting_refuses_fixed_queens() {
     ));
 }
 
-/// Counts completions the obvious way: every permutation of columns, checked by `verify`.
-fn brute_force_completions(p: &Problem) -> u128 {
-    fn extend(p: &Problem, columns: &mut Vec<u32>, used: &mut Vec<bool>, count: &mut u128) {
-        let n = p.n() as usize;
-        if columns.len() == n {
-            *count += u128::from(verify(p, &Solution::from_columns(columns.clone())).is_ok());
-            return;
-        }
-        for c in 0..n {
-            if !used[c] {
-                used[c] = true;
-                columns.push(c as u32);
-                extend(p, columns, used, count);
-                columns.pop();
-                used[c] = false;
-            }
-        }
-    }
-    let mut count = 0;
-    extend(
-        p,
-        &mut Vec::new(),
-        &mut vec![false; p.n() as usize],
-        &mut count,
-    );
-    count
-}
-
-/// Random partial boards: up to 3 queens on random squares, kept only if they do not attack
-/// each other.
-fn partial_board() -> impl Strategy<Value = Problem> {
-    (1u32..=8).prop_flat_map(|n| {
-        proptest::collection::vec((0..n, 0..n), 0..=3).prop_filter_map(
-            "attacking queens",
-            move |squares| {
-                Problem::with_fixed(n, squares.into_iter().map(|(r, c)| Queen::new(r, c))).ok()
-            },
-        )
-    })
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(120))]
 
     #[test]
-    fn completion_counts_equal_brute_force(p in partial_board()) {
-        let expected = brute_force_completions(&p);
+    fn completion_counts_equal_the_oracle(p in common::partial_board(8, 3)) {
+        let expected = naive::count(&p);
         for threads in [1, 2] {
             prop_assert_eq!(Backtrack::new(threads).count(&p, false).unwrap().total, expected);
         }

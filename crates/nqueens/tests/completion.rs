@@ -6,9 +6,10 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
+use nqueens::board::naive;
 use nqueens::instances::generate::{DEFAULT_TRIES, random_partial};
 use nqueens::methods::{Config, Method};
-use nqueens::{Engine, Error, Job, Outcome, Problem, Queen, Solution, formats::partial, verify};
+use nqueens::{Engine, Error, Job, Outcome, Problem, formats::partial, verify};
 
 /// One line of the manifest.
 #[derive(Debug)]
@@ -53,45 +54,6 @@ fn load(entry: &Entry) -> Problem {
     partial::parse(&text).unwrap().to_problem().unwrap()
 }
 
-/// The oracle: every completion, one row at a time, each new queen compared with every queen
-/// already placed. Slow (O(n) per candidate square) and obviously right.
-fn oracle(problem: &Problem) -> BTreeSet<Solution> {
-    fn attacks(a: Queen, b: Queen) -> bool {
-        a.row == b.row || a.col == b.col || a.row.abs_diff(b.row) == a.col.abs_diff(b.col)
-    }
-    fn place(problem: &Problem, placed: &mut Vec<Queen>, out: &mut BTreeSet<Solution>) {
-        let n = problem.n();
-        let row = placed.len() as u32;
-        if row == n {
-            out.insert(Solution::from_columns(
-                placed.iter().map(|q| q.col).collect(),
-            ));
-            return;
-        }
-        for col in 0..n {
-            let queen = Queen::new(row, col);
-            let fixed_here = problem.fixed().iter().find(|q| q.row == row);
-            if fixed_here.is_some_and(|&q| q != queen) {
-                continue;
-            }
-            // A queen may not attack any fixed queen either (fixed queens in later rows).
-            if placed
-                .iter()
-                .chain(problem.fixed())
-                .any(|&q| q != queen && attacks(q, queen))
-            {
-                continue;
-            }
-            placed.push(queen);
-            place(problem, placed, out);
-            placed.pop();
-        }
-    }
-    let mut out = BTreeSet::new();
-    place(problem, &mut Vec::new(), &mut out);
-    out
-}
-
 /// The engine for `method`, or `None` with the reason when it cannot do `job` on `problem`.
 fn engine_for(method: Method, job: Job, problem: &Problem) -> Option<Box<dyn Engine>> {
     let engine = method.build(job, problem, &Config::default());
@@ -131,7 +93,7 @@ fn files_are_what_the_generator_draws() {
 fn the_manifest_matches_the_oracle_and_the_set_is_mixed() {
     let entries = manifest();
     for entry in &entries {
-        let solutions = oracle(&load(entry));
+        let solutions = naive::solutions(&load(entry));
         assert_eq!(solutions.len() as u128, entry.completions, "{}", entry.file);
         assert_eq!(!solutions.is_empty(), entry.solvable, "{}", entry.file);
     }
@@ -144,7 +106,7 @@ fn every_method_agrees_on_every_completion_file() {
     let mut ran = 0;
     for entry in manifest() {
         let problem = load(&entry);
-        let expected = oracle(&problem);
+        let expected = naive::solutions(&problem);
         let mut counted_by = Vec::new();
         for &method in Method::ALL {
             if let Some(mut engine) = engine_for(method, Job::Count, &problem) {

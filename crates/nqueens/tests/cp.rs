@@ -8,9 +8,12 @@ use cp::Strength;
 use nqueens::engines::backtrack::Backtrack;
 use nqueens::engines::cp::{Cp, MAX_N};
 use nqueens::{
-    Engine, Enumeration, Error, Job, Outcome, Problem, Queen, Solution, instances::oeis, verify,
+    Engine, Enumeration, Error, Job, LimitReached, Outcome, Problem, Queen, Solution,
+    instances::oeis, verify,
 };
 use proptest::prelude::*;
+
+mod common;
 
 fn problem(n: u32) -> Problem {
     Problem::new(n).unwrap()
@@ -142,24 +145,31 @@ fn seeded_searches_repeat() {
 #[test]
 fn limits_give_up_and_say_why() {
     let p = problem(12);
-    let mut engine = cp(|e| e.node_limit = Some(10));
+    let mut engine = cp(|e| e.limits.nodes = Some(10));
     let mut seen = 0;
-    let end = engine
-        .for_each(&p, &mut |_| {
-            seen += 1;
-            ControlFlow::Continue(())
-        })
-        .unwrap();
-    assert_eq!(end, Enumeration::Stopped);
+    let end = engine.for_each(&p, &mut |_| {
+        seen += 1;
+        ControlFlow::Continue(())
+    });
+    assert!(
+        matches!(
+            end,
+            Err(Error::GaveUp {
+                reason: LimitReached::Nodes,
+                ..
+            })
+        ),
+        "{end:?}"
+    );
     assert!(seen < 14_200);
     assert_eq!(engine.stats().get("nodes"), Some(10));
     // Root propagation alone decides nothing on an empty 30×30 board.
     let hard = problem(30);
-    let mut engine = cp(|e| e.node_limit = Some(0));
+    let mut engine = cp(|e| e.limits.nodes = Some(0));
     assert_eq!(
         engine.solve(&hard).unwrap(),
         Outcome::GaveUp {
-            reason: "node limit of 0 reached".into()
+            reason: "node limit reached".into()
         }
     );
 }
@@ -183,26 +193,13 @@ fn refuses_what_it_cannot_do() {
     ));
 }
 
-/// Random partial boards: up to 4 queens on random squares, kept only if they do not attack
-/// each other.
-fn partial_board() -> impl Strategy<Value = Problem> {
-    (1u32..=10).prop_flat_map(|n| {
-        proptest::collection::vec((0..n, 0..n), 0..=4).prop_filter_map(
-            "attacking queens",
-            move |squares| {
-                Problem::with_fixed(n, squares.into_iter().map(|(r, c)| Queen::new(r, c))).ok()
-            },
-        )
-    })
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(150))]
 
     /// Completion counts equal the backtracking engine's, for every strength; every solution
     /// verifies and keeps the fixed queens.
     #[test]
-    fn completions_agree_with_backtracking(p in partial_board()) {
+    fn completions_agree_with_backtracking(p in common::partial_board(10, 4)) {
         let expected = Backtrack::default().count(&p, false).unwrap().total;
         for strength in [Strength::Pairwise, Strength::Value, Strength::Bounds] {
             let found = solutions(&mut with_strength(strength), &p);

@@ -49,6 +49,7 @@ fn unsolvable_and_too_large_boards_say_so() {
     assert_eq!(code, 2);
     assert_eq!(
         stderr,
-        "error: the cp method handles n up to 20000; n = 20001 is too large\n"
+        "error: the cp method handles n up to 20000; n = 20001 is too large \
+         (--method picks another; --help lists them)\n"
     );
 }

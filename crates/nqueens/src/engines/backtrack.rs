@@ -26,7 +26,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::board::symmetry;
 use crate::board::{Problem, Solution};
-use crate::engine::{self, Counts, Engine, Enumeration, Job, Progress, ProgressSink, Stats, Visit};
+use crate::engine::{
+    self, Budget, Counts, Engine, Enumeration, Job, LimitReached, Limits, Progress, ProgressSink,
+    Stats, Visit,
+};
 use crate::error::Error;
 
 /// The largest board the masks hold.
@@ -40,6 +43,8 @@ pub struct Backtrack {
     pub threads: usize,
     /// Where `count` reports each finished task.
     pub progress: Option<ProgressSink>,
+    /// When to give up; the node budget counts queens placed (per thread when counting).
+    pub limits: Limits,
     stats: Stats,
 }
 
@@ -55,6 +60,7 @@ impl Backtrack {
         Backtrack {
             threads: threads.max(1),
             progress: None,
+            limits: Limits::default(),
             stats: Stats::default(),
         }
     }
@@ -105,14 +111,27 @@ struct Frame {
     untried: u64,
 }
 
+/// How a search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum End {
+    /// Every solution below the prefix was visited.
+    Complete,
+    /// The visitor stopped it.
+    Stopped,
+    /// A limit of the budget stopped it.
+    GaveUp(LimitReached),
+}
+
 /// Depth-first search below the queens in `prefix` (the columns of rows `0..prefix.len()`,
-/// already known to be legal). Calls `visit` with each solution's columns. Returns the number of
-/// queens placed (nodes) and whether `visit` stopped the search.
+/// already known to be legal). Calls `visit` with each solution's columns and polls `budget`
+/// at every node (a counter compare; the clock every [`Budget::POLL_EVERY`] nodes). Returns the
+/// number of queens placed (nodes) and how the search ended.
 fn search(
     board: &Board,
     prefix: &[u32],
+    budget: &mut Budget,
     visit: &mut impl FnMut(&[u32]) -> ControlFlow<()>,
-) -> (u64, ControlFlow<()>) {
+) -> (u64, End) {
     let n = board.n;
     let start = prefix.len();
     let mut placed = vec![0u32; n];
@@ -125,7 +144,10 @@ fn search(
         right = (right | bit) >> 1;
     }
     if start == n {
-        return (0, visit(&placed));
+        return match visit(&placed) {
+            ControlFlow::Continue(()) => (0, End::Complete),
+            ControlFlow::Break(()) => (0, End::Stopped),
+        };
     }
 
     let mut nodes = 0u64;
@@ -141,18 +163,21 @@ fn search(
         let frame = &mut stack[row];
         if frame.untried == 0 {
             if row == start {
-                return (nodes, ControlFlow::Continue(()));
+                return (nodes, End::Complete);
             }
             row -= 1;
             continue;
         }
         let bit = frame.untried & frame.untried.wrapping_neg();
         frame.untried ^= bit;
+        if let Err(reached) = budget.check(nodes) {
+            return (nodes, End::GaveUp(reached));
+        }
         nodes += 1;
         placed[row] = bit.trailing_zeros();
         if row + 1 == n {
             if visit(&placed).is_break() {
-                return (nodes, ControlFlow::Break(()));
+                return (nodes, End::Stopped);
             }
             continue;
         }
@@ -174,27 +199,34 @@ impl Engine for Backtrack {
         "backtrack"
     }
 
-    fn check(&self, job: Job, problem: &Problem) -> Result<(), Error> {
-        engine::check_size(self.name(), problem, MAX_N)?;
-        engine::check_unique(self.name(), job, problem)
+    fn jobs(&self) -> &'static [Job] {
+        engine::ALL_JOBS
+    }
+
+    fn max_n(&self) -> u32 {
+        MAX_N
     }
 
     fn for_each(&mut self, problem: &Problem, visit: &mut Visit<'_>) -> Result<Enumeration, Error> {
         self.check(Job::List, problem)?;
         let board = Board::new(problem);
         let mut solutions = 0u128;
-        let (nodes, flow) = search(&board, &[], &mut |columns| {
+        let mut budget = Budget::start(&self.limits);
+        let (nodes, end) = search(&board, &[], &mut budget, &mut |columns| {
             solutions += 1;
             visit(&Solution::from_columns(columns.to_vec()))
         });
         self.stats = Stats::default();
         self.stats.set("nodes", u128::from(nodes));
         self.stats.set("solutions", solutions);
-        Ok(if flow.is_break() {
-            Enumeration::Stopped
-        } else {
-            Enumeration::Complete
-        })
+        match end {
+            End::Complete => Ok(Enumeration::Complete),
+            End::Stopped => Ok(Enumeration::Stopped),
+            End::GaveUp(reason) => Err(Error::GaveUp {
+                method: self.name(),
+                reason,
+            }),
+        }
     }
 
     fn count(&mut self, problem: &Problem, unique: bool) -> Result<Counts, Error> {
@@ -215,8 +247,15 @@ impl Engine for Backtrack {
             0u64,
         ));
         let progress = self.progress.as_ref();
+        let gave_up = Mutex::new(None);
+        let budget = Budget::start(&self.limits);
         let worker = || {
+            let mut budget = budget.clone();
             loop {
+                if let Err(reached) = budget.check_now() {
+                    *gave_up.lock().expect("no worker panics holding it") = Some(reached);
+                    break;
+                }
                 let task = next_task.fetch_add(1, Ordering::Relaxed);
                 let Some(&col) = first_row.get(task) else {
                     break;
@@ -225,7 +264,7 @@ impl Engine for Backtrack {
                     total: 0,
                     unique: unique.then_some(0),
                 };
-                let (nodes, _) = search(&board, &[col], &mut |columns| {
+                let (nodes, end) = search(&board, &[col], &mut budget, &mut |columns| {
                     counts.total += 1;
                     if let Some(u) = counts.unique.as_mut() {
                         *u += u128::from(symmetry::is_canonical(&Solution::from_columns(
@@ -234,6 +273,10 @@ impl Engine for Backtrack {
                     }
                     ControlFlow::Continue(())
                 });
+                if let End::GaveUp(reached) = end {
+                    *gave_up.lock().expect("no worker panics holding it") = Some(reached);
+                    break;
+                }
                 let mut totals = totals
                     .lock()
                     .expect("no worker panics while holding the lock");
@@ -264,6 +307,12 @@ impl Engine for Backtrack {
         self.stats = Stats::default();
         self.stats.set("nodes", u128::from(nodes));
         self.stats.set("tasks", first_row.len() as u128);
+        if let Some(reason) = gave_up.into_inner().expect("workers finished") {
+            return Err(Error::GaveUp {
+                method: self.name(),
+                reason,
+            });
+        }
         Ok(counts)
     }
 

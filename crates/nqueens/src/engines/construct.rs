@@ -28,7 +28,7 @@
 //! problems are refused up front by [`Engine::check`] (local search handles them).
 
 use crate::board::{Problem, Solution};
-use crate::engine::{Engine, Enumeration, Job, Outcome, Stats, Visit};
+use crate::engine::{Engine, Job, Outcome, Stats};
 use crate::error::Error;
 
 /// The columns (0-based, row by row) of the explicit solution for `n`, or `None` for n = 2 and
@@ -104,6 +104,10 @@ impl Engine for Construct {
         "construct"
     }
 
+    fn jobs(&self) -> &'static [Job] {
+        &[Job::Solve]
+    }
+
     fn check(&self, job: Job, problem: &Problem) -> Result<(), Error> {
         if job != Job::Solve {
             return Err(Error::Unsupported {
@@ -117,20 +121,10 @@ impl Engine for Construct {
             return Err(Error::Unsupported {
                 method: self.name(),
                 job,
-                reason: "the construction cannot keep fixed queens; use --method local".into(),
+                reason: "the construction cannot keep fixed queens; local search can".into(),
             });
         }
         Ok(())
-    }
-
-    fn for_each(
-        &mut self,
-        problem: &Problem,
-        _visit: &mut Visit<'_>,
-    ) -> Result<Enumeration, Error> {
-        // `check` refuses every job but `solve`, which has its own path below.
-        self.check(Job::List, problem)?;
-        Ok(Enumeration::Stopped)
     }
 
     fn solve(&mut self, problem: &Problem) -> Result<Outcome, Error> {
@@ -220,7 +214,7 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "the construct method cannot find a solution: the construction cannot keep fixed \
-             queens; use --method local"
+             queens; local search can"
         );
         for job in [Job::List, Job::Count, Job::CountUnique] {
             assert!(matches!(

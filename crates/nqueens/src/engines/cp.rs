@@ -26,13 +26,12 @@
 //! [`MAX_N`].
 
 use std::ops::ControlFlow;
-use std::time::Duration;
 
 use cp::{Restarts, SearchConfig, Solver, Status, Strength, ValueOrder, Var, VariableOrder, View};
 
 use crate::board::{Problem, Solution};
 use crate::engine::{
-    self, Engine, Enumeration, Job, Outcome, Progress, ProgressSink, Stats, Visit,
+    self, Engine, Enumeration, Job, Limits, Outcome, Progress, ProgressSink, Stats, Visit,
 };
 use crate::error::Error;
 
@@ -51,12 +50,9 @@ pub struct Cp {
     /// one solution restarts on a Luby schedule; without, the search is the deterministic
     /// middle-out one.
     pub seed: Option<u64>,
-    /// Give up after this many search nodes. [`Engine::solve`] then answers
-    /// [`Outcome::GaveUp`] and [`Engine::for_each`] [`Enumeration::Stopped`]; [`Engine::count`]
-    /// counts only the solutions visited, so set no limit when counting (the CLI sets none).
-    pub node_limit: Option<u64>,
-    /// Give up after this much time (checked every 256 nodes); as for `node_limit`.
-    pub time_limit: Option<Duration>,
+    /// When to give up (the node budget counts search nodes). [`Engine::solve`] then answers
+    /// [`Outcome::GaveUp`], and the other jobs [`Error::GaveUp`].
+    pub limits: Limits,
     /// Where long runs report progress (solutions and nodes so far).
     pub progress: Option<ProgressSink>,
     stats: Stats,
@@ -67,8 +63,7 @@ impl Default for Cp {
         Cp {
             strength: Strength::Value,
             seed: None,
-            node_limit: None,
-            time_limit: None,
+            limits: Limits::default(),
             progress: None,
             stats: Stats::default(),
         }
@@ -184,8 +179,7 @@ impl Cp {
                 scale: RESTART_SCALE,
             }),
             seed: self.seed.unwrap_or(0),
-            node_limit: self.node_limit,
-            time_limit: self.time_limit,
+            limits: self.limits.clone(),
             ..SearchConfig::default()
         };
         let mut observer = Observer {
@@ -211,40 +205,29 @@ impl Cp {
     }
 }
 
-/// Why a search that hit a limit gave up, in words.
-fn limit_reason(status: Status, engine: &Cp) -> Option<String> {
-    match status {
-        Status::NodeLimit => Some(format!(
-            "node limit of {} reached",
-            engine.node_limit.unwrap_or_default()
-        )),
-        Status::TimeLimit => Some(format!(
-            "time limit of {:?} reached",
-            engine.time_limit.unwrap_or_default()
-        )),
-        Status::Complete | Status::Stopped => None,
-    }
-}
-
 impl Engine for Cp {
     fn name(&self) -> &'static str {
         "cp"
     }
 
-    fn check(&self, job: Job, problem: &Problem) -> Result<(), Error> {
-        engine::check_size(self.name(), problem, MAX_N)?;
-        engine::check_unique(self.name(), job, problem)
+    fn jobs(&self) -> &'static [Job] {
+        engine::ALL_JOBS
     }
 
-    /// Visits every solution; a search stopped by a limit ends as [`Enumeration::Stopped`].
+    fn max_n(&self) -> u32 {
+        MAX_N
+    }
+
     fn for_each(&mut self, problem: &Problem, visit: &mut Visit<'_>) -> Result<Enumeration, Error> {
         self.check(Job::List, problem)?;
-        let status = self.run(problem, ValueOrder::Min, false, visit)?;
-        Ok(if status == Status::Complete {
-            Enumeration::Complete
-        } else {
-            Enumeration::Stopped
-        })
+        match self.run(problem, ValueOrder::Min, false, visit)? {
+            Status::Complete => Ok(Enumeration::Complete),
+            Status::Stopped => Ok(Enumeration::Stopped),
+            Status::GaveUp(reason) => Err(Error::GaveUp {
+                method: self.name(),
+                reason,
+            }),
+        }
     }
 
     fn solve(&mut self, problem: &Problem) -> Result<Outcome, Error> {
@@ -254,10 +237,12 @@ impl Engine for Cp {
             found = Some(s.clone());
             ControlFlow::Break(())
         })?;
-        Ok(match (found, limit_reason(status, self)) {
+        Ok(match (found, status) {
             (Some(solution), _) => Outcome::Found(solution),
-            (None, Some(reason)) => Outcome::GaveUp { reason },
-            (None, None) => Outcome::NoSolution,
+            (None, Status::GaveUp(reason)) => Outcome::GaveUp {
+                reason: reason.to_string(),
+            },
+            (None, _) => Outcome::NoSolution,
         })
     }
 

@@ -264,9 +264,12 @@ impl Engine for Dlx {
         }
     }
 
-    fn check(&self, job: Job, problem: &Problem) -> Result<(), Error> {
-        engine::check_size(self.name(), problem, MAX_N)?;
-        engine::check_unique(self.name(), job, problem)
+    fn jobs(&self) -> &'static [Job] {
+        engine::ALL_JOBS
+    }
+
+    fn max_n(&self) -> u32 {
+        MAX_N
     }
 
     fn for_each(&mut self, problem: &Problem, visit: &mut Visit<'_>) -> Result<Enumeration, Error> {

@@ -50,8 +50,10 @@
 
 use std::collections::{HashMap, HashSet};
 
+use nqueens_support::SplitMix64;
+
 use crate::board::{Problem, Solution};
-use crate::engine::{Engine, Enumeration, Job, Outcome, Progress, ProgressSink, Stats, Visit};
+use crate::engine::{Engine, Job, Outcome, Progress, ProgressSink, Stats};
 use crate::error::Error;
 
 /// How many columns of the pool the greedy start tries for a row before forcing one.
@@ -114,25 +116,6 @@ impl Local {
     /// so few collisions that a solvable board needs a small fraction of this.
     pub fn default_steps(n: u32) -> u64 {
         (20 * u64::from(n)).max(1000)
-    }
-}
-
-/// A SplitMix64 stream (Steele, Lea and Flood, 2014): one add and a mixing function per number.
-#[derive(Clone, Debug)]
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..bound` (Lemire's multiply-shift; the bias is below bound / 2^64).
-    fn below(&mut self, bound: usize) -> usize {
-        ((u128::from(self.next()) * bound as u128) >> 64) as usize
     }
 }
 
@@ -262,7 +245,7 @@ impl Movable {
 /// shuffle each bucket, which fits in the L2 cache. Every permutation is equally likely: an
 /// assignment to buckets and an order inside each bucket determine it uniquely, and both are
 /// uniform. The bucket sizes come from a first pass over a copy of the random stream.
-fn shuffle(out: &mut [u32], source: impl Fn(usize) -> u32, rng: &mut Rng) {
+fn shuffle(out: &mut [u32], source: impl Fn(usize) -> u32, rng: &mut SplitMix64) {
     /// Elements per bucket, on average: 16 Ki of 4 bytes, well inside L2.
     const BUCKET: usize = 1 << 14;
     let len = out.len();
@@ -270,21 +253,21 @@ fn shuffle(out: &mut [u32], source: impl Fn(usize) -> u32, rng: &mut Rng) {
     let mut ends = vec![0usize; buckets + 1];
     let mut sizes = rng.clone();
     for _ in 0..len {
-        ends[sizes.below(buckets) + 1] += 1;
+        ends[sizes.below_u64(buckets as u64) as usize + 1] += 1;
     }
     for b in 0..buckets {
         ends[b + 1] += ends[b];
     }
     let mut next = ends.clone();
     for k in 0..len {
-        let bucket = rng.below(buckets);
+        let bucket = rng.below_u64(buckets as u64) as usize;
         out[next[bucket]] = source(k);
         next[bucket] += 1;
     }
     for b in 0..buckets {
         let bucket = &mut out[ends[b]..ends[b + 1]];
         for k in (1..bucket.len()).rev() {
-            bucket.swap(k, rng.below(k + 1));
+            bucket.swap(k, rng.below_u64(k as u64 + 1) as usize);
         }
     }
 }
@@ -315,7 +298,7 @@ struct Search {
     suspects: Vec<u32>,
     /// A queen left a line that stays crowded, so `suspects` may miss that line.
     witness_lost: bool,
-    rng: Rng,
+    rng: SplitMix64,
     counters: Counters,
 }
 
@@ -356,7 +339,7 @@ impl Search {
             collisions: 0,
             suspects: Vec::new(),
             witness_lost: false,
-            rng: Rng(seed),
+            rng: SplitMix64::new(seed),
             counters: Counters::default(),
         })
     }
@@ -530,13 +513,13 @@ impl Search {
             if self.witness_lost || self.suspects.is_empty() {
                 self.rescan();
             }
-            let pick = self.rng.below(self.suspects.len());
+            let pick = self.rng.below_u64(self.suspects.len() as u64) as usize;
             let row = self.suspects[pick] as usize;
             if !self.is_attacked(row) {
                 self.suspects.swap_remove(pick);
                 continue;
             }
-            let other = self.movable.row(self.rng.below(m));
+            let other = self.movable.row(self.rng.below_u64(m as u64) as usize);
             if other == row {
                 continue;
             }
@@ -610,6 +593,10 @@ impl Engine for Local {
         "local"
     }
 
+    fn jobs(&self) -> &'static [Job] {
+        &[Job::Solve]
+    }
+
     fn check(&self, job: Job, _problem: &Problem) -> Result<(), Error> {
         if job != Job::Solve {
             return Err(Error::Unsupported {
@@ -621,16 +608,6 @@ impl Engine for Local {
             });
         }
         Ok(())
-    }
-
-    fn for_each(
-        &mut self,
-        problem: &Problem,
-        _visit: &mut Visit<'_>,
-    ) -> Result<Enumeration, Error> {
-        // `check` refuses every job but `solve`, which has its own path below.
-        self.check(Job::List, problem)?;
-        Ok(Enumeration::Stopped)
     }
 
     fn solve(&mut self, problem: &Problem) -> Result<Outcome, Error> {

@@ -32,7 +32,7 @@ use std::str::FromStr;
 use sat::{ClauseCounter, ClauseSink, Header, Lit, Model, Solver, Var};
 
 use crate::board::{Problem, Solution};
-use crate::engine::{self, Engine, Enumeration, Job, Stats, Visit};
+use crate::engine::{self, Engine, Enumeration, Job, LimitReached, Limits, Stats, Visit};
 use crate::error::Error;
 
 /// How the at-most-one constraints are written.
@@ -270,6 +270,8 @@ pub struct Sat {
     pub encoding: Encoding,
     /// Nonzero: varies the solver's first decisions ([`sat::Options::seed`]).
     pub seed: u64,
+    /// When to give up; the node budget counts conflicts.
+    pub limits: Limits,
     stats: Stats,
 }
 
@@ -279,6 +281,7 @@ impl Sat {
         Sat {
             encoding,
             seed,
+            limits: Limits::default(),
             stats: Stats::default(),
         }
     }
@@ -289,10 +292,12 @@ impl Engine for Sat {
         "sat"
     }
 
-    fn check(&self, job: Job, problem: &Problem) -> Result<(), Error> {
-        let max = self.encoding.max_n();
-        engine::check_size(self.name(), problem, max)?;
-        engine::check_unique(self.name(), job, problem)
+    fn jobs(&self) -> &'static [Job] {
+        engine::ALL_JOBS
+    }
+
+    fn max_n(&self) -> u32 {
+        self.encoding.max_n()
     }
 
     fn for_each(&mut self, problem: &Problem, visit: &mut Visit<'_>) -> Result<Enumeration, Error> {
@@ -307,6 +312,10 @@ impl Engine for Sat {
             ..sat::Options::default()
         });
         encode(problem, self.encoding, &mut solver);
+        solver.set_limits(sat::Limits {
+            conflicts: self.limits.nodes,
+            time: self.limits.time,
+        });
         self.stats = Stats::default();
         self.stats.set("variables", u128::from(solver.num_vars()));
         let queens: Vec<Var> = (0..n * n).map(Var::from_index).collect();
@@ -322,11 +331,17 @@ impl Engine for Sat {
         self.stats.set("conflicts", u128::from(s.conflicts));
         self.stats.set("propagations", u128::from(s.propagations));
         self.stats.set("restarts", u128::from(s.restarts));
-        Ok(match end {
-            sat::Enumeration::Complete(_) => Enumeration::Complete,
-            sat::Enumeration::Stopped(_) => Enumeration::Stopped,
-            sat::Enumeration::Unknown(..) => unreachable!("the engine sets no limits"),
-        })
+        match end {
+            sat::Enumeration::Complete(_) => Ok(Enumeration::Complete),
+            sat::Enumeration::Stopped(_) => Ok(Enumeration::Stopped),
+            sat::Enumeration::Unknown(_, why) => Err(Error::GaveUp {
+                method: self.name(),
+                reason: match why {
+                    sat::StopReason::Conflicts => LimitReached::Nodes,
+                    sat::StopReason::Time => LimitReached::Time,
+                },
+            }),
+        }
     }
 
     fn stats(&self) -> Stats {

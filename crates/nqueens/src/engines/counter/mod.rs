@@ -74,7 +74,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::board::Problem;
-use crate::engine::{Counts, Engine, Enumeration, Job, Progress, ProgressSink, Stats, Visit};
+use crate::engine::{Counts, Engine, Job, Progress, ProgressSink, Stats};
 use crate::error::Error;
 
 pub use checkpoint::Checkpoint;
@@ -362,6 +362,10 @@ impl Engine for Counter {
         "counter"
     }
 
+    fn jobs(&self) -> &'static [Job] {
+        &[Job::Count, Job::CountUnique]
+    }
+
     fn check(&self, job: Job, problem: &Problem) -> Result<(), Error> {
         let unsupported = |reason: &str| {
             Err(Error::Unsupported {
@@ -384,15 +388,6 @@ impl Engine for Counter {
             );
         }
         crate::engine::check_size(self.name(), problem, MAX_N)
-    }
-
-    fn for_each(
-        &mut self,
-        problem: &Problem,
-        _visit: &mut Visit<'_>,
-    ) -> Result<Enumeration, Error> {
-        self.check(Job::List, problem)?;
-        unreachable!("check refuses enumeration")
     }
 
     fn count(&mut self, problem: &Problem, unique: bool) -> Result<Counts, Error> {
