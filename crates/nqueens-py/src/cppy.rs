@@ -115,13 +115,16 @@ fn cp_search(
     }
     let config = SearchConfig {
         seed,
-        time_limit: time_limit
-            .map(|t| {
-                Duration::try_from_secs_f64(t).map_err(|_| {
-                    value_error(format!("the time limit must be ≥ 0 seconds, not {t}"))
+        limits: nqueens_support::Limits {
+            time: time_limit
+                .map(|t| {
+                    Duration::try_from_secs_f64(t).map_err(|_| {
+                        value_error(format!("the time limit must be ≥ 0 seconds, not {t}"))
+                    })
                 })
-            })
-            .transpose()?,
+                .transpose()?,
+            ..nqueens_support::Limits::default()
+        },
         progress_every: Duration::from_millis(50),
         ..SearchConfig::default()
     };
@@ -142,7 +145,7 @@ fn cp_search(
         Status::Complete => "complete",
         Status::Stopped if observer.stopped_by_callback => "stopped",
         Status::Stopped => "first",
-        Status::NodeLimit | Status::TimeLimit => "limit",
+        Status::GaveUp(_) => "limit",
     };
     let stats = solver.stats();
     Ok((

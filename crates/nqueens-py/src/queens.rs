@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use nqueens::engine::Limits;
 use nqueens::engines::counter::{self, Counter, RunOptions, Shard, TaskList};
 use nqueens::formats::render::{self, Colour, Format, SvgStyle};
 use nqueens::{Config, Job, Method, Outcome, Problem, ProgressSink, Queen};
@@ -342,10 +343,22 @@ impl Solutions {
     }
 }
 
-fn config(seed: Option<u64>, threads: usize) -> Config {
+/// The engine settings of one call: the search stops when `stop` is raised (Ctrl-C, a dropped
+/// iterator) or after `time`.
+fn config(
+    seed: Option<u64>,
+    threads: usize,
+    stop: &Arc<AtomicBool>,
+    time: Option<Duration>,
+) -> Config {
     let mut config = Config::default();
     config.seed = seed;
     config.threads = threads;
+    config.limits = Limits {
+        time,
+        stop: Some(Arc::clone(stop)),
+        ..Limits::default()
+    };
     config
 }
 
@@ -366,7 +379,6 @@ pub fn solve(
 ) -> PyResult<Option<Solution>> {
     let problem = self::problem(n, &fixed)?;
     let method = self::method(method)?;
-    let config = config(self::seed(seed)?, 1);
     let limit = time_limit
         .map(|t| {
             Duration::try_from_secs_f64(t).map_err(|_| {
@@ -376,10 +388,11 @@ pub fn solve(
             })
         })
         .transpose()?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let config = config(self::seed(seed)?, 1, &stop, limit);
     let mut engine = method.build(Job::Solve, &problem, &config);
     engine.check(Job::Solve, &problem).map_err(value_error)?;
     let fixed: Arc<[Queen]> = problem.fixed().into();
-    let stop = Arc::new(AtomicBool::new(false));
     let outcome = worker::run(
         py,
         stop,
@@ -410,14 +423,15 @@ pub fn solutions(
 ) -> PyResult<Solutions> {
     let problem = self::problem(n, &fixed)?;
     let method = self::method(method)?;
-    let config = config(self::seed(seed)?, 1);
+    let stop = Arc::new(AtomicBool::new(false));
+    let config = config(self::seed(seed)?, 1, &stop, None);
     let limit = limit
         .map(|l| u64::try_from(l).map_err(|_| value_error(format!("limit must be ≥ 0, not {l}"))))
         .transpose()?;
     let mut engine = method.build(Job::List, &problem, &config);
     engine.check(Job::List, &problem).map_err(value_error)?;
     let fixed: Arc<[Queen]> = problem.fixed().into();
-    let stream = Stream::spawn(move |feed| {
+    let stream = Stream::spawn_with_stop(stop, move |feed| {
         engine
             .list(&problem, limit, &mut |s| feed.push(s.clone()))
             .map(|_| ())
@@ -462,7 +476,7 @@ pub fn count(
     let state: Shared2 = Arc::new(Mutex::new((0, 0)));
     let stop = Arc::new(AtomicBool::new(false));
     let sink_state = Arc::clone(&state);
-    let mut config = config(None, threads);
+    let mut config = config(None, threads, &stop, None);
     config.progress = Some(ProgressSink::new(move |p| {
         if let Ok(mut s) = sink_state.lock() {
             *s = (p.done, p.total.unwrap_or(0));

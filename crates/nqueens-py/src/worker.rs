@@ -154,8 +154,16 @@ impl<T: Send + 'static> Stream<T> {
     pub fn spawn(
         produce: impl FnOnce(&mut Feed<T>) -> Result<(), Failure> + Send + 'static,
     ) -> Self {
+        Self::spawn_with_stop(Arc::new(AtomicBool::new(false)), produce)
+    }
+
+    /// As [`Stream::spawn`], raising `stop` (which the producer's engine may watch too) when the
+    /// reader stops.
+    pub fn spawn_with_stop(
+        stop: Arc<AtomicBool>,
+        produce: impl FnOnce(&mut Feed<T>) -> Result<(), Failure> + Send + 'static,
+    ) -> Self {
         let (sender, receiver) = mpsc::sync_channel(2);
-        let stop = Arc::new(AtomicBool::new(false));
         let worker_stop = Arc::clone(&stop);
         let guard = LiveGuard::new();
         std::thread::spawn(move || {

@@ -271,3 +271,21 @@ def test_a_time_limit_raises_timeout(idle):
         nqueens.solve(22, method="dlx-gadgets", time_limit=0.1)
     assert time.monotonic() - start < 0.5
     assert idle(20.0)
+
+
+def test_engines_with_limits_stop_at_once(idle):
+    # Backtracking honours the stop flag and the time limit itself: its thread ends with the call.
+    with pytest.raises(TimeoutError):
+        nqueens.solve(60, fixed=[(0, 0), (1, 2)], method="backtrack", time_limit=0.1)
+    assert idle(0.5)
+
+    def interrupt():
+        time.sleep(0.3)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    thread = threading.Thread(target=interrupt)
+    thread.start()
+    with pytest.raises(KeyboardInterrupt):
+        nqueens.count(17, method="backtrack", threads=1)
+    thread.join()
+    assert idle(0.5)
