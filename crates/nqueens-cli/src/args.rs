@@ -13,6 +13,7 @@ use nqueens::formats::render::{Colour, Format, SvgStyle};
 use nqueens::methods::{Config, Method};
 use nqueens::{Engine, Problem, Queen, formats::partial};
 
+use crate::output;
 use crate::progress::ProgressLine;
 
 /// The board: its size and the queens already placed.
@@ -26,8 +27,9 @@ pub struct BoardArgs {
     #[arg(long = "fix", value_name = "ROW:COL", value_parser = parse_square)]
     pub fix: Vec<Queen>,
 
-    /// Read fixed queens from a partial-board file: first line n, then one ROW:COL per line
-    /// (or n drawn rows of Q and .); lines starting with # are comments.
+    /// Read fixed queens from a partial-board file (`-` reads standard input): first line n,
+    /// then one ROW:COL per line (or n drawn rows of Q and .); lines starting with # are
+    /// comments.
     #[arg(long, value_name = "PATH")]
     pub fix_file: Option<PathBuf>,
 }
@@ -43,7 +45,7 @@ impl BoardArgs {
                 Some(n) if n != board.n => {
                     bail!(
                         "N is {n} but {} describes a {}×{} board",
-                        path.display(),
+                        output::display_name(path),
                         board.n,
                         board.n
                     )
@@ -61,9 +63,8 @@ impl BoardArgs {
 }
 
 fn read_partial(path: &Path) -> Result<partial::PartialBoard> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    partial::parse(&text).with_context(|| path.display().to_string())
+    let (name, text) = output::read_input(path, partial::MAX_BYTES, "a partial-board file")?;
+    partial::parse(&text).with_context(|| name)
 }
 
 /// Parses the board size with a message that says what is expected.
@@ -126,7 +127,7 @@ pub struct MethodArgs {
     #[arg(long)]
     pub progress: bool,
 
-    /// The CNF encoding of the sat method: the seed's pairwise clauses or the compact
+    /// The CNF encoding of the sat method: the pairwise encoding (one clause per attacking pair) or the compact
     /// sequential counter (for large boards).
     #[arg(long, value_name = "ENCODING", default_value = "pairwise", value_parser = encoding_parser())]
     pub encoding: Encoding,
@@ -220,7 +221,15 @@ impl OutputArgs {
         if implied && format.check_size(n).is_err() {
             return Ok(Format::Permutation);
         }
-        format.check_size(n)?;
+        format.check_size(n).map_err(|too_large| {
+            anyhow::anyhow!(
+                "the {} format draws all n² squares and is limited to n ≤ {}; for n = {} use \
+                 --format permutation, coords or json",
+                too_large.format,
+                nqueens::formats::render::GRID_LIMIT,
+                too_large.n
+            )
+        })?;
         Ok(format)
     }
 }

@@ -15,6 +15,14 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// `--version`: the version and the optional features this binary was built with.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (features: ",
+    env!("NQUEENS_FEATURES"),
+    ")"
+);
+
 /// Solve the N-Queens problem every way that matters.
 ///
 /// Place n queens on an n×n board so that no two share a row, a column or a diagonal. Find one
@@ -23,7 +31,7 @@ use clap::{Parser, Subcommand};
 ///
 /// Exit codes: 0 success, 1 no solution, 2 usage error, 3 gave up at a limit.
 #[derive(Debug, Parser)]
-#[command(name = "nqueens", version, max_term_width = 100)]
+#[command(name = "nqueens", version = VERSION, max_term_width = 100)]
 #[command(after_help = "Examples:\n  \
     nqueens solve 8                     one solution of 8-queens, drawn\n  \
     nqueens solve 8 --fix 1:1 --fix 2:5 complete a board with two queens placed\n  \
@@ -52,6 +60,13 @@ enum Command {
     #[command(hide = true)]
     BenchRun(commands::bench::BenchRunArgs),
     GenCompletion(commands::gen_completion::GenCompletionArgs),
+    Completions(commands::completions::CompletionsArgs),
+    Man(commands::man::ManArgs),
+}
+
+/// The whole command-line definition, for the commands that describe it (completions, man).
+pub fn cli_definition() -> clap::Command {
+    <Cli as clap::CommandFactory>::command()
 }
 
 /// What a command found, as an exit status.
@@ -92,6 +107,8 @@ fn main() -> ExitCode {
         Command::Bench(args) => commands::bench::run(args),
         Command::BenchRun(args) => commands::bench::run_child_job(args),
         Command::GenCompletion(args) => commands::gen_completion::run(args),
+        Command::Completions(args) => commands::completions::run(args),
+        Command::Man(args) => commands::man::run(args),
     };
     match result {
         Ok(Status::Success) => ExitCode::SUCCESS,
@@ -113,7 +130,7 @@ fn report_error(err: &anyhow::Error) -> ExitCode {
     if broken_pipe {
         return ExitCode::SUCCESS;
     }
-    let mut message = format!("{err:#}").replace('\n', " ");
+    let mut message = one_line(err);
     // The library names methods, never flags; the flag is this front end's word.
     if matches!(
         err.downcast_ref::<nqueens::Error>(),
@@ -134,6 +151,28 @@ fn report_error(err: &anyhow::Error) -> ExitCode {
     }
 }
 
+/// The error and its causes as one line, `: `-separated, leaving out a cause whose text the
+/// line already holds (a library error that shows its I/O error's reason would otherwise print
+/// the reason twice); a control character left in it becomes a space, so no message can drive
+/// the terminal.
+fn one_line(err: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in err.chain() {
+        let text = cause.to_string();
+        if text.is_empty() || line.contains(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line.replace('\n', " ")
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
 /// Help and version go to stdout with exit 0; any other command-line error becomes one line on
 /// stderr with exit 2 (clap's own message, with its list continuations folded into the line).
 fn report_usage_error(err: clap::Error) -> ExitCode {
@@ -150,13 +189,31 @@ fn report_usage_error(err: clap::Error) -> ExitCode {
         _ => {}
     }
     let rendered = err.render().to_string();
-    let line = rendered
+    let lines: Vec<&str> = rendered
         .lines()
         .map(str::trim)
         .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
-        .filter(|l| !l.is_empty() && !l.starts_with("tip:"))
+        .filter(|l| !l.is_empty())
+        .collect();
+    let line = lines
+        .iter()
+        .filter(|l| !l.starts_with("tip:"))
+        .copied()
         .collect::<Vec<_>>()
         .join(" ");
-    let _ = writeln!(io::stderr(), "{line} (see --help)");
+    // clap's "tip: a similar subcommand exists: 'count'" becomes "did you mean 'count'?".
+    let guess = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("tip: a similar "))
+        .filter_map(|l| l.split_once(": ").map(|(_, names)| names))
+        .next();
+    match guess {
+        Some(names) => {
+            let _ = writeln!(io::stderr(), "{line}; did you mean {names}? (see --help)");
+        }
+        None => {
+            let _ = writeln!(io::stderr(), "{line} (see --help)");
+        }
+    }
     ExitCode::from(2)
 }

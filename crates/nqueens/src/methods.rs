@@ -12,6 +12,7 @@ use crate::engines::cp::Cp;
 use crate::engines::dlx::{self, Dlx};
 use crate::engines::local::Local;
 use crate::engines::sat::{self, Sat};
+use crate::error::Error;
 
 /// A way to solve N-Queens, as users name it on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -139,7 +140,12 @@ impl Method {
     ///   programming up to [`crate::engines::cp::MAX_N`] rows (first-fail finds completions in
     ///   milliseconds where row-by-row backtracking needs minutes from n ≈ 40, and it proves
     ///   there is none when that is so), local search beyond.
-    /// - Everything else (small boards, listing, counting completions): backtracking.
+    /// - Listing from [`AUTO_CONSTRUCT_FROM`] rows on: constraint programming, whose first
+    ///   solutions of a big board come in milliseconds (row-by-row backtracking takes seconds
+    ///   to the first at n ≈ 30, and longer than anyone waits at n = 40).
+    /// - Everything else (small boards, counting completions): backtracking. Counting a whole
+    ///   board beyond [`counter::MAX_N`] rows resolves to backtracking too, but `auto` refuses
+    ///   to start that run ([`Method::refuse_hopeless`]).
     pub fn resolve(self, job: Job, problem: &Problem) -> Method {
         match self {
             Method::Auto
@@ -163,9 +169,36 @@ impl Method {
                     Method::Local
                 }
             }
+            Method::Auto if job == Job::List && problem.n() >= AUTO_CONSTRUCT_FROM => Method::Cp,
             Method::Auto => Method::Backtrack,
             other => other,
         }
+    }
+
+    /// Refuses, under `auto`, a run no one would wait for: counting the solutions of a whole
+    /// board beyond the counter's [`counter::MAX_N`] rows, which only plain backtracking can
+    /// do, without symmetry and in roughly [`backtrack_count_seconds`]. The error gives that
+    /// estimate; asking for the backtracking method by name runs it (with progress).
+    pub fn refuse_hopeless(self, job: Job, problem: &Problem, threads: usize) -> Result<(), Error> {
+        let n = problem.n();
+        if self != Method::Auto
+            || !matches!(job, Job::Count | Job::CountUnique)
+            || problem.is_completion()
+            || n <= counter::MAX_N
+        {
+            return Ok(());
+        }
+        let threads = threads.max(1);
+        let plural = if threads == 1 { "" } else { "s" };
+        Err(Error::Unsupported {
+            method: self.name(),
+            job,
+            reason: format!(
+                "n = {n} is beyond the counter (it covers n ≤ {}; the largest board ever counted is n = 27), and plain backtracking would need {} on {threads} thread{plural}; ask for the backtracking method by name to run it anyway",
+                counter::MAX_N,
+                rough_duration(backtrack_count_seconds(n, threads))
+            ),
+        })
     }
 
     /// Builds the engine for this method (after resolving `auto` for `job` and `problem`).
@@ -209,6 +242,41 @@ impl Method {
 
 /// From this board size on, `auto` answers `solve` without fixed queens by the construction.
 pub const AUTO_CONSTRUCT_FROM: u32 = 25;
+
+/// Solutions plain backtracking counts per second per thread, roughly (about 10⁶ measured at
+/// n = 16 on a loaded machine; a fast core does a few times more).
+pub const BACKTRACK_SOLUTIONS_PER_SECOND: f64 = 3e6;
+
+/// A rough estimate of the seconds plain backtracking needs to count every solution of the
+/// n×n board on `threads` threads: the solution count extrapolated from A000170(27) by the
+/// ratio A000170(m) / A000170(m − 1) ≈ 0.389·m (10.5 at m = 27; Simkin's asymptotics
+/// A000170(n) ≈ (n·e^−1.944)ⁿ give e^−0.944·m), divided by [`BACKTRACK_SOLUTIONS_PER_SECOND`] per
+/// thread. Good to an order of magnitude, which is all a refusal needs.
+pub fn backtrack_count_seconds(n: u32, threads: usize) -> f64 {
+    let mut solutions = crate::instances::oeis::total(27).map_or(2.35e17, |t| t as f64);
+    for m in 28..=n {
+        solutions *= 0.389 * f64::from(m);
+    }
+    solutions / (BACKTRACK_SOLUTIONS_PER_SECOND * threads.max(1) as f64)
+}
+
+/// Seconds as a rough duration for messages: "about 3 days", "about 3×10^9 years".
+fn rough_duration(seconds: f64) -> String {
+    const YEAR: f64 = 365.25 * 86400.0;
+    if seconds < 2.0 * 86400.0 {
+        return format!("about {:.0} hours", (seconds / 3600.0).max(1.0));
+    }
+    if seconds < 2.0 * YEAR {
+        return format!("about {:.0} days", seconds / 86400.0);
+    }
+    let years = seconds / YEAR;
+    if years < 1e4 {
+        return format!("about {years:.0} years");
+    }
+    let exponent = years.log10().floor();
+    let mantissa = (years / 10f64.powf(exponent)).round().min(9.0);
+    format!("about {mantissa:.0}×10^{exponent:.0} years")
+}
 
 impl fmt::Display for Method {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -305,6 +373,58 @@ mod tests {
         assert_eq!(auto(Job::Solve, &fixed(20_000)), Method::Cp);
         assert_eq!(auto(Job::Solve, &fixed(20_001)), Method::Local);
         assert_eq!(auto(Job::Count, &fixed(12)), Method::Backtrack);
-        assert_eq!(auto(Job::List, &fixed(65)), Method::Backtrack);
+        assert_eq!(auto(Job::List, &fixed(65)), Method::Cp);
+        assert_eq!(auto(Job::List, &fixed(24)), Method::Backtrack);
+        assert_eq!(auto(Job::List, &plain(24)), Method::Backtrack);
+        assert_eq!(auto(Job::List, &plain(40)), Method::Cp);
+    }
+
+    #[test]
+    fn auto_refuses_to_count_beyond_the_counter_and_says_how_long_it_would_take() {
+        let plain = |n| Problem::new(n).unwrap();
+        for job in [Job::Count, Job::CountUnique] {
+            assert!(Method::Auto.refuse_hopeless(job, &plain(32), 2).is_ok());
+            for n in [33, 40, 64] {
+                let message = Method::Auto
+                    .refuse_hopeless(job, &plain(n), 2)
+                    .unwrap_err()
+                    .to_string();
+                assert!(
+                    message.contains(&format!("n = {n} is beyond the counter (it covers n ≤ 32; the largest board ever counted is n = 27)")),
+                    "{message}"
+                );
+                assert!(message.contains("years on 2 threads"), "{message}");
+                assert!(
+                    !message.contains("--"),
+                    "no flags in library messages: {message}"
+                );
+            }
+            // By name, backtracking runs; completions and other jobs are not refused.
+            assert!(
+                Method::Backtrack
+                    .refuse_hopeless(job, &plain(40), 2)
+                    .is_ok()
+            );
+            let fixed = Problem::with_fixed(40, [crate::Queen::new(0, 1)]).unwrap();
+            assert!(Method::Auto.refuse_hopeless(job, &fixed, 2).is_ok());
+        }
+        assert!(
+            Method::Auto
+                .refuse_hopeless(Job::List, &plain(40), 2)
+                .is_ok()
+        );
+        // The estimate: millennia at n = 28 on one thread (n = 27 took a year of many FPGAs),
+        // each further row about 0.389·n times more.
+        let year = 365.25 * 86400.0;
+        let at28 = backtrack_count_seconds(28, 1) / year;
+        assert!((1e3..1e6).contains(&at28), "{at28}");
+        let at33 = backtrack_count_seconds(33, 1) / year;
+        assert!((1e5..1e6).contains(&(at33 / at28)), "{at33}");
+        assert_eq!(
+            backtrack_count_seconds(33, 4) * 4.0,
+            backtrack_count_seconds(33, 1)
+        );
+        assert_eq!(rough_duration(3.0 * 86400.0), "about 3 days");
+        assert_eq!(rough_duration(1e17), "about 3×10^9 years");
     }
 }

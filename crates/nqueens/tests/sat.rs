@@ -1,4 +1,4 @@
-//! N-Queens as CNF: the seed's clause lists exactly, a snapshot of the n = 4 DIMACS file, and
+//! N-Queens as CNF: the pairwise encoding's clause lists exactly, a snapshot of the n = 4 DIMACS file, and
 //! enumeration with both encodings against A000170, every model checked against the formula and
 //! every board through `verify`.
 
@@ -9,7 +9,7 @@ use nqueens::engines::sat::{self as cnf, Encoding};
 use nqueens::{Engine, Outcome, Problem, Queen, instances::oeis, verify};
 use sat::{ClauseSink, Cnf, Lit, Solver, Var};
 
-/// Clauses as the seed's tests print them: `((-4 -3) (-2 -1))`.
+/// Clauses as the SAT write-up's tests print them: `((-4 -3) (-2 -1))`.
 fn lisp(clauses: &[Vec<Lit>]) -> String {
     let inner: Vec<String> = clauses
         .iter()

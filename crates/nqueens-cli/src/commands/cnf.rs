@@ -16,7 +16,7 @@ pub struct CnfArgs {
     #[command(flatten)]
     pub board: BoardArgs,
 
-    /// The seed's pairwise clauses, or the compact sequential counter (for large boards).
+    /// The pairwise encoding (one clause per attacking pair), or the compact sequential counter (for large boards).
     #[arg(long, value_name = "ENCODING", default_value = "pairwise", value_parser = encoding_parser())]
     pub encoding: Encoding,
 

@@ -2,17 +2,18 @@
 //! of the count (`--shard I/K`, printed as JSON for `nqueens merge`); both use the counter.
 
 use std::io::Write;
+use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Result, anyhow, bail};
 use clap::Args;
 use nqueens::Job;
-use nqueens::engines::counter::{Counter, RunOptions, Shard};
+use nqueens::engines::counter::{self, Counter, CounterError, RunOptions, Shard};
 use nqueens::methods::Method;
 
-use crate::Status;
 use crate::args::{BoardArgs, MethodArgs, all_cores};
 use crate::output;
+use crate::{Failure, Status};
 
 /// Count the solutions (all of them, or up to symmetry with --unique) and print the number.
 #[derive(Debug, Args)]
@@ -52,16 +53,45 @@ pub fn run(args: CountArgs) -> Result<Status> {
         Job::Count
     };
     let threads = args.threads.map_or_else(all_cores, |t| t as usize);
+    args.method
+        .method
+        .refuse_hopeless(job, &problem, threads)
+        .map_err(|e| anyhow!("{e} (--method backtrack)"))?;
     if args.checkpoint.is_some() || args.shard.is_some() {
         return run_counter(&args, &problem, threads);
     }
     let (config, progress) = args.method.config(threads);
     let mut engine = args.method.method.build(job, &problem, &config);
     engine.check(job, &problem)?;
+    if engine.name() == "backtrack" && !problem.is_completion() && problem.n() > counter::MAX_N {
+        // Asked for by name: run it, but never silently.
+        eprintln!(
+            "nqueens: counting n = {} by plain backtracking, which needs roughly {:.0e} seconds on {threads} thread(s); progress comes after each of its {} first-row tasks (--progress off a terminal)",
+            problem.n(),
+            nqueens::methods::backtrack_count_seconds(problem.n(), threads),
+            problem.n()
+        );
+    }
     let start = Instant::now();
-    let counts = engine.count(&problem, args.unique)?;
+    let counts = engine
+        .count(&problem, args.unique)
+        .map_err(wrong_total_fails)?;
     drop(progress);
     args.method.report(engine.as_ref(), start.elapsed());
+    if !problem.is_completion() {
+        let cause = format!(
+            "a bug in the {} method or a hardware fault (memory, CPU) is the likely cause",
+            engine.name()
+        );
+        counter::check_published(
+            "the count",
+            problem.n(),
+            counts.total,
+            counts.unique,
+            &cause,
+        )
+        .map_err(|e| wrong_total_fails(e.into()))?;
+    }
     let mut out = output::open(args.output.as_deref())?;
     let shown = if args.unique {
         counts.unique.ok_or_else(|| {
@@ -92,6 +122,14 @@ fn run_counter(args: &CountArgs, problem: &nqueens::Problem, threads: usize) -> 
     } else {
         Job::Count
     };
+    if let (Some(output), Some(checkpoint)) = (&args.output, &args.checkpoint) {
+        if same_file(output, checkpoint) {
+            bail!(
+                "--output {} is the checkpoint: the count would overwrite the record of its own work",
+                output.display()
+            );
+        }
+    }
     let (config, progress) = args.method.config(threads);
     let mut counter = Counter::new(threads);
     counter.progress = config.progress.clone();
@@ -100,7 +138,9 @@ fn run_counter(args: &CountArgs, problem: &nqueens::Problem, threads: usize) -> 
         checkpoint: args.checkpoint.clone(),
         shard: args.shard,
     };
-    let report = counter.run(problem.n(), &options)?;
+    let report = counter
+        .run(problem.n(), &options)
+        .map_err(wrong_total_fails)?;
     drop(progress);
     args.method.report(&counter, report.elapsed);
     let mut out = output::open(args.output.as_deref())?;
@@ -113,4 +153,30 @@ fn run_counter(args: &CountArgs, problem: &nqueens::Problem, threads: usize) -> 
     }
     out.flush()?;
     Ok(Status::Success)
+}
+
+/// A count that contradicts the published one is a failed check (exit 1), not a usage error.
+pub(crate) fn wrong_total_fails(error: nqueens::Error) -> anyhow::Error {
+    match error {
+        nqueens::Error::Counter(wrong @ CounterError::WrongTotal { .. }) => {
+            Failure(wrong.to_string()).into()
+        }
+        other => other.into(),
+    }
+}
+
+/// Whether two paths name the same file: the same inode where both exist (through links
+/// too), the same absolute path otherwise.
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        #[cfg(unix)]
+        (Ok(x), Ok(y)) => {
+            use std::os::unix::fs::MetadataExt;
+            (x.dev(), x.ino()) == (y.dev(), y.ino())
+        }
+        _ => match (std::path::absolute(a), std::path::absolute(b)) {
+            (Ok(x), Ok(y)) => x == y,
+            _ => a == b,
+        },
+    }
 }

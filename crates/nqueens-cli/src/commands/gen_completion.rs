@@ -1,6 +1,6 @@
 //! `nqueens gen-completion`: a random partial board for completion benchmarks and tests.
 
-use std::io::Write;
+use std::io::Write as _;
 use std::path::PathBuf;
 
 use anyhow::Result;
@@ -39,8 +39,12 @@ pub struct GenCompletionArgs {
 pub fn run(args: GenCompletionArgs) -> Result<Status> {
     let problem = match random_partial(args.n, args.queens, args.seed, args.max_tries) {
         Ok(problem) => problem,
-        Err(err @ GenerateError::OutOfTries { .. }) => {
-            eprintln!("{err}");
+        Err(GenerateError::OutOfTries { n, queens, tries }) => {
+            eprintln!(
+                "no non-attacking placement of {queens} queens on a {n}×{n} board found in \
+                 {tries} random draws; such placements get rare as K grows (try fewer queens \
+                 or a larger --max-tries)"
+            );
             return Ok(Status::GaveUp);
         }
         Err(err) => return Err(err.into()),
@@ -51,6 +55,6 @@ pub fn run(args: GenCompletionArgs) -> Result<Status> {
     );
     let mut out = output::open(args.output.as_deref())?;
     out.write_all(partial::write(&problem, &comment).as_bytes())?;
-    out.flush()?;
+    out.finish()?;
     Ok(Status::Success)
 }

@@ -34,6 +34,14 @@ pub fn run(args: ListArgs) -> Result<Status> {
     engine.check(Job::List, &problem)?;
     let out = output::open(args.output.output.as_deref())?;
     let mut writer = SolutionWriter::new(out, format, &problem, args.output.svg.style());
+    // A picture of all solutions of a bare board has a size known from the published counts,
+    // so it is streamed (`list 16 -o all.svg` is 18 GB of SVG, never held in memory).
+    if !problem.is_completion()
+        && let Some(total) = nqueens::instances::oeis::total(problem.n())
+    {
+        let total = u64::try_from(total).unwrap_or(u64::MAX);
+        writer.stream_svg(args.limit.map_or(total, |limit| limit.min(total)));
+    }
     let name = engine.name();
     let start = Instant::now();
     // The callback cannot return an error, so the first one is kept and stops the search.
@@ -55,11 +63,12 @@ pub fn run(args: ListArgs) -> Result<Status> {
         return Err(err);
     }
     let listed = writer.written();
-    writer.finish()?;
     args.method.report(engine.as_ref(), start.elapsed());
     if listed == 0 && args.limit != Some(0) {
+        // Like `solve`: no solution, no output file (the unpublished one is deleted).
         eprintln!("no solution");
         return Ok(Status::NoSolution);
     }
+    writer.finish()?;
     Ok(Status::Success)
 }

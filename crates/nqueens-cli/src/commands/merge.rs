@@ -1,12 +1,14 @@
 //! `nqueens merge`: add up the shards of one count.
 
-use std::io::Write;
-use std::path::PathBuf;
+use std::fs::File;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::Args;
 use nqueens::engines::counter::shard;
 
+use super::count::{same_file, wrong_total_fails};
 use crate::Status;
 use crate::output;
 
@@ -29,13 +31,20 @@ pub struct MergeArgs {
 }
 
 pub fn run(args: MergeArgs) -> Result<Status> {
+    if let Some(output) = &args.output {
+        if let Some(input) = args.files.iter().find(|f| same_file(output, f)) {
+            bail!(
+                "--output {} is one of the shard files ({}): merging would overwrite it",
+                output.display(),
+                input.display()
+            );
+        }
+    }
     let mut sources = Vec::with_capacity(args.files.len());
     for path in &args.files {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        sources.push((path.display().to_string(), text));
+        sources.push((path.display().to_string(), read_shard_file(path)?));
     }
-    let merged = shard::merge(&sources)?;
+    let merged = shard::merge(&sources).map_err(|e| wrong_total_fails(e.into()))?;
     if args.stats {
         eprintln!(
             "n={} shards={} tasks={} total={} unique={} nodes={} elapsed={:.3}s",
@@ -57,4 +66,22 @@ pub fn run(args: MergeArgs) -> Result<Status> {
     writeln!(out, "{shown}")?;
     out.flush()?;
     Ok(Status::Success)
+}
+
+/// A shard file's text, reading no more than a shard result can need (a larger file is
+/// refused by the merge with its name; a FIFO is read like a file).
+fn read_shard_file(path: &Path) -> Result<String> {
+    let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(shard::MAX_SHARD_FILE as u64 + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    String::from_utf8(bytes).or_else(|e| {
+        if e.utf8_error().error_len().is_none() && e.as_bytes().len() > shard::MAX_SHARD_FILE {
+            // Cut inside a character at the limit: long, not binary; the merge says so.
+            Ok(String::from_utf8_lossy(e.as_bytes()).into_owned())
+        } else {
+            bail!("{}: not a shard result (not UTF-8 text)", path.display())
+        }
+    })
 }

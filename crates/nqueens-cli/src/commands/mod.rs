@@ -2,9 +2,11 @@
 
 pub mod bench;
 pub mod cnf;
+pub mod completions;
 pub mod count;
 pub mod gen_completion;
 pub mod list;
+pub mod man;
 pub mod merge;
 pub mod sat;
 pub mod solve;

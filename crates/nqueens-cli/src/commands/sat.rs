@@ -1,22 +1,29 @@
 //! `nqueens sat`: any DIMACS CNF file, solved by the CDCL solver, answered as SAT
 //! competitions require.
+//!
+//! The formula is read and checked whole before the proof file or the `--output` file is
+//! created, so a rejected input leaves both untouched (see [`crate::output`]).
 
-use std::fs::File;
-use std::io::{BufReader, BufWriter, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use sat::{Outcome, Solver, read_dimacs};
+use sat::{Cnf, Outcome, Solver, read_dimacs};
 
 use crate::Status;
+use crate::output;
 
 /// Solve a DIMACS CNF file: prints `s SATISFIABLE` with `v ... 0` lines (exit 10) or
 /// `s UNSATISFIABLE` (exit 20).
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:\n  \
+    nqueens sat formula.cnf                    solve a file\n  \
+    nqueens cnf 8 | nqueens sat -              solve what another command writes\n  \
+    nqueens sat f.cnf --proof f.drat -o f.out  answer to a file, DRAT proof beside it")]
 pub struct SatArgs {
-    /// The DIMACS CNF file.
+    /// The DIMACS CNF file (`-` reads standard input).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
 
@@ -24,25 +31,31 @@ pub struct SatArgs {
     #[arg(long, value_name = "PROOF")]
     pub proof: Option<PathBuf>,
 
+    /// Write the answer (`s ...` and `v ...` lines) to this file instead of standard output.
+    #[arg(long, short, value_name = "PATH")]
+    pub output: Option<PathBuf>,
+
     /// Print the solver's counters and the time on stderr.
     #[arg(long)]
     pub stats: bool,
 }
 
 pub fn run(args: SatArgs) -> Result<Status> {
-    let name = args.file.display().to_string();
     let start = Instant::now();
-    let input = File::open(&args.file).with_context(|| format!("cannot read {name}"))?;
+    // Every input first: the formula, read and checked whole.
+    let (name, input) = output::open_input(&args.file)?;
+    let mut cnf = Cnf::new();
+    read_dimacs(input, &mut cnf).with_context(|| name.clone())?;
+    // Then the outputs.
+    let mut out = output::open(args.output.as_deref())?;
     let mut solver = Solver::new();
     if let Some(path) = &args.proof {
-        let file =
-            File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-        solver.set_proof(BufWriter::with_capacity(1 << 16, file));
+        solver.set_proof(output::open(Some(path))?);
     }
-    read_dimacs(BufReader::with_capacity(1 << 16, input), &mut solver)
-        .with_context(|| name.clone())?;
+    cnf.add_to(&mut solver);
+    drop(cnf);
     let outcome = solver.solve();
-    solver.finish_proof().context("cannot write the proof")?;
+    solver.finish_proof()?;
     if args.stats {
         eprintln!(
             "elapsed={:.3}s {}",
@@ -50,7 +63,6 @@ pub fn run(args: SatArgs) -> Result<Status> {
             solver.stats()
         );
     }
-    let mut out = BufWriter::new(std::io::stdout().lock());
     let status = match outcome {
         Outcome::Sat(model) => {
             writeln!(out, "s SATISFIABLE")?;
@@ -77,6 +89,6 @@ pub fn run(args: SatArgs) -> Result<Status> {
             Status::GaveUp
         }
     };
-    out.flush()?;
+    out.finish()?;
     Ok(status)
 }

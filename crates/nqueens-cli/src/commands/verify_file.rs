@@ -1,15 +1,14 @@
 //! `nqueens verify`: check solutions written by any tool.
 
-use std::fs::File;
-use std::io::{self, BufRead, BufReader};
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use clap::Args;
 use nqueens::formats::solutions::{ReadError, SolutionReader};
 use nqueens::{Problem, verify};
 
 use crate::args::parse_n;
+use crate::output;
 use crate::{Failure, Status};
 
 /// Check solutions from a file, one per line, in O(n) each (exit 1 at the first wrong one).
@@ -35,13 +34,7 @@ pub struct VerifyArgs {
 }
 
 pub fn run(args: VerifyArgs) -> Result<Status> {
-    let name = args.file.display().to_string();
-    let input: Box<dyn BufRead> = if name == "-" {
-        Box::new(BufReader::with_capacity(1 << 16, io::stdin().lock()))
-    } else {
-        let file = File::open(&args.file).with_context(|| format!("cannot read {name}"))?;
-        Box::new(BufReader::with_capacity(1 << 16, file))
-    };
+    let (name, input) = output::open_input(&args.file)?;
     let mut reader = SolutionReader::new(input);
     let mut checked = 0u64;
     let mut sizes: Option<(u32, u32)> = None;
@@ -49,17 +42,15 @@ pub fn run(args: VerifyArgs) -> Result<Status> {
         let (line, solution) = match reader.next_solution() {
             Ok(Some(found)) => found,
             Ok(None) => break,
+            Err(err @ ReadError::TooLong { .. }) => bail!("{name}: {err}"),
             Err(ReadError::NotOnePerRow { line, reason }) => {
                 return Err(Failure(format!("{name}:{line}: {reason}")).into());
             }
-            Err(ReadError::Io(err)) => {
-                return Err(err).with_context(|| format!("cannot read {name}"));
+            // The reader's errors name the file already.
+            Err(ReadError::Io(err)) => return Err(err.into()),
+            Err(ReadError::Syntax { position, reason }) => {
+                bail!("{name}:{}:{}: {reason}", position.line, position.column)
             }
-            Err(ReadError::Syntax {
-                line,
-                column,
-                reason,
-            }) => bail!("{name}:{line}:{column}: {reason}"),
         };
         let n = solution.n();
         let problem = Problem::new(args.size.unwrap_or(n))

@@ -221,25 +221,25 @@ fn verify_names_the_first_conflict_and_bad_input() {
         (
             "1:2 2:4 2:1 4:3\n",
             1,
-            "-:1: queens 2:4 and 2:1 attack each other along a row",
+            "standard input:1: queens 2:4 and 2:1 attack each other along a row",
         ),
         (
             "2 4 1 1\n",
             1,
-            "-:1: queens 3:1 and 4:1 attack each other along a column",
+            "standard input:1: queens 3:1 and 4:1 attack each other along a column",
         ),
         (
             "2 4 1 5\n",
             1,
-            "-:1: the queen on row 4 is in column 5, off the 4-column board",
+            "standard input:1: the queen on row 4 is in column 5, off the 4-column board",
         ),
-        ("2 4 one 3\n", 2, "-:1:5: unexpected 'o'"),
+        ("2 4 one 3\n", 2, "standard input:1:5: unexpected 'o'"),
         (
             "1:2 4\n",
             2,
-            "-:1:5: the line mixes ROW:COL pairs and plain columns",
+            "standard input:1:5: the line mixes ROW:COL pairs and plain columns",
         ),
-        ("# nothing\n", 2, "- holds no solution"),
+        ("# nothing\n", 2, "standard input holds no solution"),
     ];
     for (input, expected_code, message) in cases {
         let (code, stdout, stderr) = run_with(&["verify", "-"], input);

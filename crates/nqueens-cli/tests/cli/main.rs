@@ -7,6 +7,8 @@ mod basics;
 mod bench;
 mod counter;
 mod cp;
+mod docs;
 mod huge;
 mod sat;
+mod trust;
 mod xc;

@@ -46,14 +46,64 @@ pub fn columns(n: u32) -> Option<Vec<u32>> {
 
 /// Like [`columns`], but reports a board too large for memory as an error instead of aborting.
 fn try_columns(n: u32) -> Result<Option<Vec<u32>>, Error> {
+    let bytes = 4 * u64::from(n);
+    check_memory("construct", n, bytes)?;
     let mut out = Vec::new();
     out.try_reserve_exact(n as usize)
         .map_err(|_| Error::OutOfMemory {
             method: "construct",
             n,
-            bytes: 4 * u64::from(n),
+            bytes,
         })?;
     Ok(fill(n, &mut out).then_some(out))
+}
+
+/// Refuses, before anything is built, a job that would need about `bytes` of memory when that is
+/// more than this process can get ([`memory_available`]): [`Error::OutOfMemory`] names the
+/// method, n and the estimate in MiB. With no figure to go by (not Linux) every size passes, and
+/// callers still reserve with `try_reserve` so an allocation failure is an error, not an abort.
+///
+/// Estimates need not be exact: the point is to refuse a board that needs ten times the
+/// machine, cleanly and at once, instead of being killed half-way through building it.
+pub fn check_memory(method: &'static str, n: u32, bytes: u64) -> Result<(), Error> {
+    match memory_available() {
+        Some(available) if bytes > available => Err(Error::OutOfMemory { method, n, bytes }),
+        _ => Ok(()),
+    }
+}
+
+/// The bytes this process may still allocate, as far as the system says: the smaller of the
+/// memory the machine has available (`MemAvailable` plus free swap in `/proc/meminfo`) and what
+/// is left under the address-space limit (`ulimit -v`: `Max address space` in
+/// `/proc/self/limits` less `VmSize` in `/proc/self/status`). `None` where these files do not
+/// exist.
+pub fn memory_available() -> Option<u64> {
+    /// The number after `key` on its line of `text`, times `unit`.
+    fn field(text: &str, key: &str, unit: u64) -> Option<u64> {
+        let rest = text.lines().find_map(|line| line.strip_prefix(key))?;
+        let number = rest.split_whitespace().next()?;
+        number.parse::<u64>().ok().map(|v| v.saturating_mul(unit))
+    }
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok();
+    let machine = meminfo.as_deref().and_then(|text| {
+        let available = field(text, "MemAvailable:", 1024)?;
+        Some(available.saturating_add(field(text, "SwapFree:", 1024).unwrap_or(0)))
+    });
+    let limits = std::fs::read_to_string("/proc/self/limits").ok();
+    let address_space = limits
+        .as_deref()
+        .and_then(|text| field(text, "Max address space", 1))
+        .map(|limit| {
+            let used = std::fs::read_to_string("/proc/self/status")
+                .ok()
+                .and_then(|status| field(&status, "VmSize:", 1024))
+                .unwrap_or(0);
+            limit.saturating_sub(used)
+        });
+    match (machine, address_space) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 /// Appends the explicit solution's 0-based columns to `out`; false for n = 2, 3.
@@ -150,6 +200,24 @@ mod tests {
     use std::ops::ControlFlow;
 
     use super::*;
+
+    #[test]
+    fn a_job_above_the_machine_is_refused_before_it_is_built() {
+        if cfg!(target_os = "linux") {
+            assert!(memory_available().is_some_and(|bytes| bytes > 1 << 20));
+        }
+        assert!(check_memory("construct", 8, 1 << 10).is_ok());
+        if memory_available().is_some() {
+            let err = check_memory("sat", 100_000, u64::MAX).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!(
+                    "the sat method needs about {} MiB for n = 100000, more than could be allocated",
+                    u64::MAX.div_ceil(1 << 20)
+                )
+            );
+        }
+    }
     use crate::board::Queen;
     use crate::verify;
 

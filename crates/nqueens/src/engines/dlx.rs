@@ -39,7 +39,7 @@
 //! # First solutions for large boards
 //!
 //! With Knuth's deterministic order, MRV can spend tens of millions of nodes before the first
-//! solution on n = 64 (the seed's experience), because a bad early choice is only undone after
+//! solution on n = 64 (as the exact-cover write-up found), because a bad early choice is only undone after
 //! its whole subtree fails. Randomising the order (shuffled option lists, random ties) makes
 //! such long detours improbable: [`Dlx::solve`] therefore always searches in a seeded random
 //! order (the configured seed, or [`DEFAULT_SEED`]), while enumeration and counting keep

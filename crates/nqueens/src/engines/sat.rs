@@ -4,11 +4,11 @@
 //! `i·n + j` in the solver's numbering, so `i·n + j + 1` in DIMACS: row-major from 1. The
 //! puzzle is "a queen in every row, at most one queen in every row, column and diagonal":
 //!
-//! - [`Encoding::Pairwise`] is the seed's encoding, clause for clause: one at-least-one clause
+//! - [`Encoding::Pairwise`] is the classic pairwise encoding, clause for clause as the SAT write-up gives it: one at-least-one clause
 //!   per row, then the pairwise at-most-one clauses `¬a ∨ ¬b` of the rows, the columns, the
 //!   diagonals (`i − j` constant) and the anti-diagonals (`i + j` constant). Within each group
 //!   every clause has its DIMACS literals sorted ascending and the clauses are sorted
-//!   lexicographically, as the seed's tests pin them (rows for n = 2: `(-4 -3) (-2 -1)`). A line
+//!   lexicographically, as the write-up's tests pin them (rows for n = 2: `(-4 -3) (-2 -1)`). A line
 //!   of k squares costs k(k−1)/2 binary clauses, so the formula has about 5n³/3 clauses: 45
 //!   million at n = 300.
 //! - [`Encoding::Compact`] keeps the queen variables and says at-most-one with Sinz's
@@ -38,7 +38,7 @@ use crate::error::Error;
 /// How the at-most-one constraints are written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Encoding {
-    /// The seed's pairwise encoding: about 5n³/3 binary clauses.
+    /// The pairwise encoding: about 5n³/3 binary clauses.
     #[default]
     Pairwise,
     /// Sequential-counter at-most-one: about 10n² clauses.
@@ -124,7 +124,7 @@ fn diagonals(n: u32, anti: bool) -> Vec<Vec<Lit>> {
     lines
 }
 
-/// The seed's clause order: literals ascending by DIMACS value, then clauses lexicographically.
+/// The write-up's clause order: literals ascending by DIMACS value, then clauses lexicographically.
 fn seed_sorted(mut clauses: Vec<Vec<Lit>>) -> Vec<Vec<Lit>> {
     for clause in &mut clauses {
         clause.sort_by_key(|l| l.to_dimacs());
@@ -149,27 +149,27 @@ fn pairwise(lines: Vec<Vec<Lit>>) -> Vec<Vec<Lit>> {
     seed_sorted(clauses)
 }
 
-/// The pairwise encoding's clauses "a queen in each row", in the seed's order.
+/// The pairwise encoding's clauses "a queen in each row", in the write-up's order.
 pub fn at_least_one_per_row(n: u32) -> Vec<Vec<Lit>> {
     seed_sorted(rows(n))
 }
 
-/// The pairwise at-most-one clauses of the rows, in the seed's order.
+/// The pairwise at-most-one clauses of the rows, in the write-up's order.
 pub fn at_most_one_per_row(n: u32) -> Vec<Vec<Lit>> {
     pairwise(rows(n))
 }
 
-/// The pairwise at-most-one clauses of the columns, in the seed's order.
+/// The pairwise at-most-one clauses of the columns, in the write-up's order.
 pub fn at_most_one_per_column(n: u32) -> Vec<Vec<Lit>> {
     pairwise(columns(n))
 }
 
-/// The pairwise at-most-one clauses of the diagonals (`i − j` constant), in the seed's order.
+/// The pairwise at-most-one clauses of the diagonals (`i − j` constant), in the write-up's order.
 pub fn at_most_one_per_diagonal(n: u32) -> Vec<Vec<Lit>> {
     pairwise(diagonals(n, false))
 }
 
-/// The pairwise at-most-one clauses of the anti-diagonals (`i + j` constant), in the seed's
+/// The pairwise at-most-one clauses of the anti-diagonals (`i + j` constant), in the write-up's
 /// order.
 pub fn at_most_one_per_anti_diagonal(n: u32) -> Vec<Vec<Lit>> {
     pairwise(diagonals(n, true))

@@ -23,7 +23,7 @@
 //! `matrix`, `svg`) write n² squares and are refused beyond [`GRID_LIMIT`] rows
 //! ([`Format::check_size`]), with a message naming the formats that work.
 
-use std::fmt::{self, Write as _};
+use std::fmt;
 use std::io::{self, Write};
 use std::str::FromStr;
 
@@ -105,7 +105,7 @@ impl Format {
     /// assert_eq!(
     ///     Format::Unicode.check_size(1001).unwrap_err().to_string(),
     ///     "the unicode format draws all n² squares and is limited to n ≤ 1000; \
-    ///      for n = 1001 use --format permutation, coords or json"
+    ///      for n = 1001 use the permutation, coords or json format"
     /// );
     /// assert!(Format::Permutation.check_size(u32::MAX).is_ok());
     /// ```
@@ -137,7 +137,7 @@ pub const GRID_LIMIT: u32 = 1000;
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error(
     "the {format} format draws all n² squares and is limited to n ≤ {GRID_LIMIT}; for n = {n} \
-     use --format permutation, coords or json"
+     use the permutation, coords or json format"
 )]
 pub struct GridTooLarge {
     /// The format asked for.
@@ -394,86 +394,142 @@ impl<'w> Chunked<'w> {
 /// An SVG picture of `solutions` (boards of `problem`): one board, or a grid of
 /// `style.columns` boards per row, in order, each with its number as a tooltip.
 pub fn svg(problem: &Problem, solutions: &[Solution], style: &SvgStyle) -> String {
-    let n = u64::from(problem.n());
-    let cell = u64::from(style.cell.max(1));
-    let margin = u64::from(style.margin);
-    let side = n * cell;
-    let count = solutions.len().max(1) as u64;
-    let grid_columns = u64::from(style.columns.max(1)).min(count);
-    let grid_rows = count.div_ceil(grid_columns);
-    let width = margin + grid_columns * (side + margin);
-    let height = margin + grid_rows * (side + margin);
-
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">"#
-    );
-    let _ = writeln!(
-        out,
-        "<title>{} solution{} of {n}-queens</title>",
-        solutions.len(),
-        if solutions.len() == 1 { "" } else { "s" }
-    );
-    let two = 2 * cell;
-    let _ = writeln!(
-        out,
-        concat!(
-            "<defs>\n",
-            r#"<pattern id="squares" width="{two}" height="{two}" patternUnits="userSpaceOnUse">"#,
-            r#"<rect width="{two}" height="{two}" fill="{light}"/>"#,
-            r#"<rect x="{cell}" width="{cell}" height="{cell}" fill="{dark}"/>"#,
-            r#"<rect y="{cell}" width="{cell}" height="{cell}" fill="{dark}"/>"#,
-            "</pattern>\n",
-            r#"<symbol id="queen" viewBox="0 0 100 100">"#,
-            r#"<path d="M20 78 L12 34 L33 56 L50 22 L67 56 L88 34 L80 78 Z M18 82 H82 V90 H18 Z"/>"#,
-            r#"<circle cx="12" cy="31" r="6"/><circle cx="50" cy="18" r="6"/><circle cx="88" cy="31" r="6"/>"#,
-            "</symbol>\n",
-            "</defs>"
-        ),
-        two = two,
-        cell = cell,
-        light = style.light,
-        dark = style.dark,
-    );
+    let mut out = Vec::new();
+    let grid = SvgGrid::new(problem, style, solutions.len() as u64);
+    // Writing to a Vec cannot fail.
+    let _ = grid.header(&mut out, solutions.len() as u64);
     for (index, solution) in solutions.iter().enumerate() {
-        let i = index as u64;
+        let _ = grid.board(&mut out, index as u64, solution);
+    }
+    let _ = out.write_all(b"</svg>\n");
+    String::from_utf8(out).expect("the SVG is ASCII and UTF-8 text")
+}
+
+/// The layout of a grid of `boards` pictures, `style.columns` to a row; each part is written as
+/// it comes, so a picture of millions of boards is streamed, never held.
+struct SvgGrid<'a> {
+    problem: &'a Problem,
+    style: &'a SvgStyle,
+    boards: u64,
+}
+
+impl<'a> SvgGrid<'a> {
+    fn new(problem: &'a Problem, style: &'a SvgStyle, boards: u64) -> Self {
+        SvgGrid {
+            problem,
+            style,
+            boards,
+        }
+    }
+
+    fn cell(&self) -> u64 {
+        u64::from(self.style.cell.max(1))
+    }
+
+    fn side(&self) -> u64 {
+        u64::from(self.problem.n()) * self.cell()
+    }
+
+    fn columns(&self) -> u64 {
+        u64::from(self.style.columns.max(1)).min(self.boards.max(1))
+    }
+
+    /// The opening tag, the title (`solutions` boards) and the shared definitions.
+    fn header(&self, out: &mut impl Write, solutions: u64) -> io::Result<()> {
+        let n = self.problem.n();
+        let cell = self.cell();
+        let margin = u64::from(self.style.margin);
+        let side = self.side();
+        let grid_columns = self.columns();
+        let grid_rows = self.boards.max(1).div_ceil(grid_columns);
+        let width = margin + grid_columns * (side + margin);
+        let height = margin + grid_rows * (side + margin);
+        let style = self.style;
+        writeln!(
+            out,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">"#
+        )?;
+        writeln!(
+            out,
+            "<title>{solutions} solution{} of {n}-queens</title>",
+            if solutions == 1 { "" } else { "s" }
+        )?;
+        let two = 2 * cell;
+        writeln!(
+            out,
+            concat!(
+                "<defs>\n",
+                r#"<pattern id="squares" width="{two}" height="{two}" patternUnits="userSpaceOnUse">"#,
+                r#"<rect width="{two}" height="{two}" fill="{light}"/>"#,
+                r#"<rect x="{cell}" width="{cell}" height="{cell}" fill="{dark}"/>"#,
+                r#"<rect y="{cell}" width="{cell}" height="{cell}" fill="{dark}"/>"#,
+                "</pattern>\n",
+                r#"<symbol id="queen" viewBox="0 0 100 100">"#,
+                r#"<path d="M20 78 L12 34 L33 56 L50 22 L67 56 L88 34 L80 78 Z M18 82 H82 V90 H18 Z"/>"#,
+                r#"<circle cx="12" cy="31" r="6"/><circle cx="50" cy="18" r="6"/><circle cx="88" cy="31" r="6"/>"#,
+                "</symbol>\n",
+                "</defs>"
+            ),
+            two = two,
+            cell = cell,
+            light = style.light,
+            dark = style.dark,
+        )
+    }
+
+    /// Board number `index` (0-based) of the grid.
+    fn board(&self, out: &mut impl Write, index: u64, solution: &Solution) -> io::Result<()> {
+        let cell = self.cell();
+        let margin = u64::from(self.style.margin);
+        let side = self.side();
+        let grid_columns = self.columns();
         let (x, y) = (
-            margin + (i % grid_columns) * (side + margin),
-            margin + (i / grid_columns) * (side + margin),
+            margin + (index % grid_columns) * (side + margin),
+            margin + (index / grid_columns) * (side + margin),
         );
-        let _ = writeln!(out, r#"<g transform="translate({x} {y})">"#);
-        let _ = writeln!(out, "<title>solution {}</title>", index + 1);
-        let _ = writeln!(
+        writeln!(out, r#"<g transform="translate({x} {y})">"#)?;
+        writeln!(out, "<title>solution {}</title>", index + 1)?;
+        writeln!(
             out,
             r#"<rect width="{side}" height="{side}" fill="url(#squares)" stroke="{}" stroke-width="1"/>"#,
-            style.dark
-        );
+            self.style.dark
+        )?;
         for queen in solution.queens() {
-            let fixed = problem.fixed_column(queen.row) == Some(queen.col);
-            let _ = writeln!(
+            let fixed = self.problem.fixed_column(queen.row) == Some(queen.col);
+            writeln!(
                 out,
                 r##"<use href="#queen" x="{}" y="{}" width="{cell}" height="{cell}" fill="{}"/>"##,
                 u64::from(queen.col) * cell,
                 u64::from(queen.row) * cell,
-                if fixed { &style.fixed } else { &style.queen },
-            );
+                if fixed {
+                    &self.style.fixed
+                } else {
+                    &self.style.queen
+                },
+            )?;
         }
-        out.push_str("</g>\n");
+        out.write_all(b"</g>\n")
     }
-    out.push_str("</svg>\n");
-    out
 }
 
 /// Writes a stream of solutions in one format: boards separated by blank lines, one line per
-/// solution for `coords` and `json`, and for `svg` one picture written by [`finish`](Self::finish).
+/// solution for `coords` and `json`, and for `svg` one picture.
+///
+/// An SVG picture's size comes first in the file, so the writer must know how many boards it
+/// will hold: when told up front ([`stream_svg`](Self::stream_svg)) each board is written as it
+/// comes, in constant memory; otherwise the solutions are kept (4n bytes each, in one buffer
+/// whose growth failing is an error of kind `OutOfMemory`, not an abort) and the picture is
+/// written by [`finish`](Self::finish).
 pub struct SolutionWriter<'p, W: Write> {
     out: W,
     format: Format,
     problem: &'p Problem,
     style: SvgStyle,
     written: u64,
-    pending_svg: Vec<Solution>,
+    /// The columns of the solutions kept for an SVG picture, n after n.
+    pending_svg: Vec<u32>,
+    /// The number of boards the streamed SVG picture holds, once announced.
+    svg_boards: Option<u64>,
 }
 
 impl<'p, W: Write> SolutionWriter<'p, W> {
@@ -486,13 +542,45 @@ impl<'p, W: Write> SolutionWriter<'p, W> {
             style,
             written: 0,
             pending_svg: Vec::new(),
+            svg_boards: None,
         }
     }
 
-    /// Writes (or, for SVG, keeps) one solution.
+    /// Says that exactly `boards` solutions will be written, so an SVG picture is streamed
+    /// rather than kept in memory. Call it before the first [`write`](Self::write); writing
+    /// more than `boards` solutions draws the extra ones below the picture's frame.
+    pub fn stream_svg(&mut self, boards: u64) {
+        if self.written == 0 {
+            self.svg_boards = Some(boards);
+        }
+    }
+
+    /// Writes (or, for an SVG picture not streamed, keeps) one solution.
     pub fn write(&mut self, solution: &Solution) -> io::Result<()> {
         if self.format == Format::Svg {
-            self.pending_svg.push(solution.clone());
+            match self.svg_boards {
+                Some(boards) => {
+                    let grid = SvgGrid::new(self.problem, &self.style, boards);
+                    if self.written == 0 {
+                        grid.header(&mut self.out, boards)?;
+                    }
+                    grid.board(&mut self.out, self.written, solution)?;
+                }
+                None => {
+                    let columns = solution.columns();
+                    self.pending_svg.try_reserve(columns.len()).map_err(|_| {
+                        io::Error::new(
+                            io::ErrorKind::OutOfMemory,
+                            format!(
+                                "{} boards of {} rows are more than memory holds for one picture",
+                                self.written + 1,
+                                self.problem.n()
+                            ),
+                        )
+                    })?;
+                    self.pending_svg.extend_from_slice(columns);
+                }
+            }
         } else {
             if self.written > 0 && self.format.is_board() {
                 self.out.write_all(b"\n")?;
@@ -510,9 +598,20 @@ impl<'p, W: Write> SolutionWriter<'p, W> {
 
     /// Writes what is pending, flushes, and gives the output back.
     pub fn finish(mut self) -> io::Result<W> {
-        if self.format == Format::Svg && !self.pending_svg.is_empty() {
-            self.out
-                .write_all(svg(self.problem, &self.pending_svg, &self.style).as_bytes())?;
+        if self.format == Format::Svg {
+            if self.svg_boards.is_some() && self.written > 0 {
+                self.out.write_all(b"</svg>\n")?;
+            } else if self.written > 0 {
+                let boards = self.written;
+                let grid = SvgGrid::new(self.problem, &self.style, boards);
+                grid.header(&mut self.out, boards)?;
+                let n = self.problem.n() as usize;
+                for (index, columns) in self.pending_svg.chunks(n.max(1)).enumerate() {
+                    let solution = Solution::from_columns(columns.to_vec());
+                    grid.board(&mut self.out, index as u64, &solution)?;
+                }
+                self.out.write_all(b"</svg>\n")?;
+            }
         }
         self.out.flush()?;
         Ok(self.out)
@@ -557,6 +656,30 @@ mod tests {
         assert!("#ffff".parse::<Colour>().is_err());
         assert!("red\"/><script".parse::<Colour>().is_err());
         assert!("".parse::<Colour>().is_err());
+    }
+
+    #[test]
+    fn a_streamed_svg_is_the_kept_picture() {
+        let p = Problem::new(4).unwrap();
+        let solutions = [
+            Solution::from_columns(vec![1, 3, 0, 2]),
+            Solution::from_columns(vec![2, 0, 3, 1]),
+        ];
+        let mut kept = SolutionWriter::new(Vec::new(), Format::Svg, &p, SvgStyle::default());
+        let mut streamed = SolutionWriter::new(Vec::new(), Format::Svg, &p, SvgStyle::default());
+        streamed.stream_svg(2);
+        for s in &solutions {
+            kept.write(s).unwrap();
+            streamed.write(s).unwrap();
+            // Streamed boards are out at once; kept ones wait for the end.
+            assert!(kept.out.is_empty() && !streamed.out.is_empty());
+        }
+        let kept = kept.finish().unwrap();
+        assert_eq!(streamed.finish().unwrap(), kept);
+        assert_eq!(
+            String::from_utf8(kept).unwrap(),
+            svg(&p, &solutions, &SvgStyle::default())
+        );
     }
 
     #[test]

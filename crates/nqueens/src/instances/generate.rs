@@ -51,10 +51,24 @@ pub enum GenerateError {
     /// The board size is zero.
     #[error("the board size must be at least 1")]
     ZeroSize,
+    /// The draw would need more memory than the machine can give.
+    #[error(
+        "drawing {queens} queens on a {n}×{n} board needs about {} MiB, more than could be \
+         allocated",
+        bytes.div_ceil(1 << 20)
+    )]
+    TooLarge {
+        /// Board size.
+        n: u32,
+        /// Queens asked for.
+        queens: u32,
+        /// The estimate, in bytes.
+        bytes: u64,
+    },
     /// Every draw had two queens on a diagonal.
     #[error(
         "no non-attacking placement of {queens} queens on a {n}×{n} board found in {tries} random \
-         draws; such placements get rare as K grows (try fewer queens or a larger --max-tries)"
+         draws; such placements get rare as K grows (try fewer queens or more draws)"
     )]
     OutOfTries {
         /// Board size.
@@ -123,10 +137,17 @@ pub fn random_partial(
     if queens > n {
         return Err(GenerateError::TooManyQueens { n, queens });
     }
+    let k = queens as usize;
+    let bytes = memory_needed(n, queens);
+    if crate::engines::construct::memory_available().is_some_and(|available| bytes > available) {
+        return Err(GenerateError::TooLarge { n, queens, bytes });
+    }
+    if u64::from(n) > DENSE_MAX_N {
+        return sparse_draws(n, k, seed, max_tries);
+    }
     let mut rng = SplitMix64::new(seed);
     let mut rows: Vec<u32> = (0..n).collect();
     let mut cols: Vec<u32> = (0..n).collect();
-    let k = queens as usize;
     let mut diagonals = vec![false; 2 * n as usize];
     let mut anti_diagonals = vec![false; 2 * n as usize];
     for _ in 0..max_tries {
@@ -156,6 +177,65 @@ pub fn random_partial(
     Err(GenerateError::OutOfTries {
         n,
         queens,
+        tries: max_tries,
+    })
+}
+
+/// Boards up to this size are drawn with arrays of n entries (12n bytes); larger ones with hash
+/// maps of the K entries a draw touches, so `gen-completion 4294967295 -k 1` needs bytes, not
+/// 48 GB.
+const DENSE_MAX_N: u64 = 1 << 22;
+
+/// About the bytes a draw of `queens` queens on an n×n board needs: the arrays (dense boards)
+/// or hash maps (sparse ones), the K queens, the problem's checks and the text written.
+fn memory_needed(n: u32, queens: u32) -> u64 {
+    let per_queen = 200 * u64::from(queens);
+    if u64::from(n) > DENSE_MAX_N {
+        per_queen
+    } else {
+        per_queen + 12 * u64::from(n)
+    }
+}
+
+/// The draws of [`random_partial`] for boards above [`DENSE_MAX_N`]: the same partial
+/// Fisher–Yates shuffles, with the permuted arrays kept as maps of the entries that moved (the
+/// rest are the identity) and the diagonals as sets, all cleared after each draw. Each draw
+/// starts from the identity, which keeps it uniform and its memory O(K).
+fn sparse_draws(n: u32, k: usize, seed: u64, max_tries: u64) -> Result<Problem, GenerateError> {
+    use std::collections::{HashMap, HashSet};
+    let mut rng = SplitMix64::new(seed);
+    let mut moved: HashMap<u32, u32> = HashMap::new();
+    let mut shuffle = |rng: &mut SplitMix64| -> Vec<u32> {
+        moved.clear();
+        let mut picked = Vec::with_capacity(k);
+        for i in 0..k as u32 {
+            let j = i + rng.below(n - i);
+            let at_i = *moved.get(&i).unwrap_or(&i);
+            let at_j = *moved.get(&j).unwrap_or(&j);
+            moved.insert(j, at_i);
+            picked.push(at_j);
+        }
+        picked
+    };
+    let mut diagonals: HashSet<i64> = HashSet::new();
+    let mut anti_diagonals: HashSet<u64> = HashSet::new();
+    for _ in 0..max_tries {
+        let rows = shuffle(&mut rng);
+        let cols = shuffle(&mut rng);
+        diagonals.clear();
+        anti_diagonals.clear();
+        let clash = rows.iter().zip(&cols).any(|(&r, &c)| {
+            !diagonals.insert(i64::from(r) - i64::from(c))
+                | !anti_diagonals.insert(u64::from(r) + u64::from(c))
+        });
+        if !clash {
+            let placed = rows.iter().zip(&cols).map(|(&r, &c)| Queen::new(r, c));
+            return Ok(Problem::with_fixed(n, placed).expect("distinct rows, columns, diagonals"));
+        }
+    }
+    Err(GenerateError::OutOfTries {
+        n,
+        queens: k as u32,
         tries: max_tries,
     })
 }
@@ -205,17 +285,39 @@ mod tests {
 
     #[test]
     fn draws_are_uniform_over_non_attacking_placements() {
-        // 5×5 with 3 queens: draw many boards and compare the frequencies with the uniform
-        // distribution by a chi-square statistic. The seeds are fixed, so this is deterministic;
-        // the bound is the 99.9% quantile of chi-square with (placements - 1) degrees of
-        // freedom, roughly, so a biased sampler (e.g. one that fills rows in order) fails.
+        assert_uniform(|n, k, seed| random_partial(n, k, seed, DEFAULT_TRIES).unwrap());
+    }
+
+    #[test]
+    fn sparse_draws_for_huge_boards_are_uniform_too() {
+        assert_uniform(|n, k, seed| sparse_draws(n, k as usize, seed, DEFAULT_TRIES).unwrap());
+    }
+
+    #[test]
+    fn a_huge_board_with_few_queens_needs_little_memory() {
+        // 12n bytes of arrays would be 48 GB here; the sparse draws need a few hundred bytes.
+        let problem = random_partial(u32::MAX, 3, 1, DEFAULT_TRIES).unwrap();
+        assert_eq!(problem.n(), u32::MAX);
+        assert_eq!(problem.fixed().len(), 3);
+        assert_eq!(
+            problem,
+            random_partial(u32::MAX, 3, 1, DEFAULT_TRIES).unwrap()
+        );
+        assert!(memory_needed(u32::MAX, 3) < 1 << 20);
+    }
+
+    /// 5×5 with 3 queens: draw many boards and compare the frequencies with the uniform
+    /// distribution by a chi-square statistic. The seeds are fixed, so this is deterministic;
+    /// the bound is the 99.9% quantile of chi-square with (placements - 1) degrees of
+    /// freedom, roughly, so a biased sampler (e.g. one that fills rows in order) fails.
+    fn assert_uniform(draw: impl Fn(u32, u32, u64) -> Problem) {
         let (n, k) = (5, 3);
         let placements = all_placements(n, k);
         let mut seen: HashMap<Vec<Queen>, u32> =
             placements.iter().map(|p| (p.clone(), 0)).collect();
         let draws = 40_000u32;
         for seed in 0..u64::from(draws) {
-            let problem = random_partial(n, k as u32, seed, DEFAULT_TRIES).unwrap();
+            let problem = draw(n, k as u32, seed);
             *seen
                 .get_mut(problem.fixed())
                 .expect("every draw is a non-attacking placement") += 1;

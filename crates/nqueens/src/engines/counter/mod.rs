@@ -54,6 +54,16 @@
 //! checked), appends it to the checkpoint ([`checkpoint`]) and reports progress. A shard
 //! ([`shard`]) runs every K-th task; [`shard::merge`] adds the K results back up.
 //!
+//! # Trusting the last digit
+//!
+//! A count is only worth its last digit, and a long one passes through files. Every
+//! checkpoint line and every shard result carries a CRC-32 ([`checksum`]) that catches
+//! accidental damage; a checkpoint is locked while a run has it open; and the final total of a
+//! whole board with n ≤ 27 (a run here, or a merge) is compared with the published counts
+//! ([`check_published`]): a mismatch is [`CounterError::WrongTotal`], naming the likely cause,
+//! never a number. The main loop wakes at least every 100 ms, so records are synced within
+//! [`checkpoint::SYNC_INTERVAL`] even while every task is long.
+//!
 //! # References
 //!
 //! Kenji Takahashi, *N-Queens Solutions* ver. 3.1 (2003): symmetry classes read off the border
@@ -64,6 +74,7 @@
 //! this crate's own.
 
 pub mod checkpoint;
+pub mod checksum;
 pub mod kernel;
 pub mod shard;
 pub mod tasks;
@@ -76,6 +87,7 @@ use std::time::{Duration, Instant};
 use crate::board::Problem;
 use crate::engine::{Counts, Engine, Job, Progress, ProgressSink, Stats};
 use crate::error::Error;
+use crate::instances::oeis;
 
 pub use checkpoint::Checkpoint;
 pub use kernel::TaskResult;
@@ -120,12 +132,86 @@ pub enum CounterError {
         /// Which count it belongs to instead.
         reason: String,
     },
+    /// Another process has the checkpoint open (it holds the file's lock).
+    #[error("checkpoint {} is in use by {}: two runs on one checkpoint would ruin it", path.display(), match pid { Some(pid) => format!("process {pid}"), None => "another process".to_string() })]
+    CheckpointInUse {
+        /// The file.
+        path: PathBuf,
+        /// The process named in the file's header, if it could be read.
+        pid: Option<u32>,
+    },
     /// Shard results that do not add up to one count.
     #[error("{0}")]
     Merge(String),
+    /// A split into more shards than the count has tasks.
+    #[error(
+        "shard {shard} is not a part of n = {n}: its count has {tasks} tasks, so it splits at most {tasks} ways"
+    )]
+    TooManyShards {
+        /// The shard asked for.
+        shard: Shard,
+        /// Board size.
+        n: u32,
+        /// Tasks in the list.
+        tasks: usize,
+    },
+    /// A final count that contradicts the published one (see [`check_published`]).
+    #[error("{what} of n = {n} came out as {}, but the published count is {} (OEIS A000170 and A002562); {cause}", show(*total, *unique), show(published(*n).0, unique.map(|_| published(*n).1)))]
+    WrongTotal {
+        /// What was counted ("the count", "the merged count").
+        what: &'static str,
+        /// Board size.
+        n: u32,
+        /// The total found.
+        total: u128,
+        /// The count up to symmetry found, where it was counted.
+        unique: Option<u128>,
+        /// The likely cause, and what to do.
+        cause: String,
+    },
     /// A sum beyond `u128` (no board this counter can finish comes near).
     #[error("the count overflowed 128 bits")]
     Overflow,
+}
+
+/// The published (total, unique) counts of n, or zeros beyond the table.
+fn published(n: u32) -> (u128, u128) {
+    (
+        oeis::total(n).unwrap_or_default(),
+        oeis::unique(n).unwrap_or_default(),
+    )
+}
+
+fn show(total: u128, unique: Option<u128>) -> String {
+    match unique {
+        Some(unique) => format!("{total} ({unique} up to symmetry)"),
+        None => total.to_string(),
+    }
+}
+
+/// Checks a final count of the whole n×n board (no fixed queens) against the published table
+/// ([`oeis`], n ≤ 27): a count that differs is never an answer but a [`CounterError::WrongTotal`]
+/// naming `cause`, the likely reason. Beyond the table there is nothing to check against.
+pub fn check_published(
+    what: &'static str,
+    n: u32,
+    total: u128,
+    unique: Option<u128>,
+    cause: &str,
+) -> Result<(), CounterError> {
+    let Some(known) = oeis::known(n) else {
+        return Ok(());
+    };
+    if total == known.total && unique.is_none_or(|u| u == known.unique) {
+        return Ok(());
+    }
+    Err(CounterError::WrongTotal {
+        what,
+        n,
+        total,
+        unique,
+        cause: cause.to_string(),
+    })
 }
 
 /// Options of one [`Counter::run`].
@@ -174,7 +260,9 @@ impl Report {
             unique: self.unique,
             nodes: self.nodes,
             elapsed: self.elapsed.as_secs_f64(),
+            check: String::new(),
         }
+        .sealed()
     }
 }
 
@@ -243,6 +331,14 @@ impl Counter {
         let started = Instant::now();
         let tasks = TaskList::new(n);
         let shard = options.shard.unwrap_or(Shard::ALL);
+        if shard.count() > 1 && shard.count() as usize > tasks.len() {
+            return Err(CounterError::TooManyShards {
+                shard,
+                n,
+                tasks: tasks.len(),
+            }
+            .into());
+        }
         let mine = shard.len_of(tasks.len());
         let mut done = vec![false; tasks.len()];
         let mut sums = Sums::default();
@@ -302,12 +398,22 @@ impl Counter {
             }
             drop(sender);
             let mut last_report = Instant::now();
-            for (id, result) in receiver.iter() {
-                let recorded = match checkpoint.as_mut() {
-                    Some(file) => file.record(id, &result),
-                    None => Ok(()),
+            loop {
+                // Wake at least every PROGRESS_INTERVAL, so that records are synced on time
+                // (and progress shown) even while every task runs for minutes.
+                let step = match receiver.recv_timeout(PROGRESS_INTERVAL) {
+                    Ok((id, result)) => match checkpoint.as_mut() {
+                        Some(file) => file.record(id, &result),
+                        None => Ok(()),
+                    }
+                    .and_then(|()| sums.add(&result)),
+                    Err(mpsc::RecvTimeoutError::Timeout) => match checkpoint.as_mut() {
+                        Some(file) => file.sync_if_due(),
+                        None => Ok(()),
+                    },
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
                 };
-                if let Err(e) = recorded.and_then(|()| sums.add(&result)) {
+                if let Err(e) = step {
                     failure = Some(e);
                     stop.store(true, Ordering::Relaxed);
                     break;
@@ -319,12 +425,25 @@ impl Counter {
             }
         });
         if let Some(e) = failure {
+            // Keep what was recorded before the failure (best effort: the failure may be the
+            // disk itself).
+            if let Some(file) = checkpoint.as_mut() {
+                let _ = file.sync();
+            }
             return Err(e.into());
         }
         if let Some(file) = checkpoint.as_mut() {
             file.sync()?;
         }
         report(&sums);
+        if shard == Shard::ALL {
+            let cause = if resumed > 0 {
+                "a damaged checkpoint or a hardware fault (memory, CPU) is the likely cause: count again without the checkpoint, or on another machine"
+            } else {
+                "a hardware fault (memory, CPU) is the likely cause: count again on another machine"
+            };
+            check_published("the count", n, sums.total, Some(sums.unique), cause)?;
+        }
         debug_assert_eq!(sums.done, mine as u64);
         let result = Report {
             n,

@@ -7,16 +7,32 @@
 //! task list, and adds them up.
 //!
 //! ```text
-//! {"n":17,"shard":"2/3","tasks":3011,"task_list":"9b8f6c1e0a3d2f47","subtotal":31934312,"unique":3993157,"nodes":123456789,"elapsed":0.82}
+//! {"n":17,"shard":"2/3","tasks":3011,"task_list":"9b8f6c1e0a3d2f47","subtotal":31934312,"unique":3993157,"nodes":123456789,"elapsed":0.82,"check":"0c41b2d7"}
 //! ```
+//!
+//! `check` is the CRC-32 ([`super::checksum`]) of the other fields in a fixed text form
+//! ([`ShardResult::checked_text`]): a shard file damaged on its way (or edited by hand) fails
+//! it, and `merge` names the file. Each shard's numbers must also be plausible (unique ≤ subtotal
+//! ≤ 8 · unique, since every class has one to eight members), and for n ≤ 27 the merged total
+//! must equal the published one. A shard file is at most [`MAX_SHARD_FILE`] bytes, may start
+//! with a UTF-8 byte-order mark, and holds one JSON object.
 
 use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use nqueens_support::{excerpt, strip_bom};
+
+use super::checksum;
 use super::tasks::{Fingerprint, TaskId, TaskList};
 use super::{CounterError, MAX_N};
+
+/// The most bytes a shard file can need (its JSON line is about 250 bytes).
+pub const MAX_SHARD_FILE: usize = 4096;
+
+/// The most shards an error message lists by name.
+const LISTED: usize = 8;
 
 /// One part of a count split K ways (`1/1` is the whole count).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -108,13 +124,86 @@ pub struct ShardResult {
     pub nodes: u128,
     /// Seconds this process ran (not counting earlier runs resumed from a checkpoint).
     pub elapsed: f64,
+    /// The CRC-32 of [`checked_text`](Self::checked_text), eight hexadecimal digits (empty in
+    /// files of older versions, which `merge` refuses).
+    #[serde(default)]
+    pub check: String,
 }
 
 impl ShardResult {
-    /// One line of JSON, without a newline.
+    /// The text the check value covers: every other field, in order, separated by spaces
+    /// (`elapsed` in Rust's shortest round-trip form).
+    pub fn checked_text(&self) -> String {
+        format!(
+            "{} {} {} {} {} {} {} {:?}",
+            self.n,
+            self.shard,
+            self.tasks,
+            self.task_list,
+            self.subtotal,
+            self.unique,
+            self.nodes,
+            self.elapsed
+        )
+    }
+
+    /// This result with its check value set to match its fields.
+    pub fn sealed(mut self) -> Self {
+        self.check = checksum::check(&self.checked_text());
+        self
+    }
+
+    /// Whether the check value matches the fields.
+    pub fn is_intact(&self) -> bool {
+        checksum::verify(&self.checked_text(), &self.check)
+    }
+
+    /// One line of JSON, without a newline (with the check value as it is: see
+    /// [`sealed`](Self::sealed)).
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("plain numbers and strings serialize")
     }
+
+    /// Reads a shard file's text (`name` is for messages): one JSON object, a byte-order mark
+    /// allowed, no more than [`MAX_SHARD_FILE`] bytes, with an intact check value.
+    pub fn parse(name: &str, text: &str) -> Result<ShardResult, CounterError> {
+        let bad = |reason: String| CounterError::Merge(format!("{name}: {reason}"));
+        if text.len() > MAX_SHARD_FILE {
+            return Err(bad(format!(
+                "not a shard result (longer than {MAX_SHARD_FILE} bytes)"
+            )));
+        }
+        let json = strip_bom(text).trim();
+        let result: ShardResult = serde_json::from_str(json).map_err(|e| {
+            bad(format!(
+                "not a shard result: {} (in '{}')",
+                excerpt(&e.to_string()),
+                excerpt(json)
+            ))
+        })?;
+        if result.check.is_empty() {
+            return Err(bad(
+                "has no check value (written by an older nqueens?): count that shard again".into(),
+            ));
+        }
+        if !result.is_intact() {
+            return Err(bad(format!(
+                "fails its check value ({}): the file is damaged or was edited; count that shard again",
+                excerpt(&result.check)
+            )));
+        }
+        Ok(result)
+    }
+}
+
+/// `items` joined by ", ", at most [`LISTED`] of them, then how many more.
+fn capped_list(items: impl ExactSizeIterator<Item = String>) -> String {
+    let len = items.len();
+    let mut shown: Vec<String> = items.take(LISTED).collect();
+    if len > LISTED {
+        shown.push(format!("and {} more", len - LISTED));
+    }
+    shown.join(", ")
 }
 
 /// The sum of all K shards of one count.
@@ -142,12 +231,17 @@ pub fn merge(sources: &[(String, String)]) -> Result<Merged, CounterError> {
     let bad = |reason: String| CounterError::Merge(reason);
     let mut parsed = Vec::with_capacity(sources.len());
     for (name, text) in sources {
-        let result: ShardResult = serde_json::from_str(text.trim())
-            .map_err(|e| bad(format!("{name}: not a shard result: {e}")))?;
+        let result = ShardResult::parse(name, text)?;
         let shard: Shard = result
             .shard
             .parse()
-            .map_err(|e: ShardSyntax| bad(format!("{name}: {e}")))?;
+            .map_err(|e: ShardSyntax| bad(format!("{name}: {}", excerpt(&e.to_string()))))?;
+        if result.unique > result.subtotal || result.subtotal > result.unique.saturating_mul(8) {
+            return Err(bad(format!(
+                "{name}: subtotal {} is not between 1 and 8 times unique {}: the file is damaged or was edited",
+                result.subtotal, result.unique
+            )));
+        }
         parsed.push((name.as_str(), shard, result));
     }
     let Some(&(first_name, first_shard, ref first)) = parsed.first() else {
@@ -159,6 +253,13 @@ pub fn merge(sources: &[(String, String)]) -> Result<Merged, CounterError> {
     }
     let count = first_shard.count();
     let tasks = TaskList::new(n);
+    if count > 1 && count as usize > tasks.len() {
+        return Err(CounterError::TooManyShards {
+            shard: first_shard,
+            n,
+            tasks: tasks.len(),
+        });
+    }
     let fingerprint = tasks.fingerprint();
     let mut owner: Vec<Option<&str>> = vec![None; count as usize];
     let (mut total, mut unique, mut nodes, mut elapsed) = (0u128, 0u128, 0u128, 0.0);
@@ -177,7 +278,7 @@ pub fn merge(sources: &[(String, String)]) -> Result<Merged, CounterError> {
         if result.task_list.parse::<Fingerprint>().ok() != Some(fingerprint) {
             return Err(bad(format!(
                 "{name} was counted over task list {}, not {fingerprint} (another version of nqueens?)",
-                result.task_list
+                excerpt(&result.task_list)
             )));
         }
         let expected = shard.len_of(tasks.len()) as u64;
@@ -203,8 +304,28 @@ pub fn merge(sources: &[(String, String)]) -> Result<Merged, CounterError> {
         .map(|i| format!("{i}/{count}"))
         .collect();
     if !missing.is_empty() {
-        return Err(bad(format!("missing shard {}", missing.join(", "))));
+        let word = if missing.len() == 1 {
+            "shard"
+        } else {
+            "shards"
+        };
+        return Err(bad(format!(
+            "missing {word} {}",
+            capped_list(missing.into_iter())
+        )));
     }
+    if unique > total || total > unique.saturating_mul(8) {
+        return Err(bad(format!(
+            "the merged total {total} is not between 1 and 8 times the merged unique {unique}: a shard file is damaged or was edited"
+        )));
+    }
+    super::check_published(
+        "the merged count",
+        n,
+        total,
+        Some(unique),
+        "a damaged or edited shard file, or a hardware fault on a machine that counted a shard, is the likely cause: count the shards again",
+    )?;
     Ok(Merged {
         n,
         shards: count,
@@ -252,10 +373,12 @@ mod tests {
             tasks,
             task_list: list.fingerprint().to_string(),
             subtotal,
-            unique: subtotal / 8,
+            unique: subtotal.div_ceil(8),
             nodes: 5,
             elapsed: 0.5,
+            check: String::new(),
         }
+        .sealed()
         .to_json();
         (format!("{}.json", shard.replace('/', "-of-")), text)
     }
@@ -266,7 +389,7 @@ mod tests {
         let a = result(8, "1/2", 39, 48);
         let b = result(8, "2/2", 39, 44);
         let merged = merge(&[a.clone(), b.clone()]).unwrap();
-        assert_eq!((merged.total, merged.unique, merged.tasks), (92, 11, 78));
+        assert_eq!((merged.total, merged.unique, merged.tasks), (92, 12, 78));
         let fail = |sources: &[(String, String)]| merge(sources).unwrap_err().to_string();
         assert_eq!(fail(std::slice::from_ref(&a)), "missing shard 2/2");
         assert_eq!(
@@ -292,7 +415,74 @@ mod tests {
             &TaskList::new(8).fingerprint().to_string(),
             "0000000000000001",
         );
-        assert!(fail(&[a, other]).contains("was counted over task list 0000000000000001"));
+        // Editing the fingerprint breaks the check value first.
+        assert!(fail(&[a.clone(), other]).contains("2-of-2.json: fails its check value"));
+        // Resealed (a forgery, not an accident), the task-list check still catches it.
+        let mut forged: ShardResult = serde_json::from_str(&b.1).unwrap();
+        forged.task_list = "0000000000000001".into();
+        let forged = (b.0.clone(), forged.sealed().to_json());
+        assert!(fail(&[a, forged]).contains("was counted over task list 0000000000000001"));
+    }
+
+    #[test]
+    fn damaged_and_implausible_shards_are_refused() {
+        let a = result(8, "1/2", 39, 48);
+        let b = result(8, "2/2", 39, 44);
+        let fail = |sources: &[(String, String)]| merge(sources).unwrap_err().to_string();
+        // A byte-order mark and surrounding blank lines are fine.
+        let bom = (a.0.clone(), format!("\u{feff}{}\n\n", a.1));
+        assert_eq!(merge(&[bom, b.clone()]).unwrap().total, 92);
+        let edited = (
+            b.0.clone(),
+            b.1.replace(
+                "\"subtotal\":44",
+                "\"subtotal\":1000000000000000000000000000000",
+            ),
+        );
+        assert!(fail(&[a.clone(), edited]).contains("2-of-2.json: fails its check value"));
+        let old = (
+            b.0.clone(),
+            b.1.replace(
+                &format!(
+                    ",\"check\":\"{}\"",
+                    serde_json::from_str::<ShardResult>(&b.1).unwrap().check
+                ),
+                "",
+            ),
+        );
+        assert!(fail(&[a.clone(), old]).contains("has no check value"));
+        // Resealed, an implausible subtotal or a wrong sum is still refused.
+        let reseal = |subtotal: u128, unique: u128| {
+            let mut r: ShardResult = serde_json::from_str(&b.1).unwrap();
+            (r.subtotal, r.unique) = (subtotal, unique);
+            (b.0.clone(), r.sealed().to_json())
+        };
+        assert!(fail(&[a.clone(), reseal(10u128.pow(30), 5)]).contains(
+            "subtotal 1000000000000000000000000000000 is not between 1 and 8 times unique 5"
+        ));
+        let wrong = fail(&[a.clone(), reseal(48, 6)]);
+        assert!(
+            wrong.starts_with("the merged count of n = 8 came out as 96 (12 up to symmetry), but the published count is 92 (12 up to symmetry)"),
+            "{wrong}"
+        );
+        assert!(wrong.contains("shard file"), "{wrong}");
+        let long = ("big.json".to_string(), " ".repeat(MAX_SHARD_FILE + 1));
+        assert!(fail(&[long]).contains("longer than 4096 bytes"));
+    }
+
+    #[test]
+    fn more_shards_than_tasks_are_refused_and_missing_lists_are_capped() {
+        let fail = |sources: &[(String, String)]| merge(sources).unwrap_err().to_string();
+        let too_many = result(8, "1/4294967295", 0, 0);
+        assert_eq!(
+            fail(&[too_many]),
+            "shard 1/4294967295 is not a part of n = 8: its count has 78 tasks, so it splits at most 78 ways"
+        );
+        let first = result(8, "1/78", 1, 0);
+        assert_eq!(
+            fail(&[first]),
+            "missing shards 2/78, 3/78, 4/78, 5/78, 6/78, 7/78, 8/78, 9/78, and 69 more"
+        );
     }
 
     #[test]

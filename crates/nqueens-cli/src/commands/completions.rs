@@ -1,0 +1,31 @@
+//! `nqueens completions SHELL`: a completion script for the shell, from the same definitions
+//! that parse the command line (so it cannot drift from the flags).
+
+use anyhow::Result;
+use clap::Args;
+use clap_complete::Shell;
+
+use crate::Status;
+
+/// Print a shell completion script.
+///
+/// Load it in the current shell, or install it where your shell looks:
+///   source <(nqueens completions bash)
+///   nqueens completions zsh > ~/.zfunc/_nqueens
+///   nqueens completions fish > ~/.config/fish/completions/nqueens.fish
+///   nqueens completions powershell >> $PROFILE
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct CompletionsArgs {
+    /// The shell: bash, zsh, fish, powershell or elvish.
+    #[arg(value_name = "SHELL")]
+    pub shell: Shell,
+}
+
+/// Writes the script to standard output.
+pub fn run(args: CompletionsArgs) -> Result<Status> {
+    let mut command = crate::cli_definition();
+    let mut out = std::io::stdout().lock();
+    clap_complete::generate(args.shell, &mut command, "nqueens", &mut out);
+    Ok(Status::Success)
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The generated shell completions and manual pages, checked with the real tools: every page
+# renders with `man -l` without warnings, and the zsh and fish scripts parse in those shells.
+# Installs man-db, zsh and fish with apt-get when missing (as root), or says what to install.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v man >/dev/null || need+=(man-db)
+command -v groff >/dev/null || need+=(groff-base)
+command -v zsh >/dev/null || need+=(zsh)
+command -v fish >/dev/null || need+=(fish)
+if [ ${#need[@]} -gt 0 ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+    else
+        echo "install these packages first (Debian names): ${need[*]}" >&2
+        exit 1
+    fi
+fi
+
+cargo build --profile checked -q -p nqueens-cli
+bin=target/checked/nqueens
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+pages=0
+for command in "" $("$bin" --help | awk '/^Commands:/ {on=1; next} on && /^  [a-z]/ {print $1} on && !/^  /{on=0}' | grep -v '^help$'); do
+    "$bin" man $command > "$tmp/page.1"
+    MANWIDTH=80 man -l "$tmp/page.1" > "$tmp/page.txt" 2> "$tmp/warnings.txt"
+    if [ -s "$tmp/warnings.txt" ] || [ ! -s "$tmp/page.txt" ]; then
+        echo "man -l: page for '${command:-nqueens}' did not render cleanly:" >&2
+        cat "$tmp/warnings.txt" >&2
+        exit 1
+    fi
+    pages=$((pages + 1))
+done
+
+"$bin" completions bash > "$tmp/nqueens.bash" && bash -n "$tmp/nqueens.bash"
+"$bin" completions zsh > "$tmp/_nqueens" && zsh -n "$tmp/_nqueens"
+"$bin" completions fish > "$tmp/nqueens.fish" && fish --no-execute "$tmp/nqueens.fish"
+echo "$pages passed, 0 failed: manual pages rendered; bash, zsh and fish completions parse"
