@@ -583,17 +583,12 @@ pub fn count_shard<'py>(
         },
         |_| Ok(()),
     )?;
-    let result = report.shard_result();
-    let dict = PyDict::new(py);
-    dict.set_item("n", result.n)?;
-    dict.set_item("shard", result.shard)?;
-    dict.set_item("tasks", result.tasks)?;
-    dict.set_item("task_list", result.task_list)?;
-    dict.set_item("subtotal", result.subtotal)?;
-    dict.set_item("unique", result.unique)?;
-    dict.set_item("nodes", result.nodes)?;
-    dict.set_item("elapsed", result.elapsed)?;
-    Ok(dict)
+    // The CLI's JSON line, field for field (so that the CLI's `merge` reads it too).
+    let json = report.shard_result().to_json();
+    py.import("json")?
+        .call_method1("loads", (json,))?
+        .downcast_into::<PyDict>()
+        .map_err(Into::into)
 }
 
 /// Merges shard results given as JSON texts; returns (total, unique).
