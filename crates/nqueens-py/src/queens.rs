@@ -136,7 +136,7 @@ impl Solution {
     /// Solution(columns): the placement with the queen of row `i` in column `columns[i]`
     /// (0-based). Not checked: call `nqueens.verify`.
     #[new]
-    #[pyo3(signature = (columns, *, fixed = Vec::new()))]
+    #[pyo3(signature = (columns, *, fixed = Vec::new()), text_signature = "(columns, *, fixed=())")]
     fn py_new(columns: Vec<i64>, fixed: Vec<(i64, i64)>) -> PyResult<Self> {
         let columns = columns
             .into_iter()
@@ -368,7 +368,7 @@ fn config(
 /// `None` when there is none. Raises `TimeoutError` when `time_limit` seconds pass first (or
 /// the method gives up), `ValueError` for a bad board or method.
 #[pyfunction]
-#[pyo3(signature = (n, *, fixed = Vec::new(), method = "auto", seed = None, time_limit = None))]
+#[pyo3(signature = (n, *, fixed = Vec::new(), method = "auto", seed = None, time_limit = None), text_signature = "(n, *, fixed=(), method='auto', seed=None, time_limit=None)")]
 pub fn solve(
     py: Python<'_>,
     n: i64,
@@ -413,7 +413,7 @@ pub fn solve(
 /// lazily: the search runs only a little ahead of the loop, and breaking out of the loop (or
 /// dropping the iterator) stops it. At most `limit` solutions when given.
 #[pyfunction]
-#[pyo3(signature = (n, *, fixed = Vec::new(), method = "auto", seed = None, limit = None))]
+#[pyo3(signature = (n, *, fixed = Vec::new(), method = "auto", seed = None, limit = None), text_signature = "(n, *, fixed=(), method='auto', seed=None, limit=None)")]
 pub fn solutions(
     n: i64,
     fixed: Vec<(i64, i64)>,
@@ -458,7 +458,7 @@ type Shared2 = Arc<Mutex<(u64, u64)>>;
 /// defaults to every core. `progress`, if given, is called now and then on the calling thread
 /// with `(done, total)` units of work (tasks of the counter). Ctrl-C stops the count.
 #[pyfunction]
-#[pyo3(signature = (n, *, unique = false, fixed = Vec::new(), method = "auto", threads = None, progress = None))]
+#[pyo3(signature = (n, *, unique = false, fixed = Vec::new(), method = "auto", threads = None, progress = None), text_signature = "(n, *, unique=False, fixed=(), method='auto', threads=None, progress=None)")]
 #[allow(clippy::too_many_arguments)]
 pub fn count(
     py: Python<'_>,
@@ -610,7 +610,7 @@ pub fn _merge_json(texts: Vec<String>) -> PyResult<(u128, u128)> {
 /// the `fixed` queens (0-based `(row, col)`). Raises `ValueError` naming the two attacking
 /// queens (1-based `ROW:COL`, as the CLI prints them) otherwise.
 #[pyfunction]
-#[pyo3(signature = (columns, *, fixed = Vec::new()))]
+#[pyo3(signature = (columns, *, fixed = Vec::new()), text_signature = "(columns, *, fixed=())")]
 pub fn verify(columns: &Bound<'_, PyAny>, fixed: Vec<(i64, i64)>) -> PyResult<()> {
     let columns: Vec<u32> = match columns.downcast::<Solution>() {
         Ok(solution) => solution.get().columns.clone(),
