@@ -227,6 +227,7 @@ impl Method {
             Method::Counter => {
                 let mut engine = Counter::new(config.threads);
                 engine.progress = config.progress.clone();
+                engine.limits = config.limits.clone();
                 Box::new(engine)
             }
             Method::Construct => Box::new(Construct::default()),

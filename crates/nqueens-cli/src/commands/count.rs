@@ -133,6 +133,7 @@ fn run_counter(args: &CountArgs, problem: &nqueens::Problem, threads: usize) -> 
     let (config, progress) = args.method.config(threads);
     let mut counter = Counter::new(threads);
     counter.progress = config.progress.clone();
+    counter.limits = config.limits.clone();
     nqueens::Engine::check(&counter, job, problem)?;
     let options = RunOptions {
         checkpoint: args.checkpoint.clone(),

@@ -631,3 +631,49 @@ fn auto_refuses_counts_beyond_the_counter_and_lists_big_boards_fast() {
             .starts_with("method=cp ")
     );
 }
+
+#[test]
+fn a_time_limit_stops_every_counting_method_with_exit_3() {
+    use std::time::{Duration, Instant};
+    for args in [
+        &["count", "20", "--time-limit", "1"][..],
+        &["count", "17", "-m", "backtrack", "--time-limit", "0.5"],
+        &["count", "14", "-m", "cp", "--time-limit", "0.5"],
+    ] {
+        let start = Instant::now();
+        let (code, stdout, stderr) = run(args);
+        assert_eq!((code, stdout.as_str()), (3, ""), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("gave up: time limit reached"),
+            "{args:?}: {stderr}"
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(4),
+            "{args:?} took {:?}",
+            start.elapsed()
+        );
+    }
+    // Under the limit nothing changes.
+    let (code, stdout, _) = run(&["count", "10", "--time-limit", "30"]);
+    assert_eq!((code, stdout.as_str()), (0, "724\n"));
+}
+
+#[test]
+fn a_count_stopped_at_its_limit_resumes_from_its_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint = dir.path().join("n17.ckpt");
+    let path = checkpoint.to_str().unwrap();
+    let (code, _, stderr) = run(&[
+        "count",
+        "17",
+        "-j",
+        "1",
+        "--time-limit",
+        "0.3",
+        "--checkpoint",
+        path,
+    ]);
+    assert_eq!(code, 3, "{stderr}");
+    let (code, stdout, stderr) = run(&["count", "17", "--checkpoint", path]);
+    assert_eq!((code, stdout.as_str()), (0, "95815104\n"), "{stderr}");
+}

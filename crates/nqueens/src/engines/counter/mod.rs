@@ -80,12 +80,13 @@ pub mod shard;
 pub mod tasks;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::board::Problem;
-use crate::engine::{Counts, Engine, Job, Progress, ProgressSink, Stats};
+use crate::engine::{Budget, Counts, Engine, Job, Limits, Progress, ProgressSink, Stats};
 use crate::error::Error;
 use crate::instances::oeis;
 
@@ -273,6 +274,10 @@ pub struct Counter {
     pub threads: usize,
     /// Where runs report progress.
     pub progress: Option<ProgressSink>,
+    /// When to give up (time budget and stop flag; checked between tasks and, inside a task,
+    /// whenever the search climbs back near the task's root). Finished tasks stay in the
+    /// checkpoint, so a stopped count resumes where it was.
+    pub limits: Limits,
     stats: Stats,
 }
 
@@ -311,6 +316,7 @@ impl Counter {
         Counter {
             threads: threads.max(1),
             progress: None,
+            limits: Limits::default(),
             stats: Stats::default(),
         }
     }
@@ -375,7 +381,9 @@ impl Counter {
         report(&sums);
 
         let next = AtomicUsize::new(0);
-        let stop = AtomicBool::new(false);
+        let stop = Arc::new(AtomicBool::new(false));
+        let budget = Budget::start(&self.limits);
+        let mut gave_up = None;
         let (sender, receiver) = mpsc::channel::<(TaskId, TaskResult)>();
         let workers = self.threads.min(pending.len());
         let mut failure = None;
@@ -385,12 +393,13 @@ impl Counter {
                 let (tasks, pending, next, stop) = (&tasks, &pending, &next, &stop);
                 scope.spawn(move || {
                     let mut scratch = Box::<kernel::Scratch>::default();
+                    scratch.stop = Some(Arc::clone(stop));
                     while !stop.load(Ordering::Relaxed) {
                         let Some(&id) = pending.get(next.fetch_add(1, Ordering::Relaxed)) else {
                             break;
                         };
                         let result = kernel::solve_task(n, tasks.prefix(id), &mut scratch);
-                        if sender.send((id, result)).is_err() {
+                        if scratch.interrupted || sender.send((id, result)).is_err() {
                             break;
                         }
                     }
@@ -418,6 +427,12 @@ impl Counter {
                     stop.store(true, Ordering::Relaxed);
                     break;
                 }
+                if let Err(reached) = budget.check_now() {
+                    // Finished tasks are recorded; the ones in flight are dropped.
+                    gave_up = Some(reached);
+                    stop.store(true, Ordering::Relaxed);
+                    break;
+                }
                 if last_report.elapsed() >= PROGRESS_INTERVAL {
                     report(&sums);
                     last_report = Instant::now();
@@ -434,6 +449,12 @@ impl Counter {
         }
         if let Some(file) = checkpoint.as_mut() {
             file.sync()?;
+        }
+        if let Some(reason) = gave_up {
+            return Err(Error::GaveUp {
+                method: self.name(),
+                reason,
+            });
         }
         report(&sums);
         if shard == Shard::ALL {
