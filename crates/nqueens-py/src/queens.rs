@@ -6,12 +6,12 @@
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use nqueens::engine::Limits;
-use nqueens::engines::counter::{self, Counter, RunOptions, Shard, TaskList};
+use nqueens::engines::counter::{self, Counter, RunOptions, Shard};
 use nqueens::formats::render::{self, Colour, Format, SvgStyle};
 use nqueens::{Config, Job, Method, Outcome, Problem, ProgressSink, Queen};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
@@ -443,11 +443,6 @@ pub fn solutions(
     })
 }
 
-/// Shards a whole-board count is split into, so that a stop request is seen between shards.
-fn shards_for(n: u32) -> u32 {
-    if n >= 14 { 64 } else { 1 }
-}
-
 /// Progress shared between the worker and the waiting thread: (done, total).
 type Shared2 = Arc<Mutex<(u64, u64)>>;
 
@@ -484,47 +479,15 @@ pub fn count(
     }));
     let mut engine = method.build(job, &problem, &config);
     engine.check(job, &problem).map_err(value_error)?;
-    let sharded = method.resolve(job, &problem) == Method::Counter;
-    let worker_state = Arc::clone(&state);
-    let worker_stop = Arc::clone(&stop);
+    // The engine watches `stop` (raised on Ctrl-C or a failing progress callback) through
+    // `config.limits`, so an interrupted count ends promptly on its worker thread too.
     let work = move || -> Result<u128, Failure> {
-        if !sharded {
-            let counts = engine.count(&problem, unique).map_err(Failure::value)?;
-            return Ok(if unique {
-                counts.unique.unwrap_or(0)
-            } else {
-                counts.total
-            });
-        }
-        let n = problem.n();
-        let all = TaskList::new(n).len() as u64;
-        let k = shards_for(n);
-        let (mut total, mut classes, mut done) = (0u128, 0u128, 0u64);
-        for index in 1..=k {
-            if worker_stop.load(Ordering::Relaxed) {
-                return Err(Failure::Stopped);
-            }
-            let mut counter = Counter::new(threads);
-            let state = Arc::clone(&worker_state);
-            let base = done;
-            counter.progress = Some(ProgressSink::new(move |p| {
-                if let Ok(mut s) = state.lock() {
-                    *s = (base + p.done, all);
-                }
-            }));
-            let options = RunOptions {
-                shard: Shard::new(index, k),
-                ..RunOptions::default()
-            };
-            let report = counter.run(n, &options).map_err(Failure::value)?;
-            total += report.total;
-            classes += report.unique;
-            done += report.tasks;
-        }
-        if let Ok(mut s) = worker_state.lock() {
-            *s = (done, all);
-        }
-        Ok(if unique { classes } else { total })
+        let counts = engine.count(&problem, unique).map_err(Failure::value)?;
+        Ok(if unique {
+            counts.unique.unwrap_or(0)
+        } else {
+            counts.total
+        })
     };
     let mut last = (u64::MAX, u64::MAX);
     let mut report = |py: Python<'_>| -> PyResult<()> {
@@ -565,12 +528,17 @@ pub fn count_shard<'py>(
         .and_then(|(of, index)| Shard::new(index.checked_add(1)?, of))
         .ok_or_else(|| value_error(format!("shard index {index} of {of}: need 0 <= index < of")))?;
     let stop = Arc::new(AtomicBool::new(false));
+    let limits = Limits {
+        stop: Some(Arc::clone(&stop)),
+        ..Limits::default()
+    };
     let report = worker::run(
         py,
         stop,
         None,
         move || {
             let mut counter = Counter::new(threads);
+            counter.limits = limits;
             counter
                 .run(
                     n,
