@@ -1,0 +1,21 @@
+import time
+
+import pytest
+
+import nqueens
+
+
+def wait_for_idle(timeout=5.0):
+    """Waits until no search thread of the package is running; returns whether it happened."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if nqueens._live_searches() == 0:
+            return True
+        time.sleep(0.01)
+    return nqueens._live_searches() == 0
+
+
+@pytest.fixture
+def idle():
+    assert wait_for_idle(), "a search thread of an earlier test is still running"
+    return wait_for_idle

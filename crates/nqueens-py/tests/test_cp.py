@@ -1,0 +1,96 @@
+"""nqueens.cp: the CP-SAT shape; enumeration, a stopping callback, statuses."""
+
+import pytest
+
+from nqueens import cp as cp_model
+
+
+def queens_model(n):
+    model = cp_model.CpModel()
+    q = [model.new_int_var(0, n - 1, f"x{i}") for i in range(n)]
+    model.add_all_different(q)
+    model.add_all_different(q[i] + i for i in range(n))
+    model.add_all_different([q[i] - i for i in range(n)])
+    return model, q
+
+
+class Collector(cp_model.CpSolverSolutionCallback):
+    def __init__(self, variables, stop_after=None):
+        super().__init__()
+        self.variables = variables
+        self.stop_after = stop_after
+        self.solutions = []
+
+    def on_solution_callback(self):
+        self.solutions.append([self.value(v) for v in self.variables])
+        if self.stop_after is not None and len(self.solutions) >= self.stop_after:
+            self.stop_search()
+
+
+def test_enumerates_all_solutions():
+    model, q = queens_model(8)
+    solver = cp_model.CpSolver()
+    solver.parameters.enumerate_all_solutions = True
+    collector = Collector(q)
+    status = solver.solve(model, collector)
+    assert status == cp_model.OPTIMAL and solver.status_name(status) == "OPTIMAL"
+    assert len(collector.solutions) == 92 == len({tuple(s) for s in collector.solutions})
+    assert collector.solution_count == 92
+    assert solver.wall_time >= 0
+
+
+def test_a_callback_stops_the_search():
+    model, q = queens_model(10)
+    collector = Collector(q, stop_after=3)
+    status = cp_model.CpSolver().search_for_all_solutions(model, collector)
+    assert status == cp_model.FEASIBLE
+    assert len(collector.solutions) == 3
+
+
+def test_one_solution_and_values():
+    model, q = queens_model(12)
+    solver = cp_model.CpSolver()
+    assert solver.solve(model) == cp_model.OPTIMAL
+    values = [solver.value(x) for x in q]
+    assert len(set(values)) == 12
+    assert solver.value(q[0] + 3) == values[0] + 3
+
+
+def test_infeasible_and_not_equal():
+    model, q = queens_model(3)
+    assert cp_model.CpSolver().solve(model) == cp_model.INFEASIBLE
+    model = cp_model.CpModel()
+    x = model.new_int_var(0, 2, "x")
+    y = model.new_int_var(0, 2, "y")
+    model.add(x != y)
+    model.add(x != 0)
+    model.add(y == 0)
+    solver = cp_model.CpSolver()
+    assert solver.solve(model) == cp_model.OPTIMAL
+    assert solver.value(y) == 0 and solver.value(x) in (1, 2)
+
+
+def test_camel_case_names():
+    model = cp_model.CpModel()
+    x = model.NewIntVar(0, 3, "x")
+    model.AddAllDifferent([x, x + 1])
+    solver = cp_model.CpSolver()
+    assert solver.StatusName(solver.Solve(model)) == "OPTIMAL"
+    assert solver.Value(x) == 0
+
+
+def test_errors():
+    model = cp_model.CpModel()
+    x = model.new_int_var(0, 3, "x")
+    with pytest.raises(TypeError):
+        model.add(3)
+    with pytest.raises(ValueError):
+        model.add(x == x + 1)
+    with pytest.raises(ValueError, match="empty"):
+        model.new_int_var(3, 0, "y")
+        cp_model.CpSolver().solve(model)
+    other = cp_model.CpModel()
+    with pytest.raises(ValueError, match="another model"):
+        other.add_all_different([x])
+    with pytest.raises(TypeError):
+        cp_model.CpSolver().solve(model, object())

@@ -1,0 +1,122 @@
+"""nqueens.xc: exact cover from labels, from Knuth's text, in the three shapes."""
+
+import gc
+
+import pytest
+
+from nqueens import xc
+
+KNUTH = """\
+| Knuth's example from Dancing Links
+A B C D E | F G
+C E F
+A D G
+B C F
+A D
+B G
+D E G
+"""
+
+
+def queens_options(n):
+    """N-Queens as exact cover: rows and columns primary, diagonals secondary."""
+    options = {}
+    for r in range(n):
+        for c in range(n):
+            options[(r, c)] = [("row", r), ("col", c), ("diag", r + c), ("anti", r - c)]
+    secondary = [("diag", d) for d in range(2 * n - 1)] + [("anti", d) for d in range(-n + 1, n)]
+    return options, secondary
+
+
+def test_labels_and_hashable_items():
+    cover = xc.ExactCover({"A": ["a", "d"], "B": ["c"], "C": ["a", "c"], "D": ["d"]})
+    assert cover.count() == 2
+    assert sorted(sorted(s) for s in cover.solutions()) == [["A", "B"], ["C", "D"]]
+    assert cover.stats["solutions"] == 2 and cover.stats["nodes"] > 0
+
+
+def test_queens_with_secondary_items():
+    for n, total in [(6, 4), (8, 92)]:
+        options, secondary = queens_options(n)
+        cover = xc.ExactCover(options, secondary=secondary)
+        assert cover.count() == total
+        for solution in cover.solutions(limit=5):
+            assert sorted(r for r, _ in solution) == list(range(n))
+
+
+def test_list_of_item_lists_is_labelled_by_index():
+    cover = xc.ExactCover([[1, 2], [3], [1, 3], [2]])
+    assert sorted(sorted(s) for s in cover.solutions()) == [[0, 1], [2, 3]]
+
+
+def test_colours_let_options_share_a_secondary_item():
+    options = {"x": ["p", ("s", "red")], "y": ["q", ("s", "red")], "z": ["q", ("s", "blue")]}
+    cover = xc.ExactCover(options, secondary=["s"])
+    assert [sorted(s) for s in cover.solutions()] == [["x", "y"]]
+
+
+def test_primary_items_no_option_covers_leave_no_solution():
+    assert xc.ExactCover({"A": [1]}, primary=[1, 2]).count() == 0
+    with pytest.raises(ValueError, match="unknown item"):
+        xc.ExactCover({"A": [3]}, primary=[1, 2])
+
+
+def test_knuth_text():
+    cover = xc.ExactCover.from_dlx(KNUTH)
+    solutions = list(cover.solutions())
+    assert len(solutions) == 1
+    assert sorted(cover.option_text(o) for o in solutions[0]) == ["A D", "B G", "C E F"]
+    assert cover.items == ["A", "B", "C", "D", "E", "F", "G"]
+
+
+def test_errors_are_value_errors_with_the_library_message():
+    with pytest.raises(ValueError, match="line 2, column 3: unknown item 'c'"):
+        xc.ExactCover.from_dlx("a b\na c\n")
+    with pytest.raises(ValueError, match="an option must list at least one item"):
+        xc.ExactCover({"A": []})
+    with pytest.raises(ValueError, match="hashable"):
+        xc.ExactCover([[["unhashable"]]])
+    with pytest.raises(ValueError, match="appears twice"):
+        xc.ExactCover({"A": [1, 1]})
+    with pytest.raises(ValueError, match="no primary item"):
+        xc.ExactCover({"A": ["s"]}, secondary=["s"])
+
+
+def test_iterator_shape_and_seeds():
+    options, secondary = queens_options(8)
+    assert sum(1 for _ in xc.ExactCover(options, secondary=secondary)) == 92
+    first = next(xc.ExactCover(options, secondary=secondary, seed=5))
+    again = next(xc.ExactCover(options, secondary=secondary, seed=5))
+    assert first == again
+    shuffled = {tuple(sorted(next(xc.ExactCover(options, secondary=secondary, random=True)))) for _ in range(10)}
+    assert len(shuffled) > 1
+    assert xc.ExactCover({"A": [1]}).first() == ["A"]
+    assert xc.ExactCover({"A": [1]}, primary=[1, 2]).first() is None
+
+
+def test_breaking_out_frees_the_search(idle):
+    options, secondary = queens_options(12)
+    for i, _ in enumerate(xc.ExactCover(options, secondary=secondary).solutions()):
+        if i == 3:
+            break
+    gc.collect()
+    assert idle(2.0)
+
+
+def test_problem_and_solver_shape():
+    problem = xc.Problem(primary=[1, 2, 3, 4], secondary=["s"])
+    assert problem.add_row([1, 2, "s"]) == 0
+    problem.add_row([3, 4, "s"])
+    problem.add_row([3, 4])
+    problem.add_row([1])
+    problem.add_row([2])
+    one = xc.Solver(limit=1).solve_single(problem)
+    assert one is not None and set().union(*one) >= {1, 2, 3, 4}
+    every = xc.Solver().solve(problem)
+    for solution in every:
+        covered = [item for row in solution for item in row]
+        assert sorted(x for x in covered if x != "s") == [1, 2, 3, 4]
+        assert covered.count("s") <= 1
+    assert sorted(sorted(len(row) for row in s) for s in every) == [[1, 1, 2], [1, 1, 3], [2, 3]]
+    assert len(every) == 3
+    assert len(xc.Solver(limit=2).solve(problem)) == 2

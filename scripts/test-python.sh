@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The Python package's tests: builds `nqueens` (crates/nqueens-py) into a virtual environment
+# under target/py-venv, which this script creates, and runs its pytest suite.
+#
+#   scripts/test-python.sh            build and test
+#   scripts/test-python.sh -k xc      extra arguments go to pytest
+#
+# Needs Rust and Python ≥ 3.9 with the venv module; PyPI must be reachable the first time
+# (maturin, pytest and dask[distributed], for the cluster example, are installed into the
+# virtual environment). Run as root on a machine
+# with apt-get, a missing venv module is installed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+venv=target/py-venv
+python=${PYTHON:-python3}
+
+fail() {
+    echo "test-python: $*" >&2
+    exit 1
+}
+
+command -v "$python" >/dev/null ||
+    fail "no '$python' on PATH: install Python 3.9 or later (Debian/Ubuntu: apt-get install python3 python3-venv)"
+"$python" -c 'import sys; sys.exit(sys.version_info < (3, 9))' ||
+    fail "Python 3.9 or later is needed, '$python' is $("$python" --version 2>&1)"
+
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import pip' 2>/dev/null; then
+    rm -rf "$venv"
+    if ! "$python" -m venv "$venv" >/dev/null 2>&1; then
+        rm -rf "$venv"
+        version=$("$python" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')
+        if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+            echo "test-python: installing python$version-venv with apt-get" >&2
+            apt-get install -y -q "python$version-venv" >/dev/null 2>&1 ||
+                { apt-get update -q >/dev/null && apt-get install -y -q "python$version-venv" >/dev/null; } ||
+                apt-get install -y -q python3-venv >/dev/null ||
+                fail "could not install python$version-venv with apt-get"
+            "$python" -m venv "$venv" || fail "'$python -m venv' fails even after installing python$version-venv"
+        else
+            fail "'$python -m venv' does not work: install the venv module (Debian/Ubuntu: apt-get install python$version-venv)"
+        fi
+    fi
+fi
+
+if ! "$venv/bin/python" -c 'import pytest, dask.distributed' 2>/dev/null || [ ! -x "$venv/bin/maturin" ]; then
+    "$venv/bin/python" -m pip install -q "maturin>=1.5,<2" "pytest>=7" "dask[distributed]" ||
+        fail "could not install maturin, pytest and dask[distributed] from PyPI into $venv (is PyPI reachable?)"
+fi
+
+# The `checked` profile, as the Rust tests use: optimised, with debug assertions, no LTO, and
+# its build is shared with `cargo test --workspace --profile checked`.
+VIRTUAL_ENV="$PWD/$venv" PATH="$PWD/$venv/bin:$PATH" \
+    "$venv/bin/maturin" develop --quiet -m crates/nqueens-py/Cargo.toml --profile checked ||
+    fail "building the Python package failed (see above)"
+
+status=0
+"$venv/bin/python" -m pytest -q -p no:cacheprovider crates/nqueens-py/tests "$@" || status=$?
+if [ "$status" -eq 5 ]; then
+    fail "pytest collected no tests (exit 5): is crates/nqueens-py/tests there?"
+fi
+exit "$status"
