@@ -107,6 +107,11 @@ pub(crate) struct BitSearch {
     solution_depth: usize,
     level: usize,
     phase: Phase,
+    /// The search pauses (its step returns `false` with `paused` set) once `stats.nodes`
+    /// reaches this, so the caller can look at its limits; `u64::MAX` without limits.
+    pub(crate) pause_at: u64,
+    /// Set when the last step paused rather than ended.
+    pub(crate) paused: bool,
     rng: Option<SplitMix64>,
     stats: Stats,
     /// For preselection: every option's (item, color + 1 or 0) entries, how items are used,
@@ -328,6 +333,8 @@ impl BitSearch {
             solution_depth: 0,
             level: 0,
             phase: Phase::Fresh,
+            pause_at: u64::MAX,
+            paused: false,
             rng,
             stats: Stats::default(),
             entries,
@@ -427,6 +434,10 @@ impl BitSearch {
                     self.phase = Phase::Advance;
                 }
                 Phase::Advance => {
+                    if self.stats.nodes >= self.pause_at {
+                        self.paused = true;
+                        return false;
+                    }
                     let d = self.level;
                     let Some(option) = self.next_option(d) else {
                         if d == 0 {

@@ -275,6 +275,11 @@ pub(crate) struct DancingLinks {
     /// The preselected options' nodes (each on a primary item), in order.
     selected: Vec<u32>,
     phase: Phase,
+    /// The search pauses (its step returns `false` with `paused` set) once `stats.nodes`
+    /// reaches this, so the caller can look at its limits; `u64::MAX` without limits.
+    pub(crate) pause_at: u64,
+    /// Set when the last step paused rather than ended.
+    pub(crate) paused: bool,
     level: usize,
     choice: Vec<u32>,
     stats: Stats,
@@ -386,6 +391,8 @@ impl DancingLinks {
             names: problem.items.iter().map(|i| i.name.clone()).collect(),
             selected: Vec::new(),
             phase: Phase::Fresh,
+            pause_at: u64::MAX,
+            paused: false,
             level: 0,
             choice: Vec::new(),
             stats: Stats::default(),
@@ -592,6 +599,10 @@ impl DancingLinks {
                     self.phase = Phase::Forward;
                 }
                 Phase::Forward => {
+                    if self.stats.nodes >= self.pause_at {
+                        self.paused = true;
+                        return false;
+                    }
                     self.stats.nodes += 1;
                     if cfg!(debug_assertions) && self.stats.nodes.is_power_of_two() {
                         self.assert_sane();

@@ -8,6 +8,8 @@
 
 use std::ops::ControlFlow;
 
+use nqueens_support::{Budget, LimitReached, Limits};
+
 use crate::bits::BitSearch;
 use crate::dlx::{DancingLinks, ItemChoice};
 use crate::error::Error;
@@ -120,7 +122,18 @@ enum Inner {
 #[derive(Clone, Debug)]
 pub struct Solver {
     inner: Inner,
+    /// When to give up (see [`Solver::set_limits`]).
+    limits: Limits,
+    /// The limits of the search under way.
+    budget: Budget,
+    /// Which limit ended the last search, if one did.
+    gave_up: Option<LimitReached>,
+    /// The node count at which the search next looks at its limits.
+    next_look: u64,
 }
+
+/// Search nodes between two looks at the clock and the stop flag.
+const NODES_PER_LOOK: u64 = 1 << 14;
 
 impl Solver {
     /// A solver that tries options in the order they were added and breaks ties between items
@@ -163,7 +176,13 @@ impl Solver {
             links.set_item_choice(config.item_choice);
             Inner::Links(Box::new(links))
         };
-        Ok(Solver { inner })
+        Ok(Solver {
+            inner,
+            limits: Limits::default(),
+            budget: Budget::start(&Limits::default()),
+            gave_up: None,
+            next_look: 0,
+        })
     }
 
     /// Which engine searches.
@@ -265,17 +284,66 @@ impl Solver {
         all
     }
 
+    /// Sets when later searches give up: a node budget (search nodes), a time budget and a stop
+    /// flag another thread may raise. A search that reaches one ends as if no solution were
+    /// left, and [`Solver::gave_up`] then says which limit it was.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// Which limit ended the last search (`None`: it ran to its end, or its caller stopped it).
+    pub fn gave_up(&self) -> Option<LimitReached> {
+        self.gave_up
+    }
+
     fn restart(&mut self) {
+        self.budget = Budget::start(&self.limits);
+        // A flag raised (or a budget spent) before the search starts stops it at once.
+        self.gave_up = self.budget.check_now().err();
+        self.next_look = NODES_PER_LOOK;
         match &mut self.inner {
             Inner::Links(links) => links.restart(),
             Inner::Bits(bits) => bits.restart(),
         }
     }
 
+    /// The next solution, or `false` at the end of the search or at a limit.
     fn step(&mut self) -> bool {
-        match &mut self.inner {
-            Inner::Links(links) => links.step(),
-            Inner::Bits(bits) => bits.step(),
+        if self.gave_up.is_some() {
+            return false;
+        }
+        let unlimited = self.limits.is_unlimited();
+        loop {
+            let pause_at = if unlimited {
+                u64::MAX
+            } else {
+                let look = self.next_look;
+                self.limits.nodes.map_or(look, |limit| look.min(limit))
+            };
+            let (found, paused) = match &mut self.inner {
+                Inner::Links(links) => {
+                    links.pause_at = pause_at;
+                    (links.step(), std::mem::take(&mut links.paused))
+                }
+                Inner::Bits(bits) => {
+                    bits.pause_at = pause_at;
+                    (bits.step(), std::mem::take(&mut bits.paused))
+                }
+            };
+            if found || !paused {
+                return found;
+            }
+            let nodes = self.stats().nodes;
+            self.next_look = nodes.saturating_add(NODES_PER_LOOK);
+            let reached = if self.limits.nodes.is_some_and(|limit| nodes >= limit) {
+                Err(LimitReached::Nodes)
+            } else {
+                self.budget.check_now()
+            };
+            if let Err(reached) = reached {
+                self.gave_up = Some(reached);
+                return false;
+            }
         }
     }
 

@@ -268,3 +268,60 @@ fn engines_are_chosen_by_size() {
         "the bit engine does not take this problem: 2000 primary items (the bit engine takes at most 1024)"
     );
 }
+
+/// A node budget, a time budget and a stop flag each end a search, on both engines, and say so;
+/// without limits the same search runs to its end.
+#[test]
+fn limits_end_searches_on_both_engines() {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+
+    use exact_cover::{Config, EngineChoice, Solver};
+    use nqueens_support::{LimitReached, Limits};
+
+    let problem = exact_cover::instances::langford(8).unwrap();
+    for engine in [EngineChoice::Links, EngineChoice::Bits] {
+        let config = Config {
+            engine,
+            ..Config::default()
+        };
+        let mut solver = Solver::configured(&problem, config).unwrap();
+        let all = solver.count();
+        let nodes = solver.stats().nodes;
+        assert_eq!((all, solver.gave_up()), (300, None), "{engine:?}");
+        assert!(nodes > 100, "{engine:?}: {nodes}");
+
+        solver.set_limits(Limits {
+            nodes: Some(100),
+            ..Limits::default()
+        });
+        let partial = solver.count();
+        assert!(partial < all, "{engine:?}");
+        assert_eq!(solver.gave_up(), Some(LimitReached::Nodes), "{engine:?}");
+        assert!(
+            solver.stats().nodes <= 100,
+            "{engine:?}: {:?}",
+            solver.stats()
+        );
+
+        let stop = Arc::new(AtomicBool::new(true));
+        solver.set_limits(Limits {
+            stop: Some(stop),
+            ..Limits::default()
+        });
+        solver.count();
+        assert_eq!(solver.gave_up(), Some(LimitReached::Stopped), "{engine:?}");
+
+        solver.set_limits(Limits::time(Duration::ZERO));
+        solver.count();
+        assert_eq!(solver.gave_up(), Some(LimitReached::Time), "{engine:?}");
+
+        solver.set_limits(Limits::default());
+        assert_eq!(
+            (solver.count(), solver.gave_up()),
+            (all, None),
+            "{engine:?}"
+        );
+    }
+}

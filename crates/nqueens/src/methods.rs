@@ -210,8 +210,16 @@ impl Method {
                 engine.limits = config.limits.clone();
                 Box::new(engine)
             }
-            Method::Dlx => Box::new(Dlx::new(dlx::Encoding::Secondary, config.seed)),
-            Method::DlxGadgets => Box::new(Dlx::new(dlx::Encoding::Gadgets, config.seed)),
+            Method::Dlx | Method::DlxGadgets => {
+                let encoding = if self.resolve(job, problem) == Method::Dlx {
+                    dlx::Encoding::Secondary
+                } else {
+                    dlx::Encoding::Gadgets
+                };
+                let mut engine = Dlx::new(encoding, config.seed);
+                engine.limits = config.limits.clone();
+                Box::new(engine)
+            }
             Method::Sat => {
                 let mut engine = Sat::new(config.encoding, config.seed.unwrap_or(0));
                 engine.limits = config.limits.clone();

@@ -55,6 +55,10 @@ pub struct XcArgs {
     /// any problem), or `auto`: bits when the problem fits.
     #[arg(long, value_enum, value_name = "ENGINE", default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
+
+    /// Give up after SECS seconds of search (exit 3); solutions already printed stay.
+    #[arg(long, value_name = "SECS", value_parser = crate::args::time_limit_parser)]
+    pub time_limit: Option<std::time::Duration>,
     /// Write to this file instead of standard output.
     #[arg(long, short, value_name = "PATH")]
     pub output: Option<PathBuf>,
@@ -99,11 +103,17 @@ pub fn run(args: XcArgs) -> Result<Status> {
         ..Config::default()
     };
     let mut solver = Solver::configured(&problem, config).with_context(|| name.clone())?;
+    solver.set_limits(nqueens::Limits {
+        time: args.time_limit,
+        ..nqueens::Limits::default()
+    });
     let start = Instant::now();
     let mut out = output::open(args.output.as_deref())?;
     let found = if args.count {
         let count = solver.count();
-        writeln!(out, "{count}")?;
+        if solver.gave_up().is_none() {
+            writeln!(out, "{count}")?;
+        }
         None
     } else {
         let limit = args.limit.unwrap_or(1);
@@ -149,6 +159,10 @@ pub fn run(args: XcArgs) -> Result<Status> {
             stats.nodes,
             stats.solutions
         );
+    }
+    if let Some(reason) = solver.gave_up() {
+        eprintln!("gave up: {reason}");
+        return Ok(Status::GaveUp);
     }
     if found == Some(0) {
         eprintln!("no solution");

@@ -364,3 +364,39 @@ fn xc_input_is_read_with_care() {
         format!("error: {path}: line 2, column 5: the text is not UTF-8\n")
     );
 }
+
+#[test]
+fn time_limits_stop_exact_cover_searches_with_exit_3() {
+    use std::time::{Duration, Instant};
+    let pentominoes = format!(
+        "{}/../../examples/pentominoes-6x10.dlx",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    for args in [
+        &["solve", "64", "-m", "dlx-gadgets", "--time-limit", "1"][..],
+        &["count", "16", "-m", "dlx", "--time-limit", "0.5"],
+        &[
+            "xc",
+            &pentominoes,
+            "--count",
+            "--engine",
+            "links",
+            "--time-limit",
+            "0.5",
+        ],
+    ] {
+        let start = Instant::now();
+        let (code, stdout, stderr) = run(args);
+        assert_eq!(code, 3, "{args:?}: {stderr}");
+        assert!(!stdout.contains(char::is_numeric), "{args:?}: {stdout}");
+        assert!(stderr.contains("time limit reached"), "{args:?}: {stderr}");
+        assert!(
+            start.elapsed() < Duration::from_secs(3),
+            "{args:?}: {:?}",
+            start.elapsed()
+        );
+    }
+    // A run under the limit is unaffected.
+    let (code, stdout, _) = run(&["count", "10", "-m", "dlx", "--time-limit", "30"]);
+    assert_eq!((code, stdout.as_str()), (0, "724\n"));
+}

@@ -61,7 +61,7 @@ use std::ops::ControlFlow;
 use exact_cover::{Config, EngineChoice, OptionId, Solver};
 
 use crate::board::{Problem, Queen, Solution};
-use crate::engine::{self, Counts, Engine, Enumeration, Job, Outcome, Stats, Visit};
+use crate::engine::{self, Counts, Engine, Enumeration, Job, Limits, Outcome, Stats, Visit};
 use crate::error::Error;
 
 /// The largest board the exact cover methods build (their matrices grow as n²).
@@ -260,6 +260,8 @@ pub struct Dlx {
     /// links (about n nodes in the seeded order, far less than building the bit engine's
     /// tables: 0.01 against 0.14 CPU seconds at n = 120).
     pub engine: EngineChoice,
+    /// When to give up (the node budget counts the exact cover search's nodes).
+    pub limits: Limits,
     stats: Stats,
 }
 
@@ -270,6 +272,7 @@ impl Dlx {
             encoding,
             seed,
             engine: EngineChoice::Auto,
+            limits: Limits::default(),
             stats: Stats::default(),
         }
     }
@@ -284,6 +287,19 @@ impl Dlx {
         match solver.engine() {
             exact_cover::Engine::Links => self.stats.set("updates", u128::from(s.updates)),
             exact_cover::Engine::Bits => self.stats.set("bit_engine", 1),
+        }
+    }
+}
+
+impl Dlx {
+    /// The error of a search that a limit ended.
+    fn gave_up(&self, solver: &Solver) -> Result<(), Error> {
+        match solver.gave_up() {
+            Some(reason) => Err(Error::GaveUp {
+                method: self.name(),
+                reason,
+            }),
+            None => Ok(()),
         }
     }
 }
@@ -308,8 +324,10 @@ impl Engine for Dlx {
         self.check(Job::List, problem)?;
         let instance = encode(problem, self.encoding);
         let mut solver = instance.solver(self.seed, self.engine);
+        solver.set_limits(self.limits.clone());
         let end = solver.for_each(|options| visit(&instance.decode(options)));
         self.record(&solver);
+        self.gave_up(&solver)?;
         Ok(match end {
             exact_cover::Enumeration::Complete => Enumeration::Complete,
             exact_cover::Enumeration::Stopped => Enumeration::Stopped,
@@ -324,11 +342,15 @@ impl Engine for Dlx {
             chosen => chosen,
         };
         let mut solver = instance.solver(Some(self.seed.unwrap_or(DEFAULT_SEED)), engine);
+        solver.set_limits(self.limits.clone());
         let found = solver.first();
         self.record(&solver);
-        Ok(match found {
-            Some(options) => Outcome::Found(instance.decode(&options)),
-            None => Outcome::NoSolution,
+        Ok(match (found, solver.gave_up()) {
+            (Some(options), _) => Outcome::Found(instance.decode(&options)),
+            (None, Some(reason)) => Outcome::GaveUp {
+                reason: reason.to_string(),
+            },
+            (None, None) => Outcome::NoSolution,
         })
     }
 
@@ -351,8 +373,10 @@ impl Engine for Dlx {
         }
         let instance = encode(problem, self.encoding);
         let mut solver = instance.solver(self.seed, self.engine);
+        solver.set_limits(self.limits.clone());
         let total = solver.count();
         self.record(&solver);
+        self.gave_up(&solver)?;
         Ok(Counts {
             total,
             unique: None,
