@@ -3,9 +3,6 @@
 
 use std::cmp::Ordering;
 
-use std::sync::Arc;
-use std::sync::atomic::{self, AtomicBool};
-
 use super::tasks::{Class, ClassRules, full_mask};
 
 /// Rows the kernel's arrays hold (boards up to n = 64; the counter itself stops at
@@ -132,13 +129,6 @@ pub(crate) struct Scratch {
     stack: [Frame; ROWS],
     /// The queen of each row on the current path (one bit), when the loop tracks them.
     placed: [u64; ROWS],
-    /// Raised by the coordinator to end the run: the loop looks at it whenever it climbs back
-    /// to the first two rows below the task's prefix (subtrees of a few milliseconds), so a
-    /// stop costs the hot loop one well-predicted compare per pop.
-    pub(crate) stop: Option<Arc<AtomicBool>>,
-    /// Set when the loop returned because of `stop`: the task's result is then partial and
-    /// must be thrown away.
-    pub(crate) interrupted: bool,
 }
 
 impl Default for Scratch {
@@ -146,8 +136,6 @@ impl Default for Scratch {
         Scratch {
             stack: [Frame::default(); ROWS],
             placed: [0; ROWS],
-            stop: None,
-            interrupted: false,
         }
     }
 }
@@ -198,14 +186,7 @@ fn search<const TRACK: bool>(
         }
         return (u64::from(start.row == n), 0);
     }
-    let Scratch {
-        stack,
-        placed,
-        stop,
-        interrupted,
-    } = scratch;
-    *interrupted = false;
-    let poll_row = start.row + 1;
+    let Scratch { stack, placed, .. } = scratch;
     let mut row = start.row;
     let mut columns = start.columns | masks.outside;
     let mut left = start.left;
@@ -258,14 +239,6 @@ fn search<const TRACK: bool>(
         }
         depth -= 1;
         let frame = stack[depth];
-        if frame.row <= poll_row
-            && stop
-                .as_ref()
-                .is_some_and(|s| s.load(atomic::Ordering::Relaxed))
-        {
-            *interrupted = true;
-            return (solutions, nodes);
-        }
         taken = frame.taken;
         columns = frame.columns;
         left = frame.left;
