@@ -34,7 +34,7 @@
 //! dependent memory access.
 //!
 //! The precomputed masks cost `options × T` words, so the engine takes problems whose table
-//! stays small ([`BitSearch::fits`]); larger problems stay with dancing links, which is also the
+//! stays small (`BitSearch::fits`); larger problems stay with dancing links, which is also the
 //! oracle the tests compare this engine with. Work counters: search-tree nodes, counted as
 //! dancing links counts them; there are no link updates.
 

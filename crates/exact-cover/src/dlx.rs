@@ -23,7 +23,7 @@
 //! Because the search undoes its steps in exactly the reverse order (last covered, first
 //! uncovered), every neighbour a node remembers is in place again when the node returns, and
 //! the arena comes back bit for bit; debug builds compare it with a snapshot at the end of every
-//! search, and walk it with [`DancingLinks::sanity`] along the way.
+//! search, and walk it with `DancingLinks::sanity` along the way.
 //!
 //! Colors follow Knuth's Algorithm C (DLX2): choosing an option that gives secondary item `x`
 //! color `c` *purifies* `x`: options giving `x` another color (or none) are hidden, and those

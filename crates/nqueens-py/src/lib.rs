@@ -5,10 +5,10 @@
 //! type stubs and its tests live in `python/` and `tests/`, and maturin puts them together
 //! (`pip install ./crates/nqueens-py`).
 //!
-//! Layout: [`queens`] is the N-Queens API (`solve`, lazy `solutions`, `count`, shards,
-//! `verify`, `Solution` and SVG pictures); [`xc`], [`satpy`] and [`cppy`] expose the exact
+//! Layout: `queens` is the N-Queens API (`solve`, lazy `solutions`, `count`, shards,
+//! `verify`, `Solution` and SVG pictures); `xc`, `satpy` and `cppy` expose the exact
 //! cover, SAT and CP engines in the shapes Python users know (the Python modules
-//! `nqueens.xc`, `nqueens.sat` and `nqueens.cp` finish those shapes); [`worker`] runs every
+//! `nqueens.xc`, `nqueens.sat` and `nqueens.cp` finish those shapes); `worker` runs every
 //! long search on a thread of its own so that Python keeps the GIL free, answers Ctrl-C
 //! within a fraction of a second, and stops abandoned searches.
 //!

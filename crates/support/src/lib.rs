@@ -55,6 +55,21 @@ impl SplitMix64 {
         (((self.next_u64() >> 32) * u64::from(bound)) >> 32) as u32
     }
 
+    /// A number in `0..bound` (`bound > 0`) exactly uniform: Lemire's multiply-and-reject
+    /// (draws again in the rare case the product falls in the biased sliver). For sampling
+    /// that must be uniform, such as the completion instances.
+    pub fn below_unbiased(&mut self, bound: u32) -> u32 {
+        debug_assert!(bound > 0, "below_unbiased(0) has no value to return");
+        let bound = u64::from(bound);
+        let threshold = (u64::MAX - bound + 1) % bound;
+        loop {
+            let product = u128::from(self.next_u64()) * u128::from(bound);
+            if (product as u64) >= threshold {
+                return (product >> 64) as u32;
+            }
+        }
+    }
+
     /// A number in `0..bound` (`bound > 0`) for bounds beyond `u32`, by 128-bit multiply-shift.
     pub fn below_u64(&mut self, bound: u64) -> u64 {
         debug_assert!(bound > 0, "below_u64(0) has no value to return");
@@ -326,6 +341,9 @@ mod tests {
         assert!(seen.iter().all(|&c| c > 150), "{seen:?}");
         for bound in [1u64, 3, u64::MAX] {
             assert!(rng.below_u64(bound) < bound);
+        }
+        for bound in [1u32, 3, 7, u32::MAX] {
+            assert!(rng.below_unbiased(bound) < bound);
         }
     }
 

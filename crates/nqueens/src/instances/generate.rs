@@ -30,6 +30,7 @@
 //! mixing function, plenty for drawing boards and fully determined by the seed, so the same
 //! seed gives the same board on every machine.
 
+use nqueens_support::SplitMix64;
 use thiserror::Error;
 
 use crate::board::{Problem, Queen};
@@ -78,42 +79,6 @@ pub enum GenerateError {
         /// Draws made.
         tries: u64,
     },
-}
-
-/// SplitMix64: a small, seedable, portable generator (see the [module documentation](self)).
-#[derive(Clone, Debug)]
-pub struct SplitMix64 {
-    state: u64,
-}
-
-impl SplitMix64 {
-    /// A generator started from `seed`.
-    pub fn new(seed: u64) -> Self {
-        SplitMix64 { state: seed }
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A uniform integer in `0..bound` (`bound > 0`), without modulo bias: Lemire's
-    /// multiply-and-reject method.
-    pub fn below(&mut self, bound: u32) -> u32 {
-        debug_assert!(bound > 0);
-        let bound = u64::from(bound);
-        let threshold = (u64::MAX - bound + 1) % bound;
-        loop {
-            let product = u128::from(self.next_u64()) * u128::from(bound);
-            if (product as u64) >= threshold {
-                return (product >> 64) as u32;
-            }
-        }
-    }
 }
 
 /// Draws K = `queens` non-attacking queens on an n×n board, uniformly over all such placements
@@ -209,7 +174,7 @@ fn sparse_draws(n: u32, k: usize, seed: u64, max_tries: u64) -> Result<Problem, 
         moved.clear();
         let mut picked = Vec::with_capacity(k);
         for i in 0..k as u32 {
-            let j = i + rng.below(n - i);
+            let j = i + rng.below_unbiased(n - i);
             let at_i = *moved.get(&i).unwrap_or(&i);
             let at_j = *moved.get(&j).unwrap_or(&j);
             moved.insert(j, at_i);
@@ -245,7 +210,7 @@ fn sparse_draws(n: u32, k: usize, seed: u64, max_tries: u64) -> Result<Problem, 
 fn partial_shuffle(items: &mut [u32], k: usize, rng: &mut SplitMix64) {
     let len = items.len();
     for i in 0..k {
-        let j = i + rng.below((len - i) as u32) as usize;
+        let j = i + rng.below_unbiased((len - i) as u32) as usize;
         items.swap(i, j);
     }
 }
@@ -366,7 +331,7 @@ mod tests {
         let mut rng = SplitMix64::new(7);
         for bound in 1..50 {
             for _ in 0..100 {
-                assert!(rng.below(bound) < bound);
+                assert!(rng.below_unbiased(bound) < bound);
             }
         }
     }

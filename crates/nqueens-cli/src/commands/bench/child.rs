@@ -44,6 +44,10 @@ pub struct BenchRunArgs {
     /// The partial board of a completion job.
     #[arg(long, value_name = "PATH")]
     pub fix_file: Option<PathBuf>,
+
+    /// The run's time budget: the engine stops itself at it (exit 3, "time limit reached").
+    #[arg(long, value_name = "SECS", value_parser = crate::args::time_limit_parser)]
+    pub time_limit: Option<std::time::Duration>,
 }
 
 /// What a child reports: one line.
@@ -165,7 +169,9 @@ pub fn run_child_job(args: BenchRunArgs) -> Result<Status> {
         None => Problem::new(args.n)?,
     };
     let job = args.job.engine_job();
-    let mut engine = args.method.build(job, &problem, &Config::default());
+    let mut config = Config::default();
+    config.limits.time = args.time_limit;
+    let mut engine = args.method.build(job, &problem, &config);
     engine.check(job, &problem)?;
     let start = Instant::now();
     let answer = match args.job {

@@ -43,6 +43,9 @@ use self::child::{Answer, Report};
 use crate::args::{method_parser, parse_n};
 use crate::{Failure, Status};
 
+/// How long past its time budget a child may run before it is killed.
+const KILL_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Random draws allowed for a completion instance; with hundreds of queens a diagonal clash is
 /// almost certain, and the cell is skipped rather than searched for minutes.
 const INSTANCE_TRIES: u64 = 200_000;
@@ -528,7 +531,12 @@ fn run_cell(
         if let Some(path) = fix_file {
             command.arg("--fix-file").arg(path);
         }
-        let child = process::run_child(&mut command, limit)?;
+        // The engine stops itself at the budget; killing it is the backstop for the work no
+        // budget covers (building a huge formula, say).
+        command
+            .arg("--time-limit")
+            .arg(format!("{}", limit.as_secs_f64()));
+        let child = process::run_child(&mut command, limit + KILL_GRACE)?;
         if child.timed_out {
             cell.peak_rss_kb = cell.peak_rss_kb.max(child.peak_rss_kb);
             cell.status = CellStatus::Timeout;
@@ -537,6 +545,11 @@ fn run_cell(
         }
         let report = match (child.code, child.stdout.trim_end().parse::<Report>()) {
             (Some(0), Ok(report)) => report,
+            (Some(3), _) if child.stderr.contains("time limit reached") => {
+                cell.status = CellStatus::Timeout;
+                cell.reason = format!("over the {:.1} s limit", limit.as_secs_f64());
+                return Ok(());
+            }
             (Some(3), _) => {
                 cell.status = CellStatus::GaveUp;
                 cell.reason = child.stderr.trim().to_string();
