@@ -379,25 +379,12 @@ mod tests {
             let mut bytes = SEEDS[rng.below(SEEDS.len() as u32) as usize]
                 .as_bytes()
                 .to_vec();
-            for _ in 0..=rng.below(4) {
-                let at = rng.below(bytes.len() as u32 + 1) as usize;
-                match rng.below(4) {
-                    0 if at < bytes.len() => bytes[at] ^= 1 << rng.below(8),
-                    1 => {
-                        let piece = ALPHABET[rng.below(ALPHABET.len() as u32) as usize];
-                        bytes.splice(at..at, piece.bytes());
-                    }
-                    2 if at < bytes.len() => {
-                        let end = (at + 1 + rng.below(8) as usize).min(bytes.len());
-                        bytes.drain(at..end);
-                    }
-                    _ => {
-                        let end = (at + rng.below(16) as usize).min(bytes.len());
-                        let copy = bytes[at..end].to_vec();
-                        bytes.splice(at..at, copy);
-                    }
-                }
-            }
+            crate::formats::fuzz::mutate(
+                &mut rng,
+                &mut bytes,
+                |i| ALPHABET[i].as_bytes(),
+                ALPHABET.len(),
+            );
             let text = String::from_utf8_lossy(&bytes);
             match parse(&text) {
                 Ok(board) => {
