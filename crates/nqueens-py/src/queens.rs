@@ -211,9 +211,7 @@ impl Solution {
 
     /// The Unicode board: `♕` a queen, `♛` a fixed queen, `·` an empty square.
     fn __str__(&self) -> String {
-        let mut out = Vec::new();
-        let _ = render::write_text(&mut out, Format::Unicode, &self.problem(), &self.solution());
-        let mut text = String::from_utf8(out).unwrap_or_default();
+        let mut text = render::to_text(Format::Unicode, &self.problem(), &self.solution());
         text.truncate(text.trim_end().len());
         text
     }

@@ -1,21 +1,13 @@
 //! Renderings pinned by snapshots, and SVG checked by an XML parser.
 
-use nqueens::formats::render::{Format, SolutionWriter, SvgStyle, svg, write_text};
+use nqueens::formats::render::{Format, SolutionWriter, SvgStyle, svg, to_text};
 use nqueens::{Problem, Queen, Solution};
 
 const FOUR: [u32; 4] = [1, 3, 0, 2];
 const EIGHT: [u32; 8] = [0, 4, 7, 5, 2, 6, 1, 3];
 
 fn render(format: Format, problem: &Problem, columns: &[u32]) -> String {
-    let mut out = Vec::new();
-    write_text(
-        &mut out,
-        format,
-        problem,
-        &Solution::from_columns(columns.to_vec()),
-    )
-    .unwrap();
-    String::from_utf8(out).unwrap()
+    to_text(format, problem, &Solution::from_columns(columns.to_vec()))
 }
 
 #[test]

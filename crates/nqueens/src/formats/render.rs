@@ -229,6 +229,22 @@ impl Default for SvgStyle {
     }
 }
 
+/// One solution in a text format (everything but SVG) as a string: [`write_text`] into memory.
+///
+/// ```
+/// use nqueens::{formats::render::{to_text, Format}, Problem, Solution};
+/// let s = Solution::from_columns(vec![1, 3, 0, 2]);
+/// assert_eq!(to_text(Format::Permutation, &Problem::new(4).unwrap(), &s), "2 4 1 3\n");
+/// ```
+///
+/// # Panics
+/// For [`Format::Svg`] (use [`svg`]).
+pub fn to_text(format: Format, problem: &Problem, solution: &Solution) -> String {
+    let mut out = Vec::new();
+    write_text(&mut out, format, problem, solution).expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("every text format writes UTF-8")
+}
+
 /// Writes one solution in a text format (everything but SVG), ending with a newline.
 ///
 /// ```
@@ -624,15 +640,7 @@ mod tests {
     use crate::board::Queen;
 
     fn text(format: Format, problem: &Problem, columns: &[u32]) -> String {
-        let mut out = Vec::new();
-        write_text(
-            &mut out,
-            format,
-            problem,
-            &Solution::from_columns(columns.to_vec()),
-        )
-        .unwrap();
-        String::from_utf8(out).unwrap()
+        to_text(format, problem, &Solution::from_columns(columns.to_vec()))
     }
 
     #[test]
