@@ -5,13 +5,17 @@
 //! Every primary item `i` keeps its options in a list, in the order dancing links would try
 //! them (the order they were added, or the seed's shuffle), and the search state is one bit per
 //! entry of those lists: bit `j` of item `i`'s words says whether the `j`-th option of its list
-//! is still *live*, compatible with every option chosen so far. The words of all primary items
-//! lie back to back in one row of `T` words; a second row of `M` words holds the primary items
-//! still to cover. Options are precomputed as masks: `kill[o]`, a row of `T` words with a bit
+//! is still *live*, compatible with every option chosen so far. An item takes as many words as
+//! its list needs, and the items are laid out grouped by that number (their *slots*), so that
+//! within a group every item has the same stride. The words of all primary items lie back to
+//! back in one row of `T` words; a second row of `M` words holds the primary items still to
+//! cover, by slot. Options are precomputed as masks: `kill[o]`, a row of `T` words with a bit
 //! for every list entry whose option clashes with `o` (shares a primary item with it, or a
 //! secondary item that the two do not both give the same color), and `covers[o]`, a row of `M`
 //! words with `o`'s primary items. Clashing is a relation between two options, so secondary
 //! items and Knuth's colors need no work during the search at all: they are folded into `kill`.
+//! Building `kill` costs one row per item, ORed into the rows of the options in its list:
+//! (entries × `T`) word operations, plus a walk of the lists of colored entries.
 //!
 //! # The invariant, and why undo is free
 //!
@@ -24,14 +28,15 @@
 //! # The search, and what it costs
 //!
 //! The item to branch on is the one with the fewest live options (MRV): the population count
-//! of its words. Counting is fused with writing the next level, item by item in declaration
-//! order, with ties to the item declared first, or with a seed to a random one drawn exactly as
-//! dancing links draws it, so both engines visit the same search tree: the same choices, the
-//! same node counts, the same solutions in the same order, for every seed. A search node costs
-//! one pass over the words of the items still to cover (an AND-NOT and a population count per
-//! word, which the compiler vectorises), where dancing links costs one update per hidden node:
-//! for pentominoes in a 6×10 box about 230 words against about 340 link updates, each a
-//! dependent memory access.
+//! of its words. Counting is fused with writing the next level, group by group, with one
+//! compiled loop per stride (one to eight words, unrolled), and the least (count, place in
+//! declaration order) wins, so ties go to the item declared first; with a seed the counts are
+//! then offered in declaration order to a random choice drawn exactly as dancing links draws
+//! it. Both engines visit the same search tree: the same choices, the same node counts, the
+//! same solutions in the same order, for every seed. A search node costs one pass over the
+//! words of the items still to cover (an AND-NOT and a population count per word), where
+//! dancing links costs one update per hidden node: for pentominoes in a 6×10 box about 80
+//! words against about 340 link updates, each a dependent memory access.
 //!
 //! The precomputed masks cost `options × T` words, so the engine takes problems whose table
 //! stays small (`BitSearch::fits`); larger problems stay with dancing links, which is also the
@@ -75,22 +80,29 @@ enum Use {
 /// Algorithm X over bit sets; see the [module documentation](self).
 #[derive(Clone, Debug)]
 pub(crate) struct BitSearch {
-    /// Words per row of live bits (`T`) and per row of items (`M`); every primary item has
-    /// `stride` words of live bits (`T = stride × primary items`).
+    /// Words per row of live bits (`T`, the sum of every primary item's words) and per row of
+    /// items (`M`).
     live_words: usize,
-    stride: usize,
     /// Which compiled copy of [`BitSearch::descend`] runs.
     kernel: Kernel,
     mask_words: usize,
-    /// By primary ordinal (primary items numbered in declaration order): the first word of its
-    /// live bits; one more entry closes the last.
+    /// The primary items with the same number of words, as ranges of slots.
+    groups: Vec<Group>,
+    /// By slot (primary items numbered by their number of words, then in declaration order):
+    /// the first word of its live bits; one more entry closes the last.
     word_start: Vec<u32>,
-    /// By primary ordinal: its options in list order, back to back; `list_start` closes them.
+    /// By slot: the item's place in declaration order, which breaks MRV ties.
+    declared: Vec<u32>,
+    /// By place in declaration order: the item's slot.
+    slot_of: Vec<u32>,
+    /// By slot, with a seed: the live options counted by the last search step.
+    counts: Vec<u32>,
+    /// By slot: its options in list order, back to back; `list_start` closes them.
     list: Vec<u32>,
     list_start: Vec<u32>,
     /// By option: `T` words, its clashing list entries.
     kill: Vec<u64>,
-    /// By option: `mask_words` words of its primary items.
+    /// By option: `mask_words` words of its primary items, by slot.
     covers: Vec<u64>,
     /// The state before the first choice (after preselection).
     start_live: Vec<u64>,
@@ -98,7 +110,7 @@ pub(crate) struct BitSearch {
     /// Level `d`'s rows: `live[d * T..]`, `uncovered[d * M..]`.
     live: Vec<u64>,
     uncovered: Vec<u64>,
-    /// By level: the primary ordinal branched on, and the next list position to try.
+    /// By level: the slot of the item branched on, and the next list position to try.
     item_at: Vec<u32>,
     next: Vec<u32>,
     /// By level: the option chosen there.
@@ -126,9 +138,8 @@ pub(crate) struct BitSearch {
 /// The sizes of the bit engine's tables for a problem.
 struct Shape {
     primary: usize,
-    /// Words per primary item: enough for the longest list, the same for every item so that
-    /// the inner loop has a fixed length.
-    stride: usize,
+    /// By primary item in declaration order: the words its list needs (at least one).
+    words: Vec<u32>,
     live_words: usize,
     mask_words: usize,
 }
@@ -139,20 +150,19 @@ impl Shape {
         for entry in &problem.entries {
             lengths[entry.item.index()] += 1;
         }
-        let mut primary = 0usize;
-        let mut stride = 1usize;
-        for (item, &length) in problem.items.iter().zip(&lengths) {
-            if item.kind == ItemKind::Primary {
-                primary += 1;
-                stride = stride.max(length.div_ceil(64));
-            }
-        }
-        let live_words = primary.saturating_mul(stride);
+        let words: Vec<u32> = problem
+            .items
+            .iter()
+            .zip(&lengths)
+            .filter(|(item, _)| item.kind == ItemKind::Primary)
+            .map(|(_, &length)| length.div_ceil(64).max(1) as u32)
+            .collect();
+        let live_words = words.iter().map(|&w| w as usize).sum();
         Shape {
-            primary,
-            stride,
+            primary: words.len(),
             live_words,
-            mask_words: primary.div_ceil(64).max(1),
+            mask_words: words.len().div_ceil(64).max(1),
+            words,
         }
     }
 
@@ -219,20 +229,41 @@ impl BitSearch {
             }
         }
 
-        // Primary ordinals, word offsets, flattened lists, and each entry's list position.
+        // Slots: the primary items sorted by their number of words (stable, so declaration
+        // order within a group), so that each group's rows have one fixed stride. Then word
+        // offsets, flattened lists, and each entry's list position.
+        let primary_items: Vec<usize> = (0..items)
+            .filter(|&i| problem.items[i].kind == ItemKind::Primary)
+            .collect();
+        let mut declared: Vec<u32> = (0..shape.primary as u32).collect();
+        declared.sort_by_key(|&p| shape.words[p as usize]);
+        let mut slot_of = vec![0u32; shape.primary];
+        for (slot, &p) in declared.iter().enumerate() {
+            slot_of[p as usize] = slot as u32;
+        }
         let mut ordinal = vec![NONE; items];
+        for (p, &i) in primary_items.iter().enumerate() {
+            ordinal[i] = slot_of[p];
+        }
         let mut word_start = Vec::with_capacity(shape.primary + 1);
         let mut list = Vec::new();
         let mut list_start = Vec::with_capacity(shape.primary + 1);
+        let mut groups: Vec<Group> = Vec::new();
         let mut words = 0u32;
-        for (i, item) in problem.items.iter().enumerate() {
-            if item.kind == ItemKind::Primary {
-                ordinal[i] = word_start.len() as u32;
-                word_start.push(words);
-                list_start.push(list.len() as u32);
-                words += shape.stride as u32;
-                list.extend_from_slice(&lists[i]);
+        for (slot, &p) in declared.iter().enumerate() {
+            let stride = shape.words[p as usize];
+            match groups.last_mut() {
+                Some(group) if group.stride == stride => group.end += 1,
+                _ => groups.push(Group {
+                    first: slot as u32,
+                    end: slot as u32 + 1,
+                    stride,
+                }),
             }
+            word_start.push(words);
+            list_start.push(list.len() as u32);
+            words += stride;
+            list.extend_from_slice(&lists[primary_items[p as usize]]);
         }
         word_start.push(words);
         list_start.push(list.len() as u32);
@@ -258,44 +289,64 @@ impl BitSearch {
             }
         }
 
-        // The masks: for every option, the entries of every option that clashes with it, as
-        // the nonzero words of a row of `T` words.
-        let mut kill = Vec::with_capacity(options * t);
+        // The masks. An option's clash row is the union, over its entries, of the entries of
+        // the options it clashes with there. At an entry without a color, those are all the
+        // options of the item's list, whose union is the same row for every option in the
+        // list: it is built once per item and ORed into each such option's row, which costs
+        // (entries × T) word operations. An entry with a color clashes only with the options
+        // that give the item another color (or none), which are marked one by one.
+        let entry_bits = |row: &mut [u64], other: usize| {
+            for e in entry_start[other] as usize..entry_start[other + 1] as usize {
+                let q = ordinal[entries[e].0 as usize];
+                if q != NONE {
+                    let bit = word_start[q as usize] as usize * 64 + position[e] as usize;
+                    row[bit / 64] |= 1 << (bit % 64);
+                }
+            }
+        };
+        let color_at = |option: usize, item: u32| {
+            entries[entry_start[option] as usize..entry_start[option + 1] as usize]
+                .iter()
+                .find(|&&(it, _)| it == item)
+                .map_or(0, |&(_, c)| c)
+        };
+        let mut kill = vec![0u64; options * t];
         let mut covers = vec![0u64; options * m];
-        let mut mark = vec![NONE; options];
         let mut row = vec![0u64; t];
+        for (item, members) in lists.iter().enumerate() {
+            let plain: Vec<usize> = members
+                .iter()
+                .map(|&o| o as usize)
+                .filter(|&o| color_at(o, item as u32) == 0)
+                .collect();
+            if plain.is_empty() {
+                continue;
+            }
+            row.fill(0);
+            for &other in members {
+                entry_bits(&mut row, other as usize);
+            }
+            for o in plain {
+                for (k, &r) in kill[o * t..(o + 1) * t].iter_mut().zip(&row) {
+                    *k |= r;
+                }
+            }
+        }
         for o in 0..options {
-            for k in entry_start[o] as usize..entry_start[o + 1] as usize {
-                let (item, color) = entries[k];
+            for &(item, color) in &entries[entry_start[o] as usize..entry_start[o + 1] as usize] {
                 let p = ordinal[item as usize];
                 if p != NONE {
                     covers[o * m + p as usize / 64] |= 1 << (p % 64);
                 }
+                if color == 0 {
+                    continue;
+                }
                 for &other in &lists[item as usize] {
-                    if mark[other as usize] == o as u32 {
-                        continue;
-                    }
-                    let clash = p != NONE
-                        || color == 0
-                        || (entry_start[other as usize]..entry_start[other as usize + 1])
-                            .map(|e| entries[e as usize])
-                            .any(|(it, c)| it == item && c != color);
-                    if !clash {
-                        continue;
-                    }
-                    mark[other as usize] = o as u32;
-                    for e in entry_start[other as usize]..entry_start[other as usize + 1] {
-                        let q = ordinal[entries[e as usize].0 as usize];
-                        if q != NONE {
-                            let bit = word_start[q as usize] as usize * 64
-                                + position[e as usize] as usize;
-                            row[bit / 64] |= 1 << (bit % 64);
-                        }
+                    if color_at(other as usize, item) != color {
+                        entry_bits(&mut kill[o * t..(o + 1) * t], other as usize);
                     }
                 }
             }
-            kill.extend_from_slice(&row);
-            row.fill(0);
         }
 
         // Everything live, every primary item to cover.
@@ -315,10 +366,13 @@ impl BitSearch {
         let levels = shape.primary + 1;
         BitSearch {
             live_words: t,
-            stride: shape.stride,
-            kernel: Kernel::detect(shape.stride),
+            kernel: Kernel::detect(),
             mask_words: m,
+            groups,
             word_start,
+            counts: vec![0; shape.primary],
+            declared,
+            slot_of,
             list,
             list_start,
             kill,
@@ -497,17 +551,15 @@ impl BitSearch {
     /// MRV at the start: counts the live options of every item to cover.
     fn choose_at_start(&mut self) -> u32 {
         let mut mrv = Mrv::new();
-        let m = self.mask_words;
-        for w in 0..m {
-            let mut bits = self.uncovered[w];
-            while bits != 0 {
-                let p = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let span = self.word_start[p] as usize..self.word_start[p + 1] as usize;
-                let count: u32 = self.live[span].iter().map(|w| w.count_ones()).sum();
-                if mrv.offer(p as u32, count, &mut self.rng) {
-                    return mrv.best;
-                }
+        for &slot in &self.slot_of {
+            let slot = slot as usize;
+            if self.uncovered[slot / 64] & (1 << (slot % 64)) == 0 {
+                continue;
+            }
+            let span = self.word_start[slot] as usize..self.word_start[slot + 1] as usize;
+            let count: u32 = self.live[span].iter().map(|w| w.count_ones()).sum();
+            if mrv.offer(slot as u32, count, &mut self.rng) {
+                return mrv.best;
             }
         }
         mrv.best
@@ -515,32 +567,23 @@ impl BitSearch {
 
     /// Writes level `d + 1` from level `d` with `option` chosen, and returns the item to branch
     /// on there, or `None` when nothing is left to cover (a solution): the copy of
-    /// [`BitSearch::descend_with`] compiled for this problem's stride and processor.
+    /// [`BitSearch::descend_with`] compiled for this processor.
     fn descend(&mut self, d: usize, option: u32) -> Option<u32> {
-        macro_rules! kernels {
-            ($seeded:literal; $($k:literal),*) => {
-                match self.kernel {
-                    $(Kernel { stride: $k, popcnt: false } => {
-                        self.descend_with::<$k, $seeded>(d, option)
-                    })*
-                    #[cfg(target_arch = "x86_64")]
-                    $(Kernel { stride: $k, popcnt: true } => {
-                        // SAFETY: `Kernel::detect` saw the processor support POPCNT.
-                        unsafe { self.descend_popcnt::<$k, $seeded>(d, option) }
-                    })*
-                    #[cfg(target_arch = "x86_64")]
-                    Kernel { popcnt: true, .. } => {
-                        // SAFETY: as above.
-                        unsafe { self.descend_popcnt::<0, $seeded>(d, option) }
-                    }
-                    Kernel { .. } => self.descend_with::<0, $seeded>(d, option),
+        #[cfg(target_arch = "x86_64")]
+        if self.kernel.popcnt {
+            // SAFETY: `Kernel::detect` saw the processor support POPCNT.
+            return unsafe {
+                if self.rng.is_some() {
+                    self.descend_popcnt::<true>(d, option)
+                } else {
+                    self.descend_popcnt::<false>(d, option)
                 }
             };
         }
         if self.rng.is_some() {
-            kernels!(true; 1, 2, 3, 4, 5, 6, 8)
+            self.descend_with::<true>(d, option)
         } else {
-            kernels!(false; 1, 2, 3, 4, 5, 6, 8)
+            self.descend_with::<false>(d, option)
         }
     }
 
@@ -552,27 +595,18 @@ impl BitSearch {
     /// The processor must support POPCNT.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt")]
-    unsafe fn descend_popcnt<const K: usize, const SEEDED: bool>(
-        &mut self,
-        d: usize,
-        option: u32,
-    ) -> Option<u32> {
-        self.descend_with::<K, SEEDED>(d, option)
+    unsafe fn descend_popcnt<const SEEDED: bool>(&mut self, d: usize, option: u32) -> Option<u32> {
+        self.descend_with::<SEEDED>(d, option)
     }
 
-    /// [`BitSearch::descend`] for a stride of `K` words (`K = 0`: any stride, read at run
-    /// time), with or without a seed. A fixed `K` makes every item's loop the same few
-    /// instructions, with no branch; without a seed, the MRV choice is a minimum of
-    /// (count, item) keys, with no branch either.
+    /// [`BitSearch::descend`], with or without a seed. Each group of items is written by the
+    /// copy of [`write_group`] for its stride, so every item's loop is the same few
+    /// instructions with no branch. Without a seed, the MRV choice is a minimum of (count,
+    /// place in declaration order) keys, with no branch either; with one, the counts are
+    /// offered in declaration order afterwards, to draw exactly as dancing links draws.
     #[inline(always)]
-    fn descend_with<const K: usize, const SEEDED: bool>(
-        &mut self,
-        d: usize,
-        option: u32,
-    ) -> Option<u32> {
+    fn descend_with<const SEEDED: bool>(&mut self, d: usize, option: u32) -> Option<u32> {
         let (t, m) = (self.live_words, self.mask_words);
-        let k = if K == 0 { self.stride } else { K };
-        debug_assert_eq!(k, self.stride);
         let o = option as usize;
         let (below, above) = self.uncovered.split_at_mut((d + 1) * m);
         let now = &below[d * m..];
@@ -590,72 +624,145 @@ impl BitSearch {
             return None;
         }
         let (below, above) = self.live.split_at_mut((d + 1) * t);
-        let now = &below[d * t..];
-        let next = &mut above[..t];
-        let kill = &self.kill[o * t..(o + 1) * t];
-        let uncovered = &self.uncovered[(d + 1) * m..(d + 2) * m];
-        let mut mrv = Mrv::new();
+        let mut rows = Rows {
+            now: &below[d * t..],
+            kill: &self.kill[o * t..(o + 1) * t],
+            next: &mut above[..t],
+            uncovered: &self.uncovered[(d + 1) * m..(d + 2) * m],
+            word_start: &self.word_start,
+            declared: &self.declared,
+            counts: &mut self.counts,
+        };
         let mut best = u64::MAX;
-        for (w, &word) in uncovered.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                let p = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let span = p * k..p * k + k;
-                let mut count = 0;
-                if K == 0 {
-                    for ((n, &l), &x) in next[span.clone()]
-                        .iter_mut()
-                        .zip(&now[span.clone()])
-                        .zip(&kill[span])
-                    {
-                        *n = l & !x;
-                        count += n.count_ones();
-                    }
-                } else {
-                    let next: &mut [u64; K] =
-                        (&mut next[span.clone()]).try_into().expect("K words");
-                    let now: &[u64; K] = now[span.clone()].try_into().expect("K words");
-                    let kill: &[u64; K] = kill[span].try_into().expect("K words");
-                    for i in 0..K {
-                        next[i] = now[i] & !kill[i];
-                        count += next[i].count_ones();
+        macro_rules! strides {
+            ($($k:literal),*) => {
+                for &group in &self.groups {
+                    let zero = match group.stride {
+                        $($k => write_group::<$k, SEEDED>(group, &mut rows, &mut best),)*
+                        _ => write_group::<0, SEEDED>(group, &mut rows, &mut best),
+                    };
+                    if zero {
+                        return Some(self.slot_of[best as u32 as usize]);
                     }
                 }
-                if SEEDED {
-                    if mrv.offer(p as u32, count, &mut self.rng) {
-                        return Some(mrv.best);
-                    }
-                } else {
-                    // Without a seed, the least (count, item) wins: no unpredictable branch.
-                    best = best.min((u64::from(count) << 32) | p as u64);
-                    if count == 0 {
-                        return Some(p as u32);
-                    }
-                }
-            }
+            };
         }
+        strides!(1, 2, 3, 4, 5, 6, 8);
         if !SEEDED {
-            return Some(best as u32);
+            return Some(self.slot_of[best as u32 as usize]);
+        }
+        let mut mrv = Mrv::new();
+        for &slot in &self.slot_of {
+            let slot = slot as usize;
+            if rows.uncovered[slot / 64] & (1 << (slot % 64)) != 0
+                && mrv.offer(slot as u32, rows.counts[slot], &mut self.rng)
+            {
+                break;
+            }
         }
         Some(mrv.best)
     }
 }
 
-/// Which compiled copy of the search step suits a problem and a processor.
+/// Primary items whose rows have the same number of words: slots `first..end`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Group {
+    first: u32,
+    end: u32,
+    stride: u32,
+}
+
+/// What one search step reads and writes: level `d`'s live bits, the chosen option's clash
+/// row, level `d + 1`'s live bits and items to cover, and (with a seed) the counts by slot.
+struct Rows<'a> {
+    now: &'a [u64],
+    kill: &'a [u64],
+    next: &'a mut [u64],
+    uncovered: &'a [u64],
+    word_start: &'a [u32],
+    declared: &'a [u32],
+    counts: &'a mut [u32],
+}
+
+/// Writes the next level's live bits of the items of `group` still to cover, and counts them:
+/// `K` words each, or (`K = 0`) the group's stride read at run time. Without a seed, keeps in
+/// `best` the least (count, place in declaration order) key and returns true at the first
+/// item with no options left (its key in `best`); with one, stores the counts by slot.
+#[inline(always)]
+fn write_group<const K: usize, const SEEDED: bool>(
+    group: Group,
+    rows: &mut Rows<'_>,
+    best: &mut u64,
+) -> bool {
+    let k = if K == 0 { group.stride as usize } else { K };
+    debug_assert_eq!(k, group.stride as usize);
+    let (first, end) = (group.first as usize, group.end as usize);
+    let words = rows.word_start[first] as usize..rows.word_start[end] as usize;
+    let now = &rows.now[words.clone()];
+    let kill = &rows.kill[words.clone()];
+    let next = &mut rows.next[words];
+    for w in first / 64..end.div_ceil(64) {
+        let mut bits = rows.uncovered[w];
+        if w == first / 64 {
+            bits &= u64::MAX << (first % 64);
+        }
+        if w + 1 == end.div_ceil(64) && end % 64 != 0 {
+            bits &= u64::MAX >> (64 - end % 64);
+        }
+        while bits != 0 {
+            let slot = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let i = slot - first;
+            let mut count = 0;
+            if K == 0 {
+                let span = i * k..(i + 1) * k;
+                for ((n, &l), &x) in next[span.clone()]
+                    .iter_mut()
+                    .zip(&now[span.clone()])
+                    .zip(&kill[span])
+                {
+                    *n = l & !x;
+                    count += n.count_ones();
+                }
+            } else {
+                // `K` words as arrays: the loop is unrolled, with no bounds checks.
+                let next: &mut [u64; K] =
+                    (&mut next[i * K..(i + 1) * K]).try_into().expect("K words");
+                let now: &[u64; K] = now[i * K..(i + 1) * K].try_into().expect("K words");
+                let kill: &[u64; K] = kill[i * K..(i + 1) * K].try_into().expect("K words");
+                for j in 0..K {
+                    next[j] = now[j] & !kill[j];
+                    count += next[j].count_ones();
+                }
+            }
+            if SEEDED {
+                rows.counts[slot] = count;
+            } else {
+                let key = (u64::from(count) << 32) | u64::from(rows.declared[slot]);
+                *best = (*best).min(key);
+                if count == 0 {
+                    *best = key;
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Which compiled copy of the search step suits the processor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Kernel {
-    stride: usize,
     popcnt: bool,
 }
 
 impl Kernel {
-    fn detect(stride: usize) -> Self {
+    fn detect() -> Self {
         #[cfg(target_arch = "x86_64")]
         let popcnt = std::arch::is_x86_feature_detected!("popcnt");
         #[cfg(not(target_arch = "x86_64"))]
         let popcnt = false;
-        Kernel { stride, popcnt }
+        Kernel { popcnt }
     }
 }
 
