@@ -550,16 +550,25 @@ impl BitSearch {
 
     /// MRV at the start: counts the live options of every item to cover.
     fn choose_at_start(&mut self) -> u32 {
+        for slot in 0..self.counts.len() {
+            let span = self.word_start[slot] as usize..self.word_start[slot + 1] as usize;
+            self.counts[slot] = self.live[span].iter().map(|w| w.count_ones()).sum();
+        }
+        self.offer_in_declaration_order(0)
+    }
+
+    /// MRV over the counts in `counts` of the items level `d` has still to cover, offered in
+    /// declaration order (so that a seed draws as dancing links draws).
+    fn offer_in_declaration_order(&mut self, d: usize) -> u32 {
+        let m = self.mask_words;
+        let uncovered = &self.uncovered[d * m..(d + 1) * m];
         let mut mrv = Mrv::new();
         for &slot in &self.slot_of {
             let slot = slot as usize;
-            if self.uncovered[slot / 64] & (1 << (slot % 64)) == 0 {
-                continue;
-            }
-            let span = self.word_start[slot] as usize..self.word_start[slot + 1] as usize;
-            let count: u32 = self.live[span].iter().map(|w| w.count_ones()).sum();
-            if mrv.offer(slot as u32, count, &mut self.rng) {
-                return mrv.best;
+            if uncovered[slot / 64] & (1 << (slot % 64)) != 0
+                && mrv.offer(slot as u32, self.counts[slot], &mut self.rng)
+            {
+                break;
             }
         }
         mrv.best
@@ -651,16 +660,7 @@ impl BitSearch {
         if !SEEDED {
             return Some(self.slot_of[best as u32 as usize]);
         }
-        let mut mrv = Mrv::new();
-        for &slot in &self.slot_of {
-            let slot = slot as usize;
-            if rows.uncovered[slot / 64] & (1 << (slot % 64)) != 0
-                && mrv.offer(slot as u32, rows.counts[slot], &mut self.rng)
-            {
-                break;
-            }
-        }
-        Some(mrv.best)
+        Some(self.offer_in_declaration_order(d + 1))
     }
 }
 
