@@ -523,8 +523,8 @@ impl BitSearch {
                     $(Kernel { stride: $k, popcnt: false } => {
                         self.descend_with::<$k, $seeded>(d, option)
                     })*
-                    #[cfg(target_arch = "x86_64")]
-                    $(Kernel { stride: $k, popcnt: true } => {
+                    $(#[cfg(target_arch = "x86_64")]
+                    Kernel { stride: $k, popcnt: true } => {
                         // SAFETY: `Kernel::detect` saw the processor support POPCNT.
                         unsafe { self.descend_popcnt::<$k, $seeded>(d, option) }
                     })*
