@@ -56,7 +56,7 @@ scripts/build-web target/web || fail "building the page failed (see above)"
 cargo build --quiet --profile checked -p nqueens-cli || fail "building the nqueens CLI failed"
 
 if [ ! -d web/tests/node_modules/playwright-core ] ||
-    ! cmp -s web/tests/package-lock.json web/tests/node_modules/.package-lock.json 2>/dev/null; then
+    [ web/tests/package-lock.json -nt web/tests/node_modules/.package-lock.json ]; then
     (cd web/tests && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error) ||
         fail "npm ci in web/tests failed (is the npm registry reachable?)"
 fi
@@ -76,4 +76,4 @@ NQ_BASE_URL="http://127.0.0.1:$port/" \
     NQ_CLI="$PWD/target/checked/nqueens" \
     NQ_SCREENSHOTS="$PWD/target/web-screenshots" \
     CHROMIUM="$chromium" \
-    node --test --test-concurrency=1 "$@" web/tests/playground.test.js
+    node --test "$@" web/tests/playground.test.js

@@ -529,9 +529,7 @@
           var k = answer.classes[i];
           html.push('<figure class="class"><button type="button" class="pick" data-columns="' + k.canonical.join(",") + '">' +
             miniBoard(k.canonical, "class " + (i + 1)) + "</button><figcaption>class " + (i + 1) + ": " + k.members.length +
-            ' boards <details><summary>members</summary>' + k.members.map(function (m) {
-              return '<button type="button" class="pick" data-columns="' + m.join(",") + '">' + miniBoard(m, m.join(" ")) + "</button>";
-            }).join("") + "</details></figcaption></figure>");
+            ' boards <details data-class="' + i + '"><summary>members</summary></details></figcaption></figure>');
         }
         shown = Math.min(answer.classes.length, shown + 60);
         list.insertAdjacentHTML("beforeend", html.join(""));
@@ -543,8 +541,20 @@
         }
       };
       more();
+      gallery = answer;
     });
   });
+  // A class's members are drawn when its list is opened (n = 12 has 14 200 boards).
+  var gallery = null;
+  $("gallery-list").addEventListener("toggle", function (event) {
+    var details = event.target;
+    if (!gallery || !details.open || details.getAttribute("data-drawn")) return;
+    var k = gallery.classes[Number(details.getAttribute("data-class"))];
+    details.insertAdjacentHTML("beforeend", k.members.map(function (m) {
+      return '<button type="button" class="pick" data-columns="' + m.join(",") + '">' + miniBoard(m, m.join(" ")) + "</button>";
+    }).join(""));
+    details.setAttribute("data-drawn", "1");
+  }, true);
   $("gallery-list").addEventListener("click", function (event) {
     var pick = event.target.closest(".pick");
     if (!pick) return;

@@ -253,6 +253,8 @@ test("the gallery groups the 92 solutions of n = 8 into 12 symmetry classes", as
   await page.waitForFunction(() => /classes/.test(document.querySelector("#gallery-status").textContent));
   assert.equal(await page.textContent("#gallery-status"), "92 solutions in 12 symmetry classes");
   assert.equal(await page.$$eval("#gallery-list figure", (f) => f.length), 12);
+  await page.$$eval("#gallery-list details", (all) => all.forEach((d) => { d.open = true; }));
+  await page.waitForFunction(() => document.querySelectorAll("#gallery-list details[data-drawn]").length === 12);
   const members = await page.$$eval("#gallery-list details .pick", (p) => p.length);
   assert.equal(members, 92);
   await page.click("#gallery-list figure .pick");

@@ -330,7 +330,7 @@ pub mod clock {
     #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
     pub use still::Instant;
 
-    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    #[cfg(any(test, all(target_arch = "wasm32", target_os = "unknown")))]
     mod still {
         use std::ops::Add;
         use std::time::Duration;
@@ -367,6 +367,20 @@ pub mod clock {
                 Instant {
                     later: self.later || !duration.is_zero(),
                 }
+            }
+        }
+
+        #[cfg(test)]
+        mod tests {
+            use super::*;
+
+            #[test]
+            fn a_time_budget_never_runs_out_unless_it_is_zero() {
+                let start = Instant::now();
+                assert!(Instant::now() < start + Duration::from_nanos(1));
+                assert!(Instant::now() >= start + Duration::ZERO);
+                assert_eq!(start.elapsed(), Duration::ZERO);
+                assert_eq!(Instant::now().duration_since(start), Duration::ZERO);
             }
         }
     }

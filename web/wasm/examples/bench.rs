@@ -11,9 +11,18 @@ use std::time::Instant;
 
 /// The jobs: count n = 12, first solution of n = 1000 with cp and with the construction.
 const JOBS: &[(&str, &str)] = &[
-    ("count n=12 (backtrack)", r#"{"op":"count","n":12,"fix":[]}"#),
-    ("solve n=1000 cp", r#"{"op":"solve","n":1000,"fix":[],"method":"cp"}"#),
-    ("solve n=1000 construct", r#"{"op":"solve","n":1000,"fix":[],"method":"construct"}"#),
+    (
+        "count n=12 (backtrack)",
+        r#"{"op":"count","n":12,"fix":[]}"#,
+    ),
+    (
+        "solve n=1000 cp",
+        r#"{"op":"solve","n":1000,"fix":[],"method":"cp"}"#,
+    ),
+    (
+        "solve n=1000 construct",
+        r#"{"op":"solve","n":1000,"fix":[],"method":"construct"}"#,
+    ),
 ];
 
 fn main() {
