@@ -22,6 +22,8 @@ pub const MAX_N: u32 = 100_000;
 pub const MAX_COUNT_N: u32 = 14;
 /// The largest board whose solutions the gallery shows by symmetry class.
 pub const MAX_GALLERY_N: u32 = 12;
+/// The largest board exported as SVG (every square is drawn: n = 256 is 65 536 of them).
+pub const MAX_SVG_N: u32 = 256;
 /// The node budget of one solve: the page never waits forever for a hopeless completion.
 pub const SOLVE_NODES: u64 = 50_000_000;
 
@@ -116,6 +118,11 @@ fn run(request: Request) -> Result<Value, String> {
         Request::Gallery { n } => gallery(&problem(n, &[])?),
         Request::Svg { n, fix, queens } => {
             let problem = problem(n, &fix)?;
+            if problem.n() > MAX_SVG_N {
+                return Err(format!(
+                    "the page exports SVG for boards up to n = {MAX_SVG_N} (n² squares); export the --fix-file text instead"
+                ));
+            }
             let queens = squares(&queens, problem.n())?;
             Ok(json!({ "svg": svg(&problem, &queens) }))
         }
@@ -452,6 +459,10 @@ mod tests {
             (json!({"op": "count", "n": 15, "fix": []}), "up to n = 14"),
             (json!({"op": "gallery", "n": 13}), "up to n = 12"),
             (
+                json!({"op": "svg", "n": 257, "fix": [], "queens": []}),
+                "up to n = 256",
+            ),
+            (
                 json!({"op": "solve", "n": 8, "fix": [], "method": "counter"}),
                 "does not offer",
             ),
@@ -469,6 +480,38 @@ mod tests {
             assert!(!message.contains('\n'));
         }
         assert!(handle("{").contains("error"));
+    }
+
+    #[test]
+    fn mangled_requests_get_answers_never_panics() {
+        let requests = [
+            r#"{"op":"solve","n":6,"fix":[[1,2]],"method":"dlx","seed":3,"index":1}"#,
+            r#"{"op":"count","n":7,"fix":[[2,3],[4,4]]}"#,
+            r#"{"op":"trace","n":5,"fix":[[1,1]],"method":"cp","all":true}"#,
+            r#"{"op":"svg","n":4,"fix":[[1,2]],"queens":[[2,4],[3,1]]}"#,
+            r#"{"op":"fix_file","n":5,"fix":[[5,5]]}"#,
+            r#"{"op":"gallery","n":5}"#,
+        ];
+        let alphabet = br#"{}[],:"0123456789-.aenoxz "#;
+        let mut rng = nqueens_support::SplitMix64::new(19);
+        for case in 0..3000 {
+            let mut bytes = requests[case % requests.len()].as_bytes().to_vec();
+            for _ in 0..1 + rng.next_u64() % 3 {
+                let at = (rng.next_u64() % bytes.len() as u64) as usize;
+                bytes[at] = alphabet[(rng.next_u64() % alphabet.len() as u64) as usize];
+            }
+            let request = String::from_utf8(bytes).unwrap();
+            let answer = handle(&request);
+            let value: Value = serde_json::from_str(&answer)
+                .unwrap_or_else(|e| panic!("{request}: the answer is not JSON ({e}): {answer}"));
+            if let Some(message) = value.get("error") {
+                let message = message.as_str().unwrap();
+                assert!(
+                    !message.is_empty() && !message.contains('\n'),
+                    "{request}: {message}"
+                );
+            }
+        }
     }
 
     #[test]
