@@ -290,8 +290,12 @@
 
   // ---- update after any change -------------------------------------------------------------
   function update(extraErrors) {
-    var errors = check(extraErrors);
-    state.valid = state.n >= 1 && state.n <= MAX_N && errors.filter(function (e) { return !/same (row|column|diagonal|anti-diagonal)|given twice/.test(e); }).length === 0;
+    // Settings the address got wrong fell back to their defaults: say so, and go on. A board
+    // whose queens attack each other is still drawn (conflicts marked); one that cannot be
+    // drawn (no size, queens off the board) is not.
+    var boardErrors = check();
+    var errors = (extraErrors || []).concat(boardErrors);
+    state.valid = state.n >= 1 && state.n <= MAX_N && boardErrors.filter(function (e) { return !/same (row|column|diagonal|anti-diagonal)|given twice/.test(e); }).length === 0;
     if (errors.length) showMessage(errors.join("; ")); else showMessage("");
     if (state.valid) writeHash();
     renderBoard();

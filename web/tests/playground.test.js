@@ -185,6 +185,9 @@ test("invalid URL states show a message, not a blank page", async () => {
     assert.ok(await page.isVisible("#message"), hash);
     assert.match(await page.textContent("#message"), expected, hash);
     assert.ok(await page.isVisible("#solve"), `${hash}: the controls are there`);
+    if (hash.includes("magic") || hash.includes("2:2")) {
+      assert.ok(await page.isVisible("#board"), `${hash}: the board is still drawn`);
+    }
     assert.deepEqual(page.errors, [], hash);
     await page.close();
   }
