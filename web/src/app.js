@@ -12,8 +12,9 @@
   var METHODS = ["backtrack", "dlx", "sat", "cp", "construct", "local"];
 
   var $ = function (id) { return document.getElementById(id); };
-  var wasmBytes = NQEngine.decodeBase64(NQ_WASM_BASE64);
-  var engine = NQEngine.fromBytes(wasmBytes);
+  // Compiled once; the workers get the compiled module, so restarting one is cheap.
+  var wasmModule = new WebAssembly.Module(NQEngine.decodeBase64(NQ_WASM_BASE64));
+  var engine = NQEngine.fromModule(wasmModule);
 
   // ---- state -------------------------------------------------------------------------------
   var state = {
@@ -234,7 +235,7 @@
   Worker_.prototype.start = function () {
     var self = this;
     this.worker = new Worker(workerUrl);
-    this.worker.postMessage({ wasm: wasmBytes });
+    this.worker.postMessage({ wasm: wasmModule });
     this.worker.onmessage = function (event) {
       var data = event.data;
       var job = self.pending[data.id];

@@ -33,7 +33,10 @@ var NQEngine = (function () {
     // bytes: the module's bytes (Uint8Array or ArrayBuffer); synchronous (fine in workers and
     // for the size of this module on the main thread of Chromium and node).
     fromBytes: function (bytes) {
-      var module = new WebAssembly.Module(bytes);
+      return this.fromModule(new WebAssembly.Module(bytes));
+    },
+    // module: a compiled WebAssembly.Module (the page compiles once and hands it to workers).
+    fromModule: function (module) {
       return new Engine(new WebAssembly.Instance(module, {}));
     },
     fromBytesAsync: function (bytes) {

@@ -1,6 +1,6 @@
 // The page's worker: runs the engines off the main thread so the page never freezes. Built into
 // a Blob URL together with engine.js (see scripts/build-web), so it starts from file:// too.
-// Messages in: {wasm: bytes} once, then {id, request} or {id, race: {n, fix, seed}}; out:
+// Messages in: {wasm: the compiled WebAssembly.Module} once, then {id, request} or {id, race: {n, fix, seed}}; out:
 // {id, answer, ms} (ms measured here with performance.now(): the engines' clock stands still
 // in the browser).
 /* global NQEngine */
@@ -9,7 +9,7 @@ var engine = null;
 self.onmessage = function (event) {
   var data = event.data;
   if (data.wasm) {
-    engine = NQEngine.fromBytes(data.wasm);
+    engine = NQEngine.fromModule(data.wasm);
     return;
   }
   if (data.race) {

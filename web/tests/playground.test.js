@@ -143,6 +143,17 @@ test("clicking squares updates the live count, which matches nqueens count --fix
   await page.close();
 });
 
+test("n = 14 is counted in a worker while the page keeps answering", async () => {
+  const page = await open("#n=14");
+  // The main thread is free: clicking a square during the count works at once (and restarts it).
+  const start = Date.now();
+  await page.click('[data-square="1:1"]');
+  assert.deepEqual(await queens(page), [[1, 1]]);
+  assert.ok(Date.now() - start < 2000, "the click waited for the count");
+  assert.equal(await liveCount(page), cliCount(14, [[1, 1]]));
+  await page.close();
+});
+
 test("the keyboard moves over the board and places queens", async () => {
   const page = await open("#n=5");
   await page.focus('[data-square="1:1"]');
