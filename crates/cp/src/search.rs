@@ -17,7 +17,9 @@
 //! or proves there is none when a run exhausts its tree within its budget.
 
 use std::ops::ControlFlow;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use nqueens_support::clock::Instant;
 
 use nqueens_support::{Budget, LimitReached, Limits, SplitMix64 as Rng, luby};
 

@@ -10,7 +10,9 @@
 //!   flood the terminal nor send it escape sequences;
 //! - [`strip_bom`]: drops a UTF-8 byte-order mark at the start of a file's text;
 //! - [`Limits`] and [`Budget`]: the one termination concept every search polls (a node budget,
-//!   a time budget, a stop flag another thread may raise), as Pumpkin's `termination` module.
+//!   a time budget, a stop flag another thread may raise), as Pumpkin's `termination` module;
+//! - [`clock::Instant`]: the clock the engines read, `std::time::Instant` everywhere but on
+//!   `wasm32-unknown-unknown`, where the standard one panics and this one stands still.
 //!
 //! The engines (exact cover, SAT, CP) stay libraries on their own: this crate knows nothing of
 //! N-Queens, and a change here is pinned by the known-answer tests below.
@@ -18,7 +20,9 @@
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use clock::Instant;
 
 /// SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators", 2014):
 /// 64 bits of state, every seed fine, passes BigCrush. Enough for tie-breaking and shuffles; not
@@ -308,6 +312,77 @@ impl Budget {
             return Err(LimitReached::Time);
         }
         Ok(())
+    }
+}
+
+pub mod clock {
+    //! The clock every engine reads (time budgets, progress intervals, elapsed times).
+    //!
+    //! On every target with an operating system this is `std::time::Instant`. On
+    //! `wasm32-unknown-unknown` (the browser) the standard `Instant::now` panics, so there
+    //! [`Instant`] is a clock that stands still: `elapsed` is always zero, a time budget never
+    //! runs out and progress is reported at most once. Searches there are bounded by node
+    //! budgets instead, and the page measures times itself (`performance.now()`).
+
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    pub use std::time::Instant;
+
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    pub use still::Instant;
+
+    #[cfg(any(test, all(target_arch = "wasm32", target_os = "unknown")))]
+    mod still {
+        use std::ops::Add;
+        use std::time::Duration;
+
+        /// A moment of a clock that stands still (see the [module documentation](super)):
+        /// now, or (`later`) a moment in the future that now never reaches.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct Instant {
+            later: bool,
+        }
+
+        impl Instant {
+            /// Now, which is always the same moment.
+            pub fn now() -> Self {
+                Instant { later: false }
+            }
+
+            /// Zero: the clock never moves.
+            pub fn elapsed(&self) -> Duration {
+                Duration::ZERO
+            }
+
+            /// Zero: the clock never moves.
+            pub fn duration_since(&self, _earlier: Instant) -> Duration {
+                Duration::ZERO
+            }
+        }
+
+        impl Add<Duration> for Instant {
+            type Output = Instant;
+
+            /// A moment now never reaches, unless `duration` is zero (then now itself).
+            fn add(self, duration: Duration) -> Instant {
+                Instant {
+                    later: self.later || !duration.is_zero(),
+                }
+            }
+        }
+
+        #[cfg(test)]
+        mod tests {
+            use super::*;
+
+            #[test]
+            fn a_time_budget_never_runs_out_unless_it_is_zero() {
+                let start = Instant::now();
+                assert!(Instant::now() < start + Duration::from_nanos(1));
+                assert!(Instant::now() >= start + Duration::ZERO);
+                assert_eq!(start.elapsed(), Duration::ZERO);
+                assert_eq!(Instant::now().duration_since(start), Duration::ZERO);
+            }
+        }
     }
 }
 

@@ -82,12 +82,12 @@ mod reduce;
 mod restart;
 mod stats;
 
+use nqueens_support::clock::Instant;
 use std::fmt;
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 use nqueens_support::SplitMix64;
 

@@ -1,0 +1,337 @@
+// Browser tests of the web playground, in Debian's Chromium (headless) driven by playwright-core,
+// with node's built-in test runner. scripts/test-web.sh builds the page, serves it and sets:
+//   NQ_BASE_URL     where the page is served (http://127.0.0.1:PORT/)
+//   NQ_PAGE_DIR     the built folder (for the file:// test)
+//   NQ_CLI          the nqueens binary (the answers the page must agree with)
+//   NQ_SCREENSHOTS  where to write the screenshots
+//   CHROMIUM        the browser (default /usr/bin/chromium)
+"use strict";
+const { test, before, after } = require("node:test");
+const assert = require("node:assert/strict");
+const { execFileSync } = require("node:child_process");
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+const { chromium } = require("playwright-core");
+
+const BASE = process.env.NQ_BASE_URL;
+const CLI = process.env.NQ_CLI;
+if (!BASE || !CLI) throw new Error("run these tests through scripts/test-web.sh (NQ_BASE_URL and NQ_CLI are not set)");
+const SHOTS = process.env.NQ_SCREENSHOTS || path.join(os.tmpdir(), "nqueens-web-screenshots");
+const METHODS = ["backtrack", "dlx", "sat", "cp", "construct", "local"];
+
+let browser;
+before(async () => {
+  // playwright starts the browser with a fresh temporary profile (--user-data-dir) of its own.
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    ],
+  });
+});
+after(async () => {
+  if (browser) await browser.close();
+});
+
+/** A fresh page at `hash`, ready (the script ran), with page errors collected. */
+async function open(hash, viewport) {
+  const page = await browser.newPage({ viewport: viewport || { width: 1280, height: 900 } });
+  page.errors = [];
+  page.on("pageerror", (e) => page.errors.push(String(e)));
+  await page.goto(BASE + "index.html" + hash);
+  await page.waitForSelector("html[data-ready]");
+  return page;
+}
+
+/** The queens on the board, from their data-queen attributes: [[row, col]], 1-based, sorted. */
+async function queens(page) {
+  const squares = await page.$$eval("#board [data-queen]", (els) => els.map((e) => e.getAttribute("data-queen")));
+  return squares.map((s) => s.split(":").map(Number)).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+}
+
+/** Whether `qs` is a solution of the n×n board: n queens, no two attacking. */
+function assertSolution(qs, n) {
+  assert.equal(qs.length, n, "one queen per row");
+  for (let i = 0; i < qs.length; i++) {
+    for (let j = i + 1; j < qs.length; j++) {
+      const [a, b] = [qs[i], qs[j]];
+      const attack = a[0] === b[0] || a[1] === b[1] || a[0] - a[1] === b[0] - b[1] || a[0] + a[1] === b[0] + b[1];
+      assert.ok(!attack, `queens ${a.join(":")} and ${b.join(":")} attack each other`);
+    }
+  }
+  // The CLI's independent checker agrees.
+  execFileSync(CLI, ["verify", "-n", String(n), "-"], { input: qs.map((q) => q.join(":")).join(" ") + "\n" });
+}
+
+async function solveWith(page, method) {
+  await page.selectOption("#method", method);
+  await page.click("#solve");
+  await page.waitForSelector("#status[data-done]");
+  return (await page.textContent("#status")).trim();
+}
+
+async function liveCount(page) {
+  const handle = await page.waitForSelector("#count[data-count]");
+  return Number(await handle.getAttribute("data-count"));
+}
+
+function cliCount(n, fix) {
+  const args = ["count", String(n)];
+  for (const q of fix) args.push("--fix", q.join(":"));
+  return Number(execFileSync(CLI, args).toString().trim());
+}
+
+test("every method completes #n=8&fix=1:1 and keeps the fixed queen (construct says why it cannot)", async () => {
+  const page = await open("#n=8&fix=1:1");
+  assert.deepEqual(await queens(page), [[1, 1]]);
+  for (const method of METHODS) {
+    const status = await solveWith(page, method);
+    if (method === "construct") {
+      assert.match(status, /cannot keep fixed queens/);
+      assert.ok(await page.isVisible("#message"));
+      continue;
+    }
+    const qs = await queens(page);
+    assertSolution(qs, 8);
+    assert.ok(qs.some((q) => q[0] === 1 && q[1] === 1), `${method} moved the fixed queen: ${JSON.stringify(qs)}`);
+    assert.match(status, new RegExp("^" + method + ": solution 1"));
+  }
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("next solution walks through distinct solutions", async () => {
+  const page = await open("#n=6&method=dlx");
+  const seen = new Set();
+  await solveWith(page, "dlx");
+  for (let i = 0; i < 4; i++) {
+    const qs = await queens(page);
+    assertSolution(qs, 6);
+    seen.add(JSON.stringify(qs));
+    await page.click("#next");
+    await page.waitForSelector("#status[data-done]");
+  }
+  assert.equal(seen.size, 4, "n = 6 has four solutions");
+  assert.match(await page.textContent("#status"), /only 4 solutions/);
+  await page.close();
+});
+
+test("clicking squares updates the live count, which matches nqueens count --fix", async () => {
+  const page = await open("#n=8");
+  assert.equal(await liveCount(page), 92);
+  const fix = [];
+  for (const q of [[1, 1], [2, 5], [3, 8]]) {
+    await page.click(`[data-square="${q[0]}:${q[1]}"]`);
+    fix.push(q);
+    assert.equal(await liveCount(page), cliCount(8, fix), `after ${JSON.stringify(fix)}`);
+  }
+  // Attacked squares are shaded; a queen placed on one is marked as a conflict.
+  assert.ok(await page.$eval('[data-square="2:2"]', (e) => e.classList.contains("attacked")));
+  await page.click('[data-square="4:4"]');
+  assert.equal(await page.$$eval(".queen.conflict", (els) => els.length) >= 2, true);
+  assert.equal(await liveCount(page), 0);
+  // Removing it restores the count.
+  await page.click('[data-square="4:4"]');
+  assert.equal(await liveCount(page), cliCount(8, fix));
+  // Twelve-row boards too.
+  await page.goto(BASE + "index.html#n=12&fix=1:3,2:7");
+  await page.waitForSelector("html[data-ready]");
+  assert.equal(await liveCount(page), cliCount(12, [[1, 3], [2, 7]]));
+  await page.close();
+});
+
+test("n = 14 is counted in a worker while the page keeps answering", async () => {
+  const page = await open("#n=14");
+  // The main thread is free: clicking a square during the count works at once (and restarts it).
+  const start = Date.now();
+  await page.click('[data-square="1:1"]');
+  assert.deepEqual(await queens(page), [[1, 1]]);
+  assert.ok(Date.now() - start < 2000, "the click waited for the count");
+  assert.equal(await liveCount(page), cliCount(14, [[1, 1]]));
+  await page.close();
+});
+
+test("the keyboard moves over the board and places queens", async () => {
+  const page = await open("#n=5");
+  await page.focus('[data-square="1:1"]');
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Enter");
+  assert.deepEqual(await queens(page), [[2, 2]]);
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute("data-square")), "2:2");
+  await page.keyboard.press(" ");
+  assert.deepEqual(await queens(page), []);
+  await page.close();
+});
+
+test("the state lives in the URL and survives a reload", async () => {
+  const page = await open("#n=7");
+  await page.click('[data-square="1:2"]');
+  await page.click('[data-square="3:1"]');
+  await page.selectOption("#method", "cp");
+  await page.fill("#seed", "5");
+  await page.dispatchEvent("#seed", "change");
+  const hash = await page.evaluate(() => location.hash);
+  assert.equal(hash, "#n=7&fix=1:2,3:1&method=cp&seed=5");
+  const again = await open(hash);
+  assert.deepEqual(await queens(again), [[1, 2], [3, 1]]);
+  assert.equal(await again.inputValue("#method"), "cp");
+  assert.equal(await again.inputValue("#seed"), "5");
+  await again.close();
+  await page.close();
+});
+
+test("invalid URL states show a message, not a blank page", async () => {
+  for (const [hash, expected] of [
+    ["#n=0", /at least 1/],
+    ["#n=8&fix=1:1,2:2", /1:1 and 2:2 are on the same diagonal/],
+    ["#n=8&fix=9:1", /off the 8×8 board/],
+    ["#n=eight", /whole number/],
+    ["#n=8&method=magic", /unknown method 'magic'/],
+  ]) {
+    const page = await open(hash);
+    assert.ok(await page.isVisible("#message"), hash);
+    assert.match(await page.textContent("#message"), expected, hash);
+    assert.ok(await page.isVisible("#solve"), `${hash}: the controls are there`);
+    if (hash.includes("magic") || hash.includes("2:2")) {
+      assert.ok(await page.isVisible("#board"), `${hash}: the board is still drawn`);
+    }
+    assert.deepEqual(page.errors, [], hash);
+    await page.close();
+  }
+});
+
+test("n = 64 is solved with dlx", async () => {
+  const page = await open("#n=64&method=dlx");
+  const status = await solveWith(page, "dlx");
+  assert.match(status, /^dlx: solution 1/);
+  assertSolution(await queens(page), 64);
+  await page.close();
+});
+
+test("large boards are drawn as a permutation plot of the construction", async () => {
+  const page = await open("#n=100000&method=construct");
+  await solveWith(page, "construct");
+  assert.equal(await page.getAttribute("#plot", "data-n"), "100000");
+  assert.ok(await page.isVisible("#plot"));
+  assert.equal(await page.isVisible("#board"), false);
+  await page.close();
+});
+
+test("exports: the --fix-file text reads back with the CLI, the SVG is a picture of the board", async () => {
+  const page = await open("#n=8&fix=1:1");
+  await page.click("#export-fix");
+  let text = await page.inputValue("#export-text");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "nqueens-web-"));
+  const file = path.join(dir, "board.txt");
+  fs.writeFileSync(file, text);
+  assert.equal(Number(execFileSync(CLI, ["count", "--fix-file", file]).toString().trim()), cliCount(8, [[1, 1]]));
+  await solveWith(page, "sat");
+  const qs = await queens(page);
+  await page.click("#export-fix");
+  text = await page.inputValue("#export-text");
+  fs.writeFileSync(file, text);
+  const solved = execFileSync(CLI, ["solve", "--fix-file", file, "-f", "coords"]).toString().trim();
+  assert.equal(solved, qs.map((q) => q.join(":")).join(" "), "the exported board is its own only completion");
+  await page.click("#export-svg");
+  const svg = await page.inputValue("#export-text");
+  assert.match(svg, /^<svg/);
+  assert.equal((svg.match(/<circle|<use|<text/g) || []).length >= 8, true, "eight queens drawn");
+  fs.rmSync(dir, { recursive: true, force: true });
+  await page.close();
+});
+
+test("the race runs every method and draws a table and a bar chart", async () => {
+  const page = await open("#n=10&fix=2:3");
+  await page.click("#race");
+  await page.waitForSelector("#race-table[data-done]");
+  const rows = await page.$$eval("#race-table tbody tr", (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+  assert.deepEqual(rows.map((r) => r[0]), METHODS);
+  for (const r of rows) {
+    if (r[0] === "construct") assert.match(r[1], /cannot keep fixed queens/);
+    else {
+      assert.equal(r[1], "solved", r.join(" | "));
+      assert.ok(Number(r[2]) >= 0);
+    }
+  }
+  assert.equal(await page.$$eval("#race-chart .bar", (bars) => bars.length), 6);
+  await page.close();
+});
+
+test("the gallery groups the 92 solutions of n = 8 into 12 symmetry classes", async () => {
+  const page = await open("#n=8");
+  await page.click("#gallery");
+  await page.waitForFunction(() => /classes/.test(document.querySelector("#gallery-status").textContent));
+  assert.equal(await page.textContent("#gallery-status"), "92 solutions in 12 symmetry classes");
+  assert.equal(await page.$$eval("#gallery-list figure", (f) => f.length), 12);
+  await page.$$eval("#gallery-list details", (all) => all.forEach((d) => { d.open = true; }));
+  await page.waitForFunction(() => document.querySelectorAll("#gallery-list details[data-drawn]").length === 12);
+  const members = await page.$$eval("#gallery-list details .pick", (p) => p.length);
+  assert.equal(members, 92);
+  await page.click("#gallery-list figure .pick");
+  assertSolution(await queens(page), 8);
+  await page.close();
+});
+
+test("a dancing-links search of n = 4 replays to its end; backtracking and CP step", async () => {
+  const page = await open("#n=4");
+  await page.selectOption("#replay-method", "dlx");
+  await page.check("#replay-all");
+  await page.click("#replay-step");
+  await page.waitForSelector('#replay-status[data-step="1"]');
+  assert.match(await page.textContent("#replay-items"), /covered items: [RC]\d/);
+  await page.click("#replay-end");
+  await page.waitForSelector("#replay-status[data-finished]");
+  const status = await page.textContent("#replay-status");
+  assert.match(status, /solutions 2 · finished$/);
+  const total = await page.getAttribute("#replay-status", "data-total");
+  assert.equal(await page.getAttribute("#replay-status", "data-step"), total);
+  // Everything covered was uncovered again.
+  assert.equal(await page.textContent("#replay-items"), "");
+
+  for (const method of ["backtrack", "cp"]) {
+    await page.selectOption("#replay-method", method);
+    await page.uncheck("#replay-all");
+    await page.click("#replay-load");
+    await page.waitForSelector('#replay-status[data-step="0"]');
+    await page.fill("#replay-speed", "200");
+    await page.click("#replay-play");
+    await page.waitForSelector("#replay-status[data-finished]", { timeout: 20000 });
+    assert.match(await page.textContent("#replay-status"), /solutions 1 · finished/);
+    const qs = await page.$$eval("#replay-board [data-replay-queen]", (els) => els.map((e) => e.getAttribute("data-replay-queen").split(":").map(Number)));
+    assertSolution(qs, 4);
+  }
+  await page.close();
+});
+
+test("the page works opened from disk (file://)", async () => {
+  const dir = process.env.NQ_PAGE_DIR;
+  const page = await browser.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto("file://" + path.resolve(dir, "index.html") + "#n=6&fix=1:2");
+  await page.waitForSelector("html[data-ready]");
+  assert.equal(await liveCount(page), 1);
+  await solveWith(page, "cp");
+  assertSolution(await queens(page), 6);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("screenshots at desktop and phone widths", async () => {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  for (const [name, viewport] of [["desktop", { width: 1280, height: 1100 }], ["phone", { width: 390, height: 844 }]]) {
+    const page = await open("#n=8&fix=1:1,2:5&method=dlx&seed=3", viewport);
+    await solveWith(page, "dlx");
+    await page.click("#race");
+    await page.waitForSelector("#race-table[data-done]");
+    // Nothing is wider than the screen.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `${name}: the page is ${overflow}px wider than the screen`);
+    await page.screenshot({ path: path.join(SHOTS, name + ".png"), fullPage: name === "phone" });
+    await page.close();
+  }
+});

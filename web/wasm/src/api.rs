@@ -1,0 +1,562 @@
+//! The requests the page sends and the answers it gets, as JSON, on top of the `nqueens`
+//! library: its problems and their checks, its methods (built with one thread), its symmetry
+//! classes, its SVG renderer and its partial-board file format.
+//!
+//! Squares travel 1-based (`[row, col]`, `[1, 1]` the top-left square), as users read them and
+//! as the CLI and the URL write them; solutions travel as 1-based column lists, row by row.
+
+use std::collections::BTreeMap;
+use std::ops::ControlFlow;
+
+use nqueens::board::symmetry;
+use nqueens::formats::{partial, render};
+use nqueens::{Config, Engine, Job, Method, Outcome, Problem, Queen, Solution};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::trace;
+
+/// The largest board the page sends (the permutation plot of the construction).
+pub const MAX_N: u32 = 100_000;
+/// The largest board whose completions the page counts live.
+pub const MAX_COUNT_N: u32 = 14;
+/// The largest board whose solutions the gallery shows by symmetry class.
+pub const MAX_GALLERY_N: u32 = 12;
+/// The largest board exported as SVG (every square is drawn: n = 256 is 65 536 of them).
+pub const MAX_SVG_N: u32 = 256;
+/// The node budget of one solve: the page never waits forever for a hopeless completion.
+pub const SOLVE_NODES: u64 = 50_000_000;
+
+/// The methods the page offers, in the order of its picker.
+pub const METHODS: &[Method] = &[
+    Method::Backtrack,
+    Method::Dlx,
+    Method::Sat,
+    Method::Cp,
+    Method::Construct,
+    Method::Local,
+];
+
+/// One request from the page.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+enum Request {
+    /// Is this a valid board (size and fixed queens)?
+    Check { n: u64, fix: Vec<[u64; 2]> },
+    /// The `index`-th solution (0-based) the method finds.
+    Solve {
+        n: u64,
+        fix: Vec<[u64; 2]>,
+        method: String,
+        #[serde(default)]
+        seed: Option<u64>,
+        #[serde(default)]
+        index: u64,
+    },
+    /// How many completions the board has.
+    Count { n: u64, fix: Vec<[u64; 2]> },
+    /// Every solution of an empty board, grouped by symmetry class.
+    Gallery { n: u64 },
+    /// The board (fixed queens and the other queens shown) as SVG.
+    Svg {
+        n: u64,
+        fix: Vec<[u64; 2]>,
+        queens: Vec<[u64; 2]>,
+    },
+    /// The board's fixed queens in the partial-board file format (`--fix-file`).
+    FixFile { n: u64, fix: Vec<[u64; 2]> },
+    /// The steps of a method's search, for the replay.
+    Trace {
+        n: u64,
+        fix: Vec<[u64; 2]>,
+        method: String,
+        #[serde(default)]
+        all: bool,
+    },
+}
+
+/// The answer to a request given as JSON text: a result, or `{"error": "..."}`.
+pub fn handle(request: &str) -> String {
+    let answer = serde_json::from_str::<Request>(request)
+        .map_err(|e| format!("bad request: {e}"))
+        .and_then(run);
+    match answer {
+        Ok(value) => value.to_string(),
+        Err(message) => error_json(&message),
+    }
+}
+
+/// `{"error": message}` as JSON text.
+pub fn error_json(message: &str) -> String {
+    json!({ "error": message }).to_string()
+}
+
+fn run(request: Request) -> Result<Value, String> {
+    match request {
+        Request::Check { n, fix } => {
+            let problem = problem(n, &fix)?;
+            Ok(json!({ "n": problem.n(), "fixed": problem.fixed().len() }))
+        }
+        Request::Solve {
+            n,
+            fix,
+            method,
+            seed,
+            index,
+        } => solve(&problem(n, &fix)?, &method, seed, index),
+        Request::Count { n, fix } => {
+            let problem = problem(n, &fix)?;
+            if problem.n() > MAX_COUNT_N {
+                return Err(format!(
+                    "the page counts completions of boards up to n = {MAX_COUNT_N}"
+                ));
+            }
+            let mut engine = Method::Backtrack.build(Job::Count, &problem, &Config::default());
+            let counts = engine.count(&problem, false).map_err(|e| e.to_string())?;
+            Ok(json!({ "total": u64::try_from(counts.total).unwrap_or(u64::MAX) }))
+        }
+        Request::Gallery { n } => gallery(&problem(n, &[])?),
+        Request::Svg { n, fix, queens } => {
+            let problem = problem(n, &fix)?;
+            if problem.n() > MAX_SVG_N {
+                return Err(format!(
+                    "the page exports SVG for boards up to n = {MAX_SVG_N} (n² squares); export the --fix-file text instead"
+                ));
+            }
+            let queens = squares(&queens, problem.n())?;
+            Ok(json!({ "svg": svg(&problem, &queens) }))
+        }
+        Request::FixFile { n, fix } => {
+            let problem = problem(n, &fix)?;
+            Ok(json!({ "text": partial::write(&problem, "made in the nqueens web playground") }))
+        }
+        Request::Trace {
+            n,
+            fix,
+            method,
+            all,
+        } => {
+            let problem = problem(n, &fix)?;
+            let method = trace::Method::parse(&method)?;
+            let trace = trace::run(method, &problem, all)?;
+            serde_json::to_value(trace).map_err(|e| e.to_string())
+        }
+    }
+}
+
+/// The problem of size `n` with the 1-based squares `fix`, or the one-line reason there is none.
+fn problem(n: u64, fix: &[[u64; 2]]) -> Result<Problem, String> {
+    let n = u32::try_from(n)
+        .ok()
+        .filter(|&n| n <= MAX_N)
+        .ok_or_else(|| format!("the page takes boards up to n = {MAX_N}, not {n}"))?;
+    let fixed = squares(fix, n.max(1))?;
+    Problem::with_fixed(n, fixed).map_err(|e| e.to_string())
+}
+
+/// 1-based `[row, col]` pairs as queens; 0 is refused (squares are numbered from 1), and a
+/// square beyond the board is left to [`Problem::with_fixed`] to name when it is a fixed queen.
+fn squares(pairs: &[[u64; 2]], n: u32) -> Result<Vec<Queen>, String> {
+    pairs
+        .iter()
+        .map(|&[row, col]| {
+            let inside = |v: u64| v >= 1 && v <= u64::from(n);
+            if !inside(row) || !inside(col) {
+                return Err(format!(
+                    "square {row}:{col} is off the {n}×{n} board (rows and columns run from 1 to {n})"
+                ));
+            }
+            Ok(Queen::new((row - 1) as u32, (col - 1) as u32))
+        })
+        .collect()
+}
+
+fn method_named(name: &str) -> Result<Method, String> {
+    let method: Method = name.parse().map_err(|e: nqueens::methods::UnknownMethod| {
+        format!(
+            "{e} (the page offers {})",
+            METHODS
+                .iter()
+                .map(|m| m.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })?;
+    if !METHODS.contains(&method) {
+        return Err(format!("the page does not offer the method '{name}'"));
+    }
+    Ok(method)
+}
+
+fn config(seed: Option<u64>) -> Config {
+    let mut config = Config::default();
+    config.threads = 1;
+    config.seed = seed;
+    config.limits.nodes = Some(SOLVE_NODES);
+    config
+}
+
+/// The `index`-th solution: enumerating methods skip `index` solutions, local search takes
+/// seed + `index`, the construction knows one solution only.
+fn solve(problem: &Problem, method: &str, seed: Option<u64>, index: u64) -> Result<Value, String> {
+    let method = method_named(method)?;
+    let (seed, skip) = match method {
+        Method::Local => (Some(seed.unwrap_or(0).wrapping_add(index)), 0),
+        Method::Construct if index > 0 => {
+            return Err(
+                "the construction knows one solution for each n; pick another method for the next"
+                    .into(),
+            );
+        }
+        _ => (seed, index),
+    };
+    let job = if skip == 0 { Job::Solve } else { Job::List };
+    let mut engine = method.build(job, problem, &config(seed));
+    engine.check(job, problem).map_err(|e| e.to_string())?;
+    let outcome = if skip == 0 {
+        engine.solve(problem).map_err(|e| e.to_string())?
+    } else {
+        let mut found = None;
+        let mut seen = 0;
+        let end = engine.for_each(problem, &mut |s| {
+            if seen == skip {
+                found = Some(s.clone());
+                return ControlFlow::Break(());
+            }
+            seen += 1;
+            ControlFlow::Continue(())
+        });
+        match (found, end) {
+            (Some(solution), _) => Outcome::Found(solution),
+            (None, Err(nqueens::Error::GaveUp { reason, .. })) => Outcome::GaveUp {
+                reason: reason.to_string(),
+            },
+            (None, Err(e)) => return Err(e.to_string()),
+            (None, Ok(_)) => {
+                return Ok(json!({
+                    "method": method.name(),
+                    "outcome": "none",
+                    "message": format!("the board has only {seen} solutions"),
+                    "stats": stats(engine.as_ref()),
+                }));
+            }
+        }
+    };
+    let stats = stats(engine.as_ref());
+    Ok(match outcome {
+        Outcome::Found(solution) => {
+            if let Err(v) = nqueens::verify(problem, &solution) {
+                return Err(format!("{method} gave a wrong solution: {v}"));
+            }
+            json!({
+                "method": method.name(),
+                "outcome": "found",
+                "columns": solution.columns().iter().map(|c| c + 1).collect::<Vec<_>>(),
+                "stats": stats,
+            })
+        }
+        Outcome::NoSolution => json!({
+            "method": method.name(),
+            "outcome": "none",
+            "message": "the board has no completion",
+            "stats": stats,
+        }),
+        Outcome::GaveUp { reason } => json!({
+            "method": method.name(),
+            "outcome": "gave_up",
+            "message": format!("{method} gave up: {reason}"),
+            "stats": stats,
+        }),
+    })
+}
+
+fn stats(engine: &dyn Engine) -> BTreeMap<&'static str, u64> {
+    engine
+        .stats()
+        .iter()
+        .map(|(name, value)| (name, u64::try_from(value).unwrap_or(u64::MAX)))
+        .collect()
+}
+
+/// Every solution of the empty board, grouped by symmetry class: each class's canonical form
+/// and its members, classes in the order their first member was found.
+fn gallery(problem: &Problem) -> Result<Value, String> {
+    if problem.n() > MAX_GALLERY_N {
+        return Err(format!(
+            "the gallery shows boards up to n = {MAX_GALLERY_N}"
+        ));
+    }
+    let mut engine = Method::Backtrack.build(Job::List, problem, &config(None));
+    let mut order: Vec<Solution> = Vec::new();
+    let mut classes: BTreeMap<Vec<u32>, Vec<Vec<u32>>> = BTreeMap::new();
+    engine
+        .for_each(problem, &mut |s| {
+            let canonical = symmetry::canonical(s);
+            let one_based = |s: &Solution| s.columns().iter().map(|c| c + 1).collect::<Vec<_>>();
+            let members = classes
+                .entry(canonical.columns().to_vec())
+                .or_insert_with(|| {
+                    order.push(canonical.clone());
+                    Vec::new()
+                });
+            members.push(one_based(s));
+            ControlFlow::Continue(())
+        })
+        .map_err(|e| e.to_string())?;
+    let total: usize = classes.values().map(Vec::len).sum();
+    let classes: Vec<Value> = order
+        .iter()
+        .map(|canonical| {
+            let members = &classes[canonical.columns()];
+            json!({
+                "canonical": canonical.columns().iter().map(|c| c + 1).collect::<Vec<_>>(),
+                "members": members,
+            })
+        })
+        .collect();
+    Ok(json!({ "n": problem.n(), "total": total, "classes": classes }))
+}
+
+/// The board as SVG: a complete solution through the library's renderer (as `nqueens solve
+/// --format svg` draws it), a partial board in the same colours with the queens placed so far.
+fn svg(problem: &Problem, queens: &[Queen]) -> String {
+    let style = render::SvgStyle::default();
+    let n = problem.n();
+    let mut columns = vec![u32::MAX; n as usize];
+    for q in problem.fixed().iter().chain(queens) {
+        columns[q.row as usize] = q.col;
+    }
+    if columns.iter().all(|&c| c != u32::MAX) {
+        let solution = Solution::from_columns(columns);
+        if nqueens::verify(problem, &solution).is_ok() {
+            return render::svg(problem, &[solution], &style);
+        }
+    }
+    let cell = 40u64;
+    let margin = 16u64;
+    let side = u64::from(n) * cell + 2 * margin;
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{side}\" height=\"{side}\" viewBox=\"0 0 {side} {side}\">\n"
+    );
+    for row in 0..u64::from(n) {
+        for col in 0..u64::from(n) {
+            let fill = if (row + col) % 2 == 0 {
+                "#f0d9b5"
+            } else {
+                "#b58863"
+            };
+            out.push_str(&format!(
+                "<rect x=\"{}\" y=\"{}\" width=\"{cell}\" height=\"{cell}\" fill=\"{fill}\"/>\n",
+                margin + col * cell,
+                margin + row * cell
+            ));
+        }
+    }
+    let fixed: std::collections::HashSet<Queen> = problem.fixed().iter().copied().collect();
+    for q in problem.fixed().iter().chain(queens) {
+        let fill = if fixed.contains(q) {
+            "#b3261e"
+        } else {
+            "#1a1a1a"
+        };
+        out.push_str(&format!(
+            "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{fill}\"><title>{q}</title></circle>\n",
+            margin + u64::from(q.col) * cell + cell / 2,
+            margin + u64::from(q.row) * cell + cell / 2,
+            cell * 3 / 8
+        ));
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(request: Value) -> Value {
+        serde_json::from_str(&handle(&request.to_string())).unwrap()
+    }
+
+    fn columns(answer: &Value) -> Vec<u32> {
+        answer["columns"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no columns in {answer}"))
+            .iter()
+            .map(|c| c.as_u64().unwrap() as u32 - 1)
+            .collect()
+    }
+
+    #[test]
+    fn every_method_completes_a_board_and_keeps_the_fixed_queen() {
+        let problem = Problem::with_fixed(8, [Queen::new(0, 0)]).unwrap();
+        for method in METHODS {
+            let answer = call(
+                json!({"op": "solve", "n": 8, "fix": [[1, 1]], "method": method.name(), "seed": 3}),
+            );
+            if *method == Method::Construct {
+                assert!(
+                    answer["error"].as_str().unwrap().contains("construct"),
+                    "{answer}"
+                );
+                continue;
+            }
+            let solution = Solution::from_columns(columns(&answer));
+            assert_eq!(nqueens::verify(&problem, &solution), Ok(()), "{method}");
+        }
+    }
+
+    #[test]
+    fn next_solutions_are_distinct_until_the_last() {
+        let mut seen = std::collections::HashSet::new();
+        for index in 0..10 {
+            let answer =
+                call(json!({"op": "solve", "n": 6, "fix": [], "method": "dlx", "index": index}));
+            if index < 4 {
+                assert!(seen.insert(columns(&answer)), "solution {index} repeats");
+            } else {
+                assert_eq!(answer["outcome"], "none", "{answer}");
+            }
+        }
+    }
+
+    #[test]
+    fn counts_match_the_published_totals_and_the_naive_oracle() {
+        for n in 1..=10u64 {
+            let answer = call(json!({"op": "count", "n": n, "fix": []}));
+            assert_eq!(
+                answer["total"].as_u64().map(u128::from),
+                nqueens::instances::oeis::total(n as u32),
+                "n = {n}"
+            );
+        }
+        let problem = Problem::with_fixed(8, [Queen::new(0, 0), Queen::new(1, 4)]).unwrap();
+        let naive = nqueens::board::naive::solutions(&problem).len() as u64;
+        let answer = call(json!({"op": "count", "n": 8, "fix": [[1, 1], [2, 5]]}));
+        assert_eq!(answer["total"].as_u64(), Some(naive));
+    }
+
+    #[test]
+    fn bad_boards_get_one_line_messages() {
+        for (request, needle) in [
+            (json!({"op": "check", "n": 0, "fix": []}), "at least 1"),
+            (
+                json!({"op": "check", "n": 8, "fix": [[1, 1], [2, 2]]}),
+                "same diagonal",
+            ),
+            (
+                json!({"op": "check", "n": 8, "fix": [[9, 1]]}),
+                "off the 8×8 board",
+            ),
+            (
+                json!({"op": "check", "n": 8, "fix": [[0, 1]]}),
+                "off the 8×8 board",
+            ),
+            (
+                json!({"op": "check", "n": 200_000, "fix": []}),
+                "up to n = 100000",
+            ),
+            (json!({"op": "count", "n": 15, "fix": []}), "up to n = 14"),
+            (json!({"op": "gallery", "n": 13}), "up to n = 12"),
+            (
+                json!({"op": "svg", "n": 257, "fix": [], "queens": []}),
+                "up to n = 256",
+            ),
+            (
+                json!({"op": "solve", "n": 8, "fix": [], "method": "counter"}),
+                "does not offer",
+            ),
+            (
+                json!({"op": "solve", "n": 8, "fix": [], "method": "nope"}),
+                "unknown method",
+            ),
+            (json!({"op": "dance"}), "bad request"),
+        ] {
+            let answer = call(request.clone());
+            let message = answer["error"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{request}: {answer}"));
+            assert!(message.contains(needle), "{request}: {message}");
+            assert!(!message.contains('\n'));
+        }
+        assert!(handle("{").contains("error"));
+    }
+
+    #[test]
+    fn mangled_requests_get_answers_never_panics() {
+        let requests = [
+            r#"{"op":"solve","n":6,"fix":[[1,2]],"method":"dlx","seed":3,"index":1}"#,
+            r#"{"op":"count","n":7,"fix":[[2,3],[4,4]]}"#,
+            r#"{"op":"trace","n":5,"fix":[[1,1]],"method":"cp","all":true}"#,
+            r#"{"op":"svg","n":4,"fix":[[1,2]],"queens":[[2,4],[3,1]]}"#,
+            r#"{"op":"fix_file","n":5,"fix":[[5,5]]}"#,
+            r#"{"op":"gallery","n":5}"#,
+        ];
+        let alphabet = br#"{}[],:"0123456789-.aenoxz "#;
+        let mut rng = nqueens_support::SplitMix64::new(19);
+        for case in 0..3000 {
+            let mut bytes = requests[case % requests.len()].as_bytes().to_vec();
+            for _ in 0..1 + rng.next_u64() % 3 {
+                let at = (rng.next_u64() % bytes.len() as u64) as usize;
+                bytes[at] = alphabet[(rng.next_u64() % alphabet.len() as u64) as usize];
+            }
+            let request = String::from_utf8(bytes).unwrap();
+            let answer = handle(&request);
+            let value: Value = serde_json::from_str(&answer)
+                .unwrap_or_else(|e| panic!("{request}: the answer is not JSON ({e}): {answer}"));
+            if let Some(message) = value.get("error") {
+                let message = message.as_str().unwrap();
+                assert!(
+                    !message.is_empty() && !message.contains('\n'),
+                    "{request}: {message}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_gallery_groups_every_solution_by_symmetry_class() {
+        for n in 1..=9u32 {
+            let answer = call(json!({"op": "gallery", "n": n}));
+            let classes = answer["classes"].as_array().unwrap();
+            assert_eq!(
+                Some(classes.len() as u128),
+                nqueens::instances::oeis::unique(n),
+                "n = {n}"
+            );
+            assert_eq!(
+                Some(u128::from(answer["total"].as_u64().unwrap())),
+                nqueens::instances::oeis::total(n)
+            );
+            for class in classes {
+                let members = class["members"].as_array().unwrap();
+                let first = Solution::from_columns(columns(&json!({"columns": members[0]})));
+                assert_eq!(members.len(), symmetry::orbit_size(&first), "n = {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn exports_parse_back() {
+        let answer = call(json!({"op": "fix_file", "n": 8, "fix": [[1, 1], [2, 5]]}));
+        let board = partial::parse(answer["text"].as_str().unwrap()).unwrap();
+        let problem = board.to_problem().unwrap();
+        assert_eq!(problem.n(), 8);
+        assert_eq!(problem.fixed(), &[Queen::new(0, 0), Queen::new(1, 4)]);
+
+        let solved = call(
+            json!({"op": "svg", "n": 4, "fix": [], "queens": [[1, 2], [2, 4], [3, 1], [4, 3]]}),
+        );
+        let full = solved["svg"].as_str().unwrap();
+        roxmltree::Document::parse(full).unwrap();
+        let partial = call(json!({"op": "svg", "n": 4, "fix": [[1, 2]], "queens": [[2, 4]]}));
+        let text = partial["svg"].as_str().unwrap();
+        let doc = roxmltree::Document::parse(text).unwrap();
+        assert_eq!(
+            doc.descendants()
+                .filter(|n| n.has_tag_name("circle"))
+                .count(),
+            2
+        );
+    }
+}
