@@ -83,8 +83,9 @@ pub(crate) struct BitSearch {
     /// Words per row of live bits (`T`, the sum of every primary item's words) and per row of
     /// items (`M`).
     live_words: usize,
-    /// Which compiled copy of [`BitSearch::descend`] runs.
-    kernel: Kernel,
+    /// Whether the processor has POPCNT, so that [`BitSearch::descend`] runs the copy
+    /// compiled for it.
+    popcnt: bool,
     mask_words: usize,
     /// The primary items with the same number of words, as ranges of slots.
     groups: Vec<Group>,
@@ -366,7 +367,7 @@ impl BitSearch {
         let levels = shape.primary + 1;
         BitSearch {
             live_words: t,
-            kernel: Kernel::detect(),
+            popcnt: has_popcnt(),
             mask_words: m,
             groups,
             word_start,
@@ -578,9 +579,9 @@ impl BitSearch {
     /// on there, or `None` when nothing is left to cover (a solution): the copy of
     /// [`BitSearch::descend_with`] compiled for this processor.
     fn descend(&mut self, d: usize, option: u32) -> Option<u32> {
-        #[cfg(target_arch = "x86_64")]
-        if self.kernel.popcnt {
-            // SAFETY: `Kernel::detect` saw the processor support POPCNT.
+        if self.popcnt {
+            // SAFETY: `has_popcnt` saw the processor support POPCNT.
+            #[cfg(target_arch = "x86_64")]
             return unsafe {
                 if self.rng.is_some() {
                     self.descend_popcnt::<true>(d, option)
@@ -750,19 +751,16 @@ fn write_group<const K: usize, const SEEDED: bool>(
     false
 }
 
-/// Which compiled copy of the search step suits the processor.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Kernel {
-    popcnt: bool,
-}
-
-impl Kernel {
-    fn detect() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        let popcnt = std::arch::is_x86_feature_detected!("popcnt");
-        #[cfg(not(target_arch = "x86_64"))]
-        let popcnt = false;
-        Kernel { popcnt }
+/// Whether the processor has the POPCNT instruction (x86-64 only; elsewhere the compiler's
+/// own population count is all there is).
+fn has_popcnt() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("popcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
     }
 }
 
