@@ -134,3 +134,70 @@ fn impossible_requests_are_refused_at_once() {
     let (code, _, err) = run(&["gen-completion", "8", "-k", "2", "--method", "random"]);
     assert_eq!(code, 2, "{err}");
 }
+
+#[test]
+fn the_completion_study_writes_checked_csv_and_a_plot() {
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, svg) = (dir.path().join("s.csv"), dir.path().join("s.svg"));
+    let (code, out, err) = run(&[
+        "bench",
+        "--completion-study",
+        "--sizes",
+        "10",
+        "--ratios",
+        "30,80",
+        "--instances",
+        "2",
+        "--methods",
+        "auto,backtrack,dlx,cp",
+        "--timeout",
+        "5",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("every answer checked"), "{err}");
+    // A line per point, every method timed.
+    assert_eq!(out.lines().count(), 3, "{out}");
+    assert!(out.lines().nth(1).unwrap().contains("auto "), "{out}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(rows.len(), 2 * 2 * 4, "{text}");
+    for row in &rows {
+        assert!(["found", "none"].contains(&row[6]), "{row:?}");
+        // Every method agrees with the instance's verdict.
+        assert_eq!(row[6] == "found", row[8] == "yes", "{row:?}");
+        // The board is the one gen-completion draws for that seed.
+        let (n, k, seed) = (row[0], row[2], row[4]);
+        let (_, board, _) = run(&[
+            "gen-completion",
+            n,
+            "-k",
+            k,
+            "--method",
+            "sequential",
+            "--seed",
+            seed,
+        ]);
+        assert_eq!(parse(&board).fixed().len(), k.parse::<usize>().unwrap());
+    }
+    let plot = std::fs::read_to_string(&svg).unwrap();
+    assert!(plot.starts_with("<svg") && plot.trim_end().ends_with("</svg>"));
+    assert!(plot.contains("share of instances with a completion"));
+    assert!(plot.contains(r#"data-method="auto" data-quantile="0.95""#));
+}
+
+#[test]
+fn the_completion_study_refuses_bad_flags() {
+    let (code, _, err) = run(&["bench", "--completion-study", "--ratios", "50,100"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("percentages below 100"), "{err}");
+    let (code, _, err) = run(&["bench", "--ratios", "50"]);
+    assert_eq!(code, 2, "{err}");
+}
