@@ -203,7 +203,8 @@ pub fn run(plan: &StudyPlan) -> Result<Status> {
     if let Some(path) = &plan.svg {
         let caption = format!(
             "{}; {} instances per point by random sequential placement, seed {}; a run without an answer counts at the limit",
-            report::machine_caption(1, plan.limit, load.as_deref()),
+            report::machine_caption(1, plan.limit, load.as_deref())
+                .replace("median of 1 runs, ", "one run per method and instance, "),
             plan.instances,
             plan.seed
         );
