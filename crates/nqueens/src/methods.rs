@@ -13,6 +13,7 @@ use crate::engines::dlx::{self, Dlx};
 use crate::engines::local::Local;
 use crate::engines::sat::{self, Sat};
 use crate::error::Error;
+use nqueens_support::{Budget, LimitReached};
 
 /// A way to solve N-Queens, as users name it on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -360,6 +361,9 @@ impl Engine for Portfolio {
             self.stats.set("root_refuted", 1);
             return Ok(Outcome::NoSolution);
         }
+        if let Err(reached) = Budget::start(&self.limits).check_now() {
+            return Ok(self.gave_up(0, 0, &reached.to_string()));
+        }
         if self.dlx.is_none() {
             self.cp.limits = self.limits.clone();
             let outcome = self.cp.solve(problem)?;
@@ -372,10 +376,17 @@ impl Engine for Portfolio {
         let mut total_nodes = 0u128;
         for round in 1u64.. {
             for which in 0..2u8 {
+                if let Err(reached) = Budget::start(&self.limits).check_now() {
+                    return Ok(self.gave_up(round, total_nodes, &reached.to_string()));
+                }
                 let mut limits = self.limits.clone();
                 if let Some(time) = limits.time {
                     let Some(left) = time.checked_sub(start.elapsed()) else {
-                        return Ok(self.gave_up(round, total_nodes, "reached the time limit"));
+                        return Ok(self.gave_up(
+                            round,
+                            total_nodes,
+                            &LimitReached::Time.to_string(),
+                        ));
                     };
                     limits.time = Some(left);
                 }

@@ -231,3 +231,34 @@ fn auto_has_no_heavy_tail_on_hard_completions() {
     assert!(worst < 100_000, "the worst board took {worst} nodes");
     eprintln!("201 boards in {:?}, at most {worst} nodes", start.elapsed());
 }
+
+/// The caller's limits reach both engines of `auto`'s completion portfolio: a raised stop flag
+/// or a tiny node budget ends it with "gave up", never a wrong answer.
+#[test]
+fn auto_completions_honour_the_stop_flag_and_the_node_budget() {
+    use nqueens::instances::generate::sequential_partial;
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    let problem = sequential_partial(60, 30, 3, 1000).unwrap();
+    let mut config = Config::default();
+    config.limits.stop = Some(Arc::new(AtomicBool::new(true)));
+    let mut auto = Method::Auto.build(Job::Solve, &problem, &config);
+    assert!(matches!(
+        auto.solve(&problem).unwrap(),
+        Outcome::GaveUp { .. }
+    ));
+    let mut config = Config::default();
+    config.limits.nodes = Some(1);
+    let mut auto = Method::Auto.build(Job::Solve, &problem, &config);
+    assert!(matches!(
+        auto.solve(&problem).unwrap(),
+        Outcome::GaveUp { .. }
+    ));
+    // Without limits it answers, and the answer checks out.
+    let mut auto = Method::Auto.build(Job::Solve, &problem, &Config::default());
+    match auto.solve(&problem).unwrap() {
+        Outcome::Found(s) => assert_eq!(verify(&problem, &s), Ok(())),
+        Outcome::NoSolution => assert!(naive::solutions(&problem).is_empty()),
+        Outcome::GaveUp { reason } => panic!("{reason}"),
+    }
+}
