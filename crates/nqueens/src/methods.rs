@@ -267,6 +267,14 @@ impl Method {
 /// row (what a run without a single failure needs).
 pub const PORTFOLIO_FIRST_BUDGET: u64 = 1000;
 
+/// Above this many rows dancing links joins a [`Portfolio`] only from round
+/// [`PORTFOLIO_DLX_LATE_ROUND`]: building its matrix costs more there (0.5–1 s at n = 500)
+/// than cp's first rounds, which answer most boards.
+pub const PORTFOLIO_DLX_LATE_FROM: u32 = 200;
+
+/// The round from which dancing links joins on boards above [`PORTFOLIO_DLX_LATE_FROM`] rows.
+pub const PORTFOLIO_DLX_LATE_ROUND: u64 = 3;
+
 /// `auto`'s engine for one completion: a cheap refutation at the root, then constraint
 /// programming with randomised Luby restarts and (up to [`dlx::MAX_N`] rows) dancing links,
 /// interleaved on one thread with doubling node budgets.
@@ -278,7 +286,8 @@ pub const PORTFOLIO_FIRST_BUDGET: u64 = 1000;
 ///
 /// **The rounds.** Round i gives each engine, cp first, a fresh run of B·2^i search nodes (B:
 /// two per free row plus [`PORTFOLIO_FIRST_BUDGET`]); the first to answer (a completion, or a
-/// proof that there is none) ends the search. The two fail on different instances: cp with
+/// proof that there is none) ends the search; above [`PORTFOLIO_DLX_LATE_FROM`] rows dancing
+/// links sits out the first rounds. The two fail on different instances: cp with
 /// restarts finds completions fast but proves "no completion" only by exhausting its tree,
 /// with value elimination that never notices a column no row can take; dancing links branches
 /// on rows *and* columns, so it proves those fast, but has no restarts. Doubling budgets cost
@@ -374,8 +383,16 @@ impl Engine for Portfolio {
         let free_rows = u64::from(problem.n()) - problem.fixed().len() as u64;
         let mut budget = 2 * free_rows + PORTFOLIO_FIRST_BUDGET;
         let mut total_nodes = 0u128;
+        let dlx_from = if problem.n() > PORTFOLIO_DLX_LATE_FROM {
+            PORTFOLIO_DLX_LATE_ROUND
+        } else {
+            1
+        };
         for round in 1u64.. {
             for which in 0..2u8 {
+                if which == 1 && round < dlx_from {
+                    continue;
+                }
                 if let Err(reached) = Budget::start(&self.limits).check_now() {
                     return Ok(self.gave_up(round, total_nodes, &reached.to_string()));
                 }
