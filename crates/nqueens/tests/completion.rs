@@ -160,3 +160,105 @@ fn every_method_agrees_on_every_completion_file() {
     }
     assert!(ran > 0);
 }
+
+/// Random sequential placements near the phase transition, solved by `auto` (the portfolio)
+/// and by every other method that finds completions on the board: all agree on completable or
+/// not, and every completion passes the verifier.
+#[test]
+fn every_method_agrees_on_sequential_placements() {
+    use nqueens::instances::generate::sequential_partial;
+    let mut mixed = (0, 0);
+    for seed in 0..24u64 {
+        let n = 10 + (seed % 5) as u32;
+        let k = n * 7 / 10 + (seed % 4) as u32;
+        let problem = sequential_partial(n, k, seed, 1000).unwrap();
+        let mut answers = Vec::new();
+        for &method in Method::ALL {
+            let Some(mut engine) = engine_for(method, Job::Solve, &problem) else {
+                continue;
+            };
+            match engine.solve(&problem).unwrap() {
+                Outcome::Found(s) => {
+                    assert_eq!(verify(&problem, &s), Ok(()), "{method} seed {seed}");
+                    answers.push((method, true));
+                }
+                Outcome::NoSolution => answers.push((method, false)),
+                Outcome::GaveUp { .. } => assert_eq!(method, Method::Local),
+            }
+        }
+        let truth = !naive::solutions(&problem).is_empty();
+        for (method, says) in answers {
+            assert_eq!(says, truth, "{method} on seed {seed}");
+        }
+        if truth { mixed.0 += 1 } else { mixed.1 += 1 }
+    }
+    assert!(mixed.0 > 0 && mixed.1 > 0, "{mixed:?}");
+}
+
+/// `auto` on completions of n = 100 drawn by random sequential placement, K from 50 to 80: the
+/// region where plain cp had a heavy tail (a board in 200 ran past 10 s). Every answer comes
+/// within a node budget (deterministic, so not at the mercy of a loaded machine), agrees with
+/// dancing links, and its completion passes the verifier.
+#[test]
+fn auto_has_no_heavy_tail_on_hard_completions() {
+    use nqueens::instances::generate::sequential_partial;
+    let mut worst = 0u128;
+    let start = std::time::Instant::now();
+    // 200 boards with K = 50..80, and one with K = 70 where plain cp ran past 10 s (it has no
+    // completion; dancing links proves that in one node).
+    let boards = (0..200u64).map(|i| (50 + (i % 31) as u32, 5000 + i));
+    for (i, (k, seed)) in boards.chain([(70, 5133)]).enumerate() {
+        let problem = sequential_partial(100, k, seed, 1000).unwrap();
+        let mut auto = Method::Auto.build(Job::Solve, &problem, &Config::default());
+        let outcome = auto.solve(&problem).unwrap();
+        let stats = auto.stats();
+        let nodes = stats
+            .get("total_nodes")
+            .or_else(|| stats.get("root_refuted").map(|_| 0))
+            .unwrap();
+        worst = worst.max(nodes);
+        let mut dlx = Method::Dlx.build(Job::Solve, &problem, &Config::default());
+        let reference = dlx.solve(&problem).unwrap();
+        match outcome {
+            Outcome::Found(s) => {
+                assert_eq!(verify(&problem, &s), Ok(()), "board {i}");
+                assert!(matches!(reference, Outcome::Found(_)), "board {i}");
+            }
+            Outcome::NoSolution => assert_eq!(reference, Outcome::NoSolution, "board {i}"),
+            Outcome::GaveUp { reason } => panic!("board {i}: {reason}"),
+        }
+    }
+    assert!(worst < 100_000, "the worst board took {worst} nodes");
+    eprintln!("201 boards in {:?}, at most {worst} nodes", start.elapsed());
+}
+
+/// The caller's limits reach both engines of `auto`'s completion portfolio: a raised stop flag
+/// or a tiny node budget ends it with "gave up", never a wrong answer.
+#[test]
+fn auto_completions_honour_the_stop_flag_and_the_node_budget() {
+    use nqueens::instances::generate::sequential_partial;
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    let problem = sequential_partial(60, 30, 3, 1000).unwrap();
+    let mut config = Config::default();
+    config.limits.stop = Some(Arc::new(AtomicBool::new(true)));
+    let mut auto = Method::Auto.build(Job::Solve, &problem, &config);
+    assert!(matches!(
+        auto.solve(&problem).unwrap(),
+        Outcome::GaveUp { .. }
+    ));
+    let mut config = Config::default();
+    config.limits.nodes = Some(1);
+    let mut auto = Method::Auto.build(Job::Solve, &problem, &config);
+    assert!(matches!(
+        auto.solve(&problem).unwrap(),
+        Outcome::GaveUp { .. }
+    ));
+    // Without limits it answers, and the answer checks out.
+    let mut auto = Method::Auto.build(Job::Solve, &problem, &Config::default());
+    match auto.solve(&problem).unwrap() {
+        Outcome::Found(s) => assert_eq!(verify(&problem, &s), Ok(())),
+        Outcome::NoSolution => assert!(naive::solutions(&problem).is_empty()),
+        Outcome::GaveUp { reason } => panic!("{reason}"),
+    }
+}

@@ -4,9 +4,9 @@ use std::io::Write as _;
 use std::path::PathBuf;
 
 use anyhow::Result;
-use clap::Args;
+use clap::{Args, ValueEnum};
 use nqueens::formats::partial;
-use nqueens::instances::generate::{DEFAULT_TRIES, GenerateError, random_partial};
+use nqueens::instances::generate::{self, GenerateError, Placement};
 
 use crate::Status;
 use crate::args::parse_n;
@@ -14,9 +14,14 @@ use crate::output;
 
 /// Write a random partial board (K non-attacking queens) for --fix-file.
 ///
-/// The K queens are drawn uniformly over all placements of K non-attacking queens on the n×n
-/// board (rejection sampling), and written in the --fix-file format. The same seed gives the
-/// same board everywhere. Exit 3 if no placement turned up in the allowed number of draws.
+/// Three ways to place the K queens: `uniform` (the default) draws uniformly over all
+/// placements of K non-attacking queens by rejection, which gets slow from about 0.6·N queens;
+/// `sequential` places queens one at a time on random unattacked squares of random rows,
+/// restarting when stuck, and reaches nearly full boards (the hard instances, with or without
+/// a completion); `from-solution` keeps K random queens of a random solution found by local
+/// search, so the board always has a completion. The board is written in the --fix-file
+/// format; the same seed gives the same board everywhere. A request the method cannot reach is
+/// refused at once with the reason (exit 2); exit 3 if the allowed draws or attempts ran out.
 #[derive(Debug, Args)]
 pub struct GenCompletionArgs {
     /// Board size.
@@ -25,33 +30,67 @@ pub struct GenCompletionArgs {
     /// How many queens to place.
     #[arg(long, short = 'k', value_name = "K")]
     pub queens: u32,
+    /// How to place them.
+    #[arg(long, value_enum, value_name = "HOW", default_value_t = PlacementArg::Uniform)]
+    pub method: PlacementArg,
     /// Seed of the random draw (the same seed gives the same board everywhere).
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
-    /// Random draws allowed before giving up (placements get rare as K approaches N).
-    #[arg(long, value_name = "T", default_value_t = DEFAULT_TRIES, value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_tries: u64,
+    /// Random draws (uniform) or restarts (sequential) allowed before giving up [default:
+    /// uniform 10000000, sequential 5000000/N between 32 and 1000].
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_tries: Option<u64>,
     /// Write to this file instead of standard output.
     #[arg(long, short, value_name = "PATH")]
     pub output: Option<PathBuf>,
 }
 
-pub fn run(args: GenCompletionArgs) -> Result<Status> {
-    let problem = match random_partial(args.n, args.queens, args.seed, args.max_tries) {
-        Ok(problem) => problem,
-        Err(GenerateError::OutOfTries { n, queens, tries }) => {
-            eprintln!(
-                "no non-attacking placement of {queens} queens on a {n}×{n} board found in \
-                 {tries} random draws; such placements get rare as K grows (try fewer queens \
-                 or a larger --max-tries)"
-            );
-            return Ok(Status::GaveUp);
+/// The placements as the command line names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PlacementArg {
+    /// Uniform over all non-attacking placements (rejection sampling).
+    Uniform,
+    /// Random sequential placement, restarting when stuck.
+    Sequential,
+    /// K random queens of a random solution (always completable).
+    FromSolution,
+}
+
+impl From<PlacementArg> for Placement {
+    fn from(arg: PlacementArg) -> Placement {
+        match arg {
+            PlacementArg::Uniform => Placement::Uniform,
+            PlacementArg::Sequential => Placement::Sequential,
+            PlacementArg::FromSolution => Placement::FromSolution,
         }
-        Err(err) => return Err(err.into()),
-    };
+    }
+}
+
+pub fn run(args: GenCompletionArgs) -> Result<Status> {
+    let placement = Placement::from(args.method);
+    let problem =
+        match generate::generate(placement, args.n, args.queens, args.seed, args.max_tries) {
+            Ok(problem) => problem,
+            Err(GenerateError::OutOfTries { n, queens, tries }) => {
+                eprintln!(
+                    "no non-attacking placement of {queens} queens on a {n}×{n} board found in \
+                 {tries} random draws; such placements get rare as K grows (try fewer queens, \
+                 a larger --max-tries or --method sequential)"
+                );
+                return Ok(Status::GaveUp);
+            }
+            Err(err @ GenerateError::OutOfAttempts { .. }) => {
+                eprintln!("{err}");
+                return Ok(Status::GaveUp);
+            }
+            Err(err) => return Err(err.into()),
+        };
     let comment = format!(
-        "random partial board: nqueens gen-completion {} --queens {} --seed {}",
-        args.n, args.queens, args.seed
+        "random partial board: nqueens gen-completion {} --queens {} --method {} --seed {}",
+        args.n,
+        args.queens,
+        placement.name(),
+        args.seed
     );
     let mut out = output::open(args.output.as_deref())?;
     out.write_all(partial::write(&problem, &comment).as_bytes())?;

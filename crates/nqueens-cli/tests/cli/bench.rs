@@ -368,11 +368,23 @@ fn gen_completion_errors() {
         .code(2)
         .stderr("error: cannot place 5 non-attacking queens on a 4×4 board: at most 4 fit\n");
     nqueens()
-        .args(["gen-completion", "3", "--queens", "3", "--max-tries", "100"])
+        .args(["gen-completion", "3", "--queens", "3"])
+        .assert()
+        .code(2)
+        .stderr("error: cannot place 3 non-attacking queens on a 3×3 board: at most 2 fit\n");
+    nqueens()
+        .args([
+            "gen-completion",
+            "12",
+            "--queens",
+            "12",
+            "--max-tries",
+            "100",
+        ])
         .assert()
         .code(3)
         .stderr(predicate::str::contains(
-            "no non-attacking placement of 3 queens on a 3×3 board found in 100 random draws",
+            "no non-attacking placement of 12 queens on a 12×12 board found in 100 random draws",
         ));
     nqueens().args(["gen-completion", "8"]).assert().code(2);
 }

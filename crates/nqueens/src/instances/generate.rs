@@ -1,6 +1,16 @@
-//! Random completion instances: K non-attacking queens on an n×n board, drawn uniformly.
+//! Random completion instances: K non-attacking queens on an n×n board, three ways.
 //!
-//! # Why the sampler is uniform
+//! - [`random_partial`] (*uniform*): uniformly over all placements of K non-attacking queens, by
+//!   rejection. Exact, but placements get rare as K grows, so it cannot reach the region where
+//!   completion is hard.
+//! - [`sequential_partial`] (*sequential*): random sequential placement, the style of Gent,
+//!   Jefferson and Nightingale's instances: queens go one at a time on a random unattacked
+//!   square of a random row, restarting when the board is stuck before K. It reaches nearly
+//!   full boards, and its instances may or may not have a completion.
+//! - [`from_solution_partial`] (*from-solution*): K random queens of a random full solution
+//!   found by local search. Always completable.
+//!
+//! # Why the uniform sampler is uniform
 //!
 //! Let P be the set of placements we want: sets of K squares, no two of which attack each
 //! other. Every placement in P has its K queens in K distinct rows and K distinct columns, so it
@@ -19,16 +29,47 @@
 //! The chance of acceptance is |P| / |R|, which falls quickly as K approaches n (for K = n it
 //! is Q(n) / n!, about 3·10⁻⁵ at n = 12). The number of draws is therefore bounded
 //! ([`DEFAULT_TRIES`] unless told otherwise) and running out is an error that says so, rather
-//! than a silent loop.
+//! than a silent loop. A request whose expected number of draws is hopelessly beyond the
+//! bound is refused before the first draw ([`GenerateError::TooRare`]): two queens of a random
+//! rook placement share a diagonal with probability 2(2n − 1) / (3n(n − 1)) (sum over the row
+//! distance d of the squared chance 2(n − d) / (n(n − 1)) of that distance), so a draw has
+//! about λ = K(K − 1)(2n − 1) / (3n(n − 1)) clashing pairs and, treating them as a Poisson
+//! count, succeeds with chance about e^−λ. At K = n the true chance, Q(n)/n! ≈ e^−0.94n
+//! (Simkin's asymptotics), is smaller still than e^−λ ≈ e^−0.67n, so the refusal errs on the
+//! side of trying.
 //!
 //! Each draw costs O(K): two partial shuffles of K steps and a diagonal test against two
 //! arrays of flags (cleared after each draw by undoing its own marks), so a run costs
 //! O(n + tries · K).
 //!
+//! # Random sequential placement
+//!
+//! An attempt keeps the rows that may still take a queen, the free columns (a list with each
+//! column's position, for O(1) removal) and three bit sets (columns, diagonals, anti-diagonals),
+//! so telling whether a square is attacked is O(1). A step draws a row uniformly from the live
+//! rows, then a square uniformly among that row's unattacked squares: first by drawing free
+//! columns and keeping the first whose diagonals are free (uniform over the unattacked squares,
+//! since each draw is), and after [`SEQUENTIAL_TRIES`] misses by listing the row's unattacked
+//! squares and drawing one (still uniform: the misses say nothing about which unattacked
+//! square is chosen). A row with no unattacked square is dead for good (attacks only grow) and
+//! leaves the live rows. When no live row is left before K queens, the attempt restarts.
+//!
+//! A step costs O(1) when the row has many unattacked squares and O(n − placed) when it lists
+//! them, so an attempt costs well under O(n²) (milliseconds at n = 10⁴, K = 0.9n). Attempts
+//! are bounded; after the first [`SEQUENTIAL_PROBE`] attempts, a K far above every board where
+//! they got stuck (beyond the mean plus four standard deviations, plus one) is refused at once
+//! ([`GenerateError::Unreachable`]) rather than tried to the end of the budget.
+//!
+//! # From a solution
+//!
+//! Local search ([`crate::engines::local`]) finds a full solution from the seed, and a partial
+//! Fisher–Yates shuffle of the rows keeps K of its queens. The kept queens extend to that
+//! solution, so the instance always has a completion (often many).
+//!
 //! The random numbers come from SplitMix64 (Steele, Lea and Flood, "Fast splittable
 //! pseudorandom number generators", OOPSLA 2014): a 64-bit counter passed through a fixed
 //! mixing function, plenty for drawing boards and fully determined by the seed, so the same
-//! seed gives the same board on every machine.
+//! seed gives the same board on every machine, whichever of the three ways draws it.
 
 use nqueens_support::SplitMix64;
 use thiserror::Error;
@@ -42,7 +83,10 @@ pub const DEFAULT_TRIES: u64 = 10_000_000;
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum GenerateError {
     /// More queens than rows.
-    #[error("cannot place {queens} non-attacking queens on a {n}×{n} board: at most {n} fit")]
+    #[error(
+        "cannot place {queens} non-attacking queens on a {n}×{n} board: at most {} fit",
+        max_queens(*n)
+    )]
     TooManyQueens {
         /// Board size.
         n: u32,
@@ -79,6 +123,330 @@ pub enum GenerateError {
         /// Draws made.
         tries: u64,
     },
+    /// A uniform draw would succeed so rarely that the allowed draws are hopeless.
+    #[error(
+        "a uniform draw of {queens} non-attacking queens on a {n}×{n} board succeeds about once \
+         in 10^{log10_draws} draws, far beyond the {tries} allowed; ask for fewer queens or \
+         place them sequentially"
+    )]
+    TooRare {
+        /// Board size.
+        n: u32,
+        /// Queens asked for.
+        queens: u32,
+        /// Draws allowed.
+        tries: u64,
+        /// About how many draws one success takes, as a power of ten.
+        log10_draws: u32,
+    },
+    /// Random sequential placement gets stuck far below the queens asked for.
+    #[error(
+        "random sequential placement on a {n}×{n} board gets stuck after about {typical} queens \
+         (at most {best} in {attempts} attempts), far short of {queens}; ask for fewer queens, \
+         or keep queens of a solution (always completable)"
+    )]
+    Unreachable {
+        /// Board size.
+        n: u32,
+        /// Queens asked for.
+        queens: u32,
+        /// The mean number of queens an attempt placed before it got stuck.
+        typical: u32,
+        /// The most queens an attempt placed.
+        best: u32,
+        /// Attempts made.
+        attempts: u32,
+    },
+    /// Every sequential placement got stuck before K queens.
+    #[error(
+        "random sequential placement of {queens} queens on a {n}×{n} board got stuck in all \
+         {attempts} attempts (at most {best} placed); try fewer queens or another seed"
+    )]
+    OutOfAttempts {
+        /// Board size.
+        n: u32,
+        /// Queens asked for.
+        queens: u32,
+        /// Attempts made.
+        attempts: u32,
+        /// The most queens an attempt placed.
+        best: u32,
+    },
+    /// The board has no solution to keep queens from (n = 2 and n = 3).
+    #[error("the {n}×{n} board has no solution, so no queens of one can be kept")]
+    NoSolution {
+        /// Board size.
+        n: u32,
+    },
+    /// Local search found no solution to keep queens from within its limits.
+    #[error("local search found no solution of the {n}×{n} board to keep queens from: {reason}")]
+    SearchGaveUp {
+        /// Board size.
+        n: u32,
+        /// What the search said.
+        reason: String,
+    },
+}
+
+/// The way [`generate`] places its queens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Placement {
+    /// Uniform over all non-attacking placements ([`random_partial`]).
+    #[default]
+    Uniform,
+    /// Random sequential placement ([`sequential_partial`]).
+    Sequential,
+    /// K queens of a random solution ([`from_solution_partial`]).
+    FromSolution,
+}
+
+impl Placement {
+    /// Every placement, in the order of help texts.
+    pub const ALL: &'static [Placement] = &[
+        Placement::Uniform,
+        Placement::Sequential,
+        Placement::FromSolution,
+    ];
+
+    /// The name users type.
+    pub fn name(self) -> &'static str {
+        match self {
+            Placement::Uniform => "uniform",
+            Placement::Sequential => "sequential",
+            Placement::FromSolution => "from-solution",
+        }
+    }
+}
+
+/// Draws K = `queens` non-attacking queens the given way; `budget` is the number of draws
+/// (uniform) or attempts (sequential, clamped to `u32`; `None` for either: the default), and
+/// is unused from a solution.
+pub fn generate(
+    placement: Placement,
+    n: u32,
+    queens: u32,
+    seed: u64,
+    budget: Option<u64>,
+) -> Result<Problem, GenerateError> {
+    match placement {
+        Placement::Uniform => random_partial(n, queens, seed, budget.unwrap_or(DEFAULT_TRIES)),
+        Placement::Sequential => sequential_partial(
+            n,
+            queens,
+            seed,
+            budget.map_or_else(
+                || default_attempts(n),
+                |b| b.clamp(1, u64::from(u32::MAX)) as u32,
+            ),
+        ),
+        Placement::FromSolution => from_solution_partial(n, queens, seed),
+    }
+}
+
+/// Common checks: a board of at least one row, at most n queens, and memory for `bytes`.
+fn check_request(n: u32, queens: u32, bytes: u64) -> Result<(), GenerateError> {
+    if n == 0 {
+        return Err(GenerateError::ZeroSize);
+    }
+    if queens > max_queens(n) {
+        return Err(GenerateError::TooManyQueens { n, queens });
+    }
+    if crate::engines::construct::memory_available().is_some_and(|available| bytes > available) {
+        return Err(GenerateError::TooLarge { n, queens, bytes });
+    }
+    Ok(())
+}
+
+/// The most non-attacking queens an n×n board holds: n, except 1 on 2×2 and 2 on 3×3.
+pub fn max_queens(n: u32) -> u32 {
+    if n == 2 || n == 3 { n - 1 } else { n }
+}
+
+/// About how many draws of [`random_partial`] one success takes, as a natural logarithm: the
+/// λ of the [module documentation](self).
+pub fn uniform_log_draws(n: u32, queens: u32) -> f64 {
+    if n < 2 || queens < 2 {
+        return 0.0;
+    }
+    let (n, k) = (f64::from(n), f64::from(queens));
+    k * (k - 1.0) * (2.0 * n - 1.0) / (3.0 * n * (n - 1.0))
+}
+
+/// Mistaken tries before a sequential step lists the row's unattacked squares.
+pub const SEQUENTIAL_TRIES: u32 = 24;
+
+/// Attempts of [`sequential_partial`] before it judges whether K is within reach.
+pub const SEQUENTIAL_PROBE: u32 = 16;
+
+/// The default attempts of [`sequential_partial`] on an n×n board: about 5·10⁶ / n, between
+/// 32 and 1000, so running out costs well under a second.
+pub fn default_attempts(n: u32) -> u32 {
+    (5_000_000 / u64::from(n.max(1))).clamp(32, 1000) as u32
+}
+
+/// Bit set helpers over `u64` words.
+fn bit(set: &[u64], i: usize) -> bool {
+    set[i / 64] >> (i % 64) & 1 == 1
+}
+
+fn set_bit(set: &mut [u64], i: usize) {
+    set[i / 64] |= 1 << (i % 64);
+}
+
+/// Places K = `queens` non-attacking queens by random sequential placement (see the [module
+/// documentation](self)), in at most `max_attempts` attempts.
+///
+/// ```
+/// use nqueens::instances::generate::sequential_partial;
+/// let problem = sequential_partial(100, 70, 1, 100).unwrap();
+/// assert_eq!(problem.fixed().len(), 70);
+/// assert_eq!(problem, sequential_partial(100, 70, 1, 100).unwrap());
+/// ```
+pub fn sequential_partial(
+    n: u32,
+    queens: u32,
+    seed: u64,
+    max_attempts: u32,
+) -> Result<Problem, GenerateError> {
+    // Row and column lists, column positions, three bit sets, the queens and their text.
+    let bytes = 13 * u64::from(n) + 200 * u64::from(queens);
+    check_request(n, queens, bytes)?;
+    let (nu, k) = (n as usize, queens as usize);
+    let max_attempts = max_attempts.max(1);
+    let mut rng = SplitMix64::new(seed);
+    let mut live_rows: Vec<u32> = Vec::with_capacity(nu);
+    let mut free_cols: Vec<u32> = Vec::with_capacity(nu);
+    let mut col_at: Vec<u32> = vec![0; nu];
+    let mut diagonals = vec![0u64; (2 * nu).div_ceil(64)];
+    let mut anti_diagonals = vec![0u64; (2 * nu).div_ceil(64)];
+    let mut placed: Vec<Queen> = Vec::with_capacity(k);
+    let mut candidates: Vec<u32> = Vec::new();
+    let mut stuck_at: Vec<u32> = Vec::new();
+    for attempt in 1..=max_attempts {
+        live_rows.clear();
+        live_rows.extend(0..n);
+        free_cols.clear();
+        free_cols.extend(0..n);
+        for (i, at) in col_at.iter_mut().enumerate() {
+            *at = i as u32;
+        }
+        diagonals.fill(0);
+        anti_diagonals.fill(0);
+        placed.clear();
+        while placed.len() < k && !live_rows.is_empty() {
+            let i = rng.below_unbiased(live_rows.len() as u32) as usize;
+            let r = live_rows[i] as usize;
+            let free = |c: u32| {
+                let c = c as usize;
+                !bit(&diagonals, r + nu - c) && !bit(&anti_diagonals, r + c)
+            };
+            let mut chosen = None;
+            for _ in 0..SEQUENTIAL_TRIES {
+                let c = free_cols[rng.below_unbiased(free_cols.len() as u32) as usize];
+                if free(c) {
+                    chosen = Some(c);
+                    break;
+                }
+            }
+            if chosen.is_none() {
+                candidates.clear();
+                candidates.extend(free_cols.iter().copied().filter(|&c| free(c)));
+                if !candidates.is_empty() {
+                    let j = rng.below_unbiased(candidates.len() as u32) as usize;
+                    chosen = Some(candidates[j]);
+                }
+            }
+            live_rows.swap_remove(i);
+            let Some(c) = chosen else {
+                continue; // a dead row: nothing in it can ever be free again
+            };
+            let at = col_at[c as usize] as usize;
+            free_cols.swap_remove(at);
+            if let Some(&moved) = free_cols.get(at) {
+                col_at[moved as usize] = at as u32;
+            }
+            set_bit(&mut diagonals, r + nu - c as usize);
+            set_bit(&mut anti_diagonals, r + c as usize);
+            placed.push(Queen::new(r as u32, c));
+        }
+        if placed.len() == k {
+            return Ok(Problem::with_fixed(n, placed.iter().copied())
+                .expect("distinct rows, columns, diagonals"));
+        }
+        stuck_at.push(placed.len() as u32);
+        let best = stuck_at.iter().copied().max().unwrap_or(0);
+        if attempt == SEQUENTIAL_PROBE && attempt < max_attempts {
+            let count = f64::from(attempt);
+            let mean = stuck_at.iter().map(|&s| f64::from(s)).sum::<f64>() / count;
+            let variance = stuck_at
+                .iter()
+                .map(|&s| (f64::from(s) - mean).powi(2))
+                .sum::<f64>()
+                / (count - 1.0);
+            if f64::from(queens) > mean + 4.0 * variance.sqrt() + 1.0 {
+                return Err(GenerateError::Unreachable {
+                    n,
+                    queens,
+                    typical: mean.round() as u32,
+                    best,
+                    attempts: attempt,
+                });
+            }
+        }
+        if attempt == max_attempts {
+            return Err(GenerateError::OutOfAttempts {
+                n,
+                queens,
+                attempts: max_attempts,
+                best,
+            });
+        }
+    }
+    unreachable!("the last attempt returns")
+}
+
+/// Keeps K = `queens` random queens of a random solution found by local search with the seed
+/// (see the [module documentation](self)): always completable.
+///
+/// ```
+/// use nqueens::instances::generate::from_solution_partial;
+/// let problem = from_solution_partial(50, 40, 3).unwrap();
+/// assert_eq!(problem.fixed().len(), 40);
+/// assert_eq!(problem, from_solution_partial(50, 40, 3).unwrap());
+/// ```
+pub fn from_solution_partial(n: u32, queens: u32, seed: u64) -> Result<Problem, GenerateError> {
+    // Local search keeps about 30 bytes a row; the row shuffle 4; the queens and their text.
+    let bytes = 40 * u64::from(n) + 200 * u64::from(queens);
+    check_request(n, queens, bytes)?;
+    if queens == 0 {
+        return Ok(Problem::new(n).expect("n ≥ 1"));
+    }
+    if n == 2 || n == 3 {
+        return Err(GenerateError::NoSolution { n });
+    }
+    let mut rng = SplitMix64::new(seed);
+    let mut local = crate::engines::local::Local::new(rng.next_u64());
+    let empty = Problem::new(n).expect("n ≥ 1");
+    let solution = match crate::engine::Engine::solve(&mut local, &empty) {
+        Ok(crate::engine::Outcome::Found(solution)) => solution,
+        Ok(crate::engine::Outcome::GaveUp { reason }) => {
+            return Err(GenerateError::SearchGaveUp { n, reason });
+        }
+        Ok(crate::engine::Outcome::NoSolution) => return Err(GenerateError::NoSolution { n }),
+        Err(err) => {
+            return Err(GenerateError::SearchGaveUp {
+                n,
+                reason: err.to_string(),
+            });
+        }
+    };
+    let mut rows: Vec<u32> = (0..n).collect();
+    partial_shuffle(&mut rows, queens as usize, &mut rng);
+    let columns = solution.columns();
+    let kept = rows[..queens as usize]
+        .iter()
+        .map(|&r| Queen::new(r, columns[r as usize]));
+    Ok(Problem::with_fixed(n, kept).expect("queens of a solution"))
 }
 
 /// Draws K = `queens` non-attacking queens on an n×n board, uniformly over all such placements
@@ -99,13 +467,22 @@ pub fn random_partial(
     if n == 0 {
         return Err(GenerateError::ZeroSize);
     }
-    if queens > n {
+    if queens > max_queens(n) {
         return Err(GenerateError::TooManyQueens { n, queens });
     }
     let k = queens as usize;
     let bytes = memory_needed(n, queens);
     if crate::engines::construct::memory_available().is_some_and(|available| bytes > available) {
         return Err(GenerateError::TooLarge { n, queens, bytes });
+    }
+    let log_draws = uniform_log_draws(n, queens);
+    if log_draws > (max_tries as f64).ln() + 7.0 {
+        return Err(GenerateError::TooRare {
+            n,
+            queens,
+            tries: max_tries,
+            log10_draws: (log_draws / std::f64::consts::LN_10).floor() as u32,
+        });
     }
     if u64::from(n) > DENSE_MAX_N {
         return sparse_draws(n, k, seed, max_tries);
@@ -312,13 +689,150 @@ mod tests {
         );
         assert_eq!(
             random_partial(3, 3, 0, 1000).unwrap_err(),
+            GenerateError::TooManyQueens { n: 3, queens: 3 }
+        );
+        assert_eq!(
+            random_partial(12, 12, 0, 10).unwrap_err(),
             GenerateError::OutOfTries {
-                n: 3,
-                queens: 3,
-                tries: 1000
+                n: 12,
+                queens: 12,
+                tries: 10
             }
         );
         assert_eq!(random_partial(0, 0, 0, 1), Err(GenerateError::ZeroSize));
+    }
+
+    /// The queens are pairwise non-attacking and exactly `k` of them.
+    fn assert_valid(problem: &Problem, n: u32, k: u32) {
+        assert_eq!(problem.n(), n);
+        assert_eq!(problem.fixed().len(), k as usize);
+        let q = problem.fixed();
+        for (i, a) in q.iter().enumerate() {
+            assert!(a.row < n && a.col < n);
+            for b in &q[i + 1..] {
+                assert!(
+                    a.row != b.row
+                        && a.col != b.col
+                        && a.row.abs_diff(b.row) != a.col.abs_diff(b.col),
+                    "{a:?} attacks {b:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn sequential_and_from_solution_boards_are_valid_and_repeat_by_seed() {
+        for n in [1, 4, 5, 8, 13, 40] {
+            for k in [0, 1, n / 2, n * 3 / 4] {
+                for seed in 0..5 {
+                    let s = sequential_partial(n, k, seed, 1000).unwrap();
+                    assert_valid(&s, n, k);
+                    assert_eq!(s, sequential_partial(n, k, seed, 1000).unwrap());
+                    let f = from_solution_partial(n, k, seed).unwrap();
+                    assert_valid(&f, n, k);
+                    assert_eq!(f, from_solution_partial(n, k, seed).unwrap());
+                }
+            }
+        }
+        // Different seeds give different boards.
+        assert_ne!(
+            sequential_partial(30, 15, 1, 100).unwrap(),
+            sequential_partial(30, 15, 2, 100).unwrap()
+        );
+        assert_ne!(
+            from_solution_partial(30, 15, 1).unwrap(),
+            from_solution_partial(30, 15, 2).unwrap()
+        );
+    }
+
+    #[test]
+    fn sequential_placement_reaches_nearly_full_boards_quickly() {
+        // Uniform draws give up from about 0.6n; sequential placement goes far beyond.
+        let problem = sequential_partial(2000, 1800, 7, default_attempts(2000)).unwrap();
+        assert_valid(&problem, 2000, 1800);
+    }
+
+    #[test]
+    fn sequential_placement_draws_every_small_placement() {
+        // 5×5 with 3 queens: every placement turns up (the sampler is not uniform, but it
+        // must not miss any).
+        let placements = all_placements(5, 3);
+        let mut seen = std::collections::HashSet::new();
+        for seed in 0..20_000 {
+            seen.insert(
+                sequential_partial(5, 3, seed, 100)
+                    .unwrap()
+                    .fixed()
+                    .to_vec(),
+            );
+        }
+        assert_eq!(seen.len(), placements.len());
+    }
+
+    #[test]
+    fn hopeless_requests_are_refused_at_once_with_the_reason() {
+        let start = std::time::Instant::now();
+        let err = random_partial(1000, 999, 0, DEFAULT_TRIES).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                GenerateError::TooRare {
+                    n: 1000,
+                    queens: 999,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert!(
+            err.to_string().contains("succeeds about once in 10^"),
+            "{err}"
+        );
+        // 3×3 holds at most 2 non-attacking queens: sequential placement sees that.
+        assert_eq!(
+            sequential_partial(3, 3, 0, 1000).unwrap_err().to_string(),
+            "cannot place 3 non-attacking queens on a 3×3 board: at most 2 fit"
+        );
+        println!("{:?}", sequential_partial(40, 40, 0, 3));
+        // Full boards are out of reach of sequential placement at this size: refused after
+        // the probe, with where it gets stuck.
+        let err = sequential_partial(2000, 2000, 0, 10_000).unwrap_err();
+        assert!(
+            matches!(err, GenerateError::Unreachable { n: 2000, queens: 2000, attempts: 16, best, .. } if best < 2000),
+            "{err}"
+        );
+        assert!(
+            err.to_string().starts_with(
+                "random sequential placement on a 2000×2000 board gets stuck after about "
+            ),
+            "{err}"
+        );
+        assert!(matches!(
+            sequential_partial(40, 40, 0, 3).unwrap_err(),
+            GenerateError::OutOfAttempts { n: 40, queens: 40, attempts: 3, best } if best < 40
+        ));
+        assert_eq!(
+            from_solution_partial(3, 1, 0).unwrap_err().to_string(),
+            "the 3×3 board has no solution, so no queens of one can be kept"
+        );
+        for placement in Placement::ALL {
+            assert_eq!(
+                generate(*placement, 4, 5, 0, None).unwrap_err(),
+                GenerateError::TooManyQueens { n: 4, queens: 5 }
+            );
+            assert_eq!(
+                generate(*placement, 0, 0, 0, None),
+                Err(GenerateError::ZeroSize)
+            );
+        }
+        assert!(start.elapsed().as_secs_f64() < 5.0);
+    }
+
+    #[test]
+    fn the_uniform_refusal_leaves_reachable_requests_alone() {
+        // Q(12)/12! ≈ 3·10⁻⁵: found in 10⁷ draws, so not refused.
+        assert!(random_partial(12, 12, 0, DEFAULT_TRIES).is_ok());
+        assert!(uniform_log_draws(12, 12) < (DEFAULT_TRIES as f64).ln() + 7.0);
     }
 
     #[test]

@@ -22,6 +22,7 @@ mod check;
 mod child;
 mod process;
 mod report;
+mod study;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -128,6 +129,20 @@ pub struct BenchArgs {
     /// one plot panel each [default: 25, or 10,25,50 with --scale].
     #[arg(long, value_name = "PERCENT", value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=99))]
     pub fixed: Vec<u32>,
+    /// Instead of the matrix, the completion phase-transition study: for each size (--sizes,
+    /// default 50,100,200,500) and share of rows with a queen (--ratios), draw instances by
+    /// random sequential placement and time every method that can complete them (--methods,
+    /// default all that can, auto included); writes the share of completable instances and
+    /// each method's median and 95th-percentile time (--csv, --svg).
+    #[arg(long, conflicts_with_all = ["scale", "jobs", "fixed", "repeats"])]
+    pub completion_study: bool,
+    /// The study's shares of rows with a queen, in percent: a list or a range with a step
+    /// [default: 5-95:5, or 20-80:20 with --quick].
+    #[arg(long, value_name = "PERCENTS", value_parser = parse_sizes, requires = "completion_study")]
+    pub ratios: Option<Sizes>,
+    /// The study's instances per size and share [default: 10, or 3 with --quick].
+    #[arg(long, value_name = "I", value_parser = clap::value_parser!(u32).range(1..=10_000), requires = "completion_study")]
+    pub instances: Option<u32>,
     /// Seed of the random partial boards of the completion workload.
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
@@ -315,6 +330,9 @@ struct Instance {
 }
 
 pub fn run(args: BenchArgs) -> Result<Status> {
+    if args.completion_study {
+        return study::run(&study_plan(&args)?);
+    }
     let jobs = if args.jobs.is_empty() {
         BenchJob::ALL.to_vec()
     } else {
@@ -507,6 +525,45 @@ pub fn run(args: BenchArgs) -> Result<Status> {
         let _ = write!(summary, "{} failed runs", failed.len());
     }
     Err(Failure(format!("bench found {summary} (listed above)")).into())
+}
+
+/// The completion study's plan from the flags and their presets.
+fn study_plan(args: &BenchArgs) -> Result<study::StudyPlan> {
+    let sizes = match (&args.sizes, args.quick) {
+        (Some(sizes), _) => sizes.0.clone(),
+        (None, true) => vec![12, 16],
+        (None, false) => vec![50, 100, 200, 500],
+    };
+    let percents = match (&args.ratios, args.quick) {
+        (Some(ratios), _) => ratios.0.clone(),
+        (None, true) => vec![20, 40, 60, 80],
+        (None, false) => (1..=19).map(|i| 5 * i).collect(),
+    };
+    if let Some(bad) = percents.iter().find(|&&p| p >= 100) {
+        anyhow::bail!("--ratios takes percentages below 100, not {bad}");
+    }
+    let methods = if args.methods.is_empty() {
+        Method::ALL.to_vec()
+    } else {
+        let mut methods = Vec::new();
+        for &m in &args.methods {
+            if !methods.contains(&m) {
+                methods.push(m);
+            }
+        }
+        methods
+    };
+    let limit = args.timeout.unwrap_or(if args.quick { 5.0 } else { 10.0 });
+    Ok(study::StudyPlan {
+        sizes,
+        percents,
+        instances: args.instances.unwrap_or(if args.quick { 3 } else { 10 }),
+        limit: Duration::from_secs_f64(limit),
+        methods,
+        seed: args.seed,
+        csv: args.csv.clone(),
+        svg: args.svg.clone(),
+    })
 }
 
 /// Runs one cell's repeats, filling in times, memory, checked answers and status; stops at the

@@ -170,7 +170,7 @@ pub fn machine_caption(repeats: u32, limit: Duration, load: Option<&str>) -> Str
 }
 
 /// A power of ten in seconds, in the unit that makes it a whole number: `10 µs`, `1 s`.
-fn decade_label(exponent: i32) -> String {
+pub(super) fn decade_label(exponent: i32) -> String {
     let (unit, shift) = match exponent {
         e if e >= 0 => ("s", 0),
         e if e >= -3 => ("ms", 3),
@@ -196,7 +196,7 @@ fn size_label(exponent: u32) -> String {
     format!("10{digits}")
 }
 
-fn xml_escape(text: &str) -> String {
+pub(super) fn xml_escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -204,7 +204,7 @@ fn xml_escape(text: &str) -> String {
 }
 
 /// Splits `text` into lines of at most `width` characters at spaces.
-fn wrap(text: &str, width: usize) -> Vec<String> {
+pub(super) fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     for word in text.split(' ') {
         match lines.last_mut() {
@@ -218,7 +218,7 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
-const PALETTE: [&str; 10] = [
+pub(super) const PALETTE: [&str; 10] = [
     "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
     "#7f7f7f", "#bcbd22",
 ];
