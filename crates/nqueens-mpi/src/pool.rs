@@ -6,7 +6,7 @@
 //! result and the time the task took. Nothing here knows about MPI.
 
 use std::collections::VecDeque;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -111,10 +111,7 @@ impl Pool {
         let done = if wait.is_zero() {
             self.results.try_recv().ok()
         } else {
-            match self.results.recv_timeout(wait) {
-                Ok(done) => Some(done),
-                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
-            }
+            self.results.recv_timeout(wait).ok()
         }?;
         self.outstanding -= 1;
         Some(done)

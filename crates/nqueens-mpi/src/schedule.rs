@@ -273,24 +273,49 @@ impl Coordinator {
     }
 }
 
-/// How many tasks a rank of `threads` threads asks for: when fewer than twice its threads are
-/// queued and no request is on its way, enough to fill the queue to four times its threads.
-/// The queue then always holds work for every thread while the next batch travels.
+/// How many tasks a rank asks for, and when. A rank asks when fewer than `depth` tasks per
+/// thread are queued and no request is on its way, for enough to fill its queue to twice that.
+/// The depth starts at 2 and adapts ([`observe`](Self::observe)) so that the queue outlasts
+/// two round trips to the coordinator: small tasks far away need a deeper queue, long tasks a
+/// shallow one (which also keeps the end of the count balanced).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Prefetch {
-    /// The rank's worker threads.
-    pub threads: usize,
+    threads: usize,
+    depth: usize,
 }
 
 impl Prefetch {
+    /// The deepest queue, in tasks per thread.
+    pub const MAX_DEPTH: usize = 64;
+
+    /// The policy of a rank of `threads` threads (0 is taken as 1).
+    pub fn new(threads: usize) -> Self {
+        Prefetch {
+            threads: threads.max(1),
+            depth: 2,
+        }
+    }
+
+    /// Tasks queued per thread below which the rank asks for more.
+    pub fn depth(self) -> usize {
+        self.depth
+    }
+
     /// Tasks to ask for with `queued` tasks not yet started (0: do not ask).
     pub fn want(self, queued: usize) -> usize {
-        let threads = self.threads.max(1);
-        if queued < 2 * threads {
-            4 * threads - queued
-        } else {
-            0
+        let low = self.depth * self.threads;
+        if queued < low { 2 * low - queued } else { 0 }
+    }
+
+    /// Adapts the depth to a measured round trip (request sent to batch received) and the
+    /// mean time of a task.
+    pub fn observe(&mut self, round_trip: Duration, mean_task: Duration) {
+        if mean_task.is_zero() {
+            self.depth = Self::MAX_DEPTH;
+            return;
         }
+        let tasks = (2.0 * round_trip.as_secs_f64() / mean_task.as_secs_f64()).ceil();
+        self.depth = (tasks as usize).clamp(2, Self::MAX_DEPTH);
     }
 }
 
@@ -426,12 +451,21 @@ mod tests {
     }
 
     #[test]
-    fn prefetch_keeps_the_queue_between_two_and_four_batches_of_threads() {
-        let p = Prefetch { threads: 4 };
+    fn prefetch_covers_two_round_trips() {
+        let mut p = Prefetch::new(4);
         assert_eq!(p.want(0), 16);
         assert_eq!(p.want(7), 9);
         assert_eq!(p.want(8), 0);
-        assert_eq!(Prefetch { threads: 0 }.want(0), 4);
+        assert_eq!(Prefetch::new(0).want(0), 4);
+        // Tasks of 0.1 ms against a round trip of 2 ms: 40 tasks per thread.
+        p.observe(2 * MS, Duration::from_micros(100));
+        assert_eq!(p.depth(), 40);
+        assert_eq!(p.want(0), 320);
+        // Long tasks: the floor of two per thread.
+        p.observe(2 * MS, Duration::from_secs(1));
+        assert_eq!(p.depth(), 2);
+        p.observe(2 * MS, Duration::ZERO);
+        assert_eq!(p.depth(), Prefetch::MAX_DEPTH);
     }
 
     #[test]

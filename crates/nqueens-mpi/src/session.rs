@@ -126,7 +126,7 @@ impl Coordination {
         let mut coordinator = Coordinator::new(list.len(), ranks, threads, &self.recorded)?;
         let mut finished = vec![false; ranks];
         let mut pool = Pool::start(list.clone(), threads);
-        let prefetch = Prefetch { threads };
+        let prefetch = Prefetch::new(threads);
         let mut own_exhausted = false;
         let checkpoint = &mut self.checkpoint;
         loop {
@@ -213,9 +213,11 @@ pub fn work(
     threads: usize,
 ) -> Result<(), MpiError> {
     let mut pool = Pool::start(list.clone(), threads);
-    let prefetch = Prefetch { threads };
-    let (mut requested, mut exhausted) = (false, false);
+    let mut prefetch = Prefetch::new(threads);
+    let (mut requested, mut exhausted) = (None, false);
     let mut results = Vec::new();
+    // The mean task time, over every task this rank counted.
+    let (mut tasks, mut busy) = (0u32, Duration::ZERO);
     loop {
         if let Some(done) = pool.next(POLL) {
             results.push(done);
@@ -225,11 +227,13 @@ pub fn work(
                     None => break,
                 }
             }
+            tasks += results.len() as u32;
+            busy += results.iter().map(|d| d.busy).sum::<Duration>();
         }
-        let want = if requested || exhausted {
+        let want = if requested.is_some() || exhausted {
             0
         } else {
-            prefetch.want(pool.queued())
+            prefetch.want(pool.queued()).min(MAX_BATCH)
         };
         let finished = exhausted && pool.outstanding() == 0;
         if want > 0 || finished || !results.is_empty() {
@@ -241,14 +245,18 @@ pub fn work(
                 results: std::mem::take(&mut results),
             };
             link.send(&report.encode());
-            requested |= want > 0;
+            if want > 0 {
+                requested = Some(Instant::now());
+            }
         }
         if finished {
             return Ok(());
         }
         if let Some(words) = link.poll() {
             let batch = wire::decode_batch(&words, list.len())?;
-            requested = false;
+            if let (Some(sent), Some(mean)) = (requested.take(), busy.checked_div(tasks)) {
+                prefetch.observe(sent.elapsed(), mean);
+            }
             exhausted = batch.is_empty();
             pool.push(&batch);
         }

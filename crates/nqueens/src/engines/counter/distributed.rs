@@ -198,16 +198,9 @@ impl Fnv1a {
 }
 
 /// Counts single tasks, reusing its scratch space from task to task (one per thread).
+#[derive(Default)]
 pub struct TaskCounter {
     scratch: Box<Scratch>,
-}
-
-impl Default for TaskCounter {
-    fn default() -> Self {
-        TaskCounter {
-            scratch: Box::default(),
-        }
-    }
 }
 
 impl std::fmt::Debug for TaskCounter {
