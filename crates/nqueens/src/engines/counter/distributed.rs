@@ -10,7 +10,7 @@
 //!
 //! # Splitting deeper
 //!
-//! The standard list ([`TaskList::new`]) fixes four rows below n = 24 (about 30,000 tasks at
+//! The standard list ([`TaskList::new`]) fixes four rows below n = 24 (42,832 tasks at
 //! n = 22): plenty for one machine, too few for a thousand machines of sixteen threads, where
 //! a balanced schedule needs a hundred tasks or more per thread. [`SplitList::new`] with
 //! `extra` rows extends every task's prefix by `extra` more rows, in every legal way its class
@@ -268,6 +268,20 @@ mod tests {
                 assert_eq!(unique, oeis::unique(n).unwrap(), "n = {n}, +{extra}");
             }
         }
+    }
+
+    #[test]
+    fn two_rows_deeper_give_a_thousand_ranks_of_sixteen_threads_enough_tasks_at_n_22() {
+        // A balanced schedule wants a hundred tasks or more per thread: 42,832 standard tasks
+        // are 2.6 per thread of 1,024 × 16, one row deeper 508,202 (31), two rows 5,163,565
+        // (315).
+        let threads = 1024 * 16;
+        let lens = [0, 1, 2].map(|extra| SplitList::new(22, extra).len());
+        assert_eq!(lens, [42_832, 508_202, 5_163_565]);
+        assert!(lens[1] < 100 * threads);
+        assert!(lens[2] >= 100 * threads);
+        // One row deeper is enough for 1,024 ranks of one thread.
+        assert!(lens[1] >= 100 * 1024);
     }
 
     #[test]
