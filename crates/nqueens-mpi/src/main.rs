@@ -62,6 +62,10 @@ struct CountArgs {
     /// threads. Another task list: its checkpoints and results are its own.
     #[arg(long, value_name = "+K", value_parser = parse_split, default_value = "+0")]
     split_depth: usize,
+    /// Write each task's time in this run to FILE on rank 0 (`ID RANK SECONDS NODES` lines),
+    /// the input of `scripts/simulate-schedule.py`.
+    #[arg(long, value_name = "FILE")]
+    task_times: Option<PathBuf>,
 }
 
 fn parse_split(text: &str) -> Result<usize, String> {
@@ -169,7 +173,12 @@ fn run(world: &SimpleCommunicator, args: &CountArgs) -> Result<(), (u8, anyhow::
         }
         return session::work(list, &mut MpiSpoke { world }, threads).map_err(|e| usage(e.into()));
     }
-    let opened = Coordination::open(list.clone(), args.checkpoint.as_deref());
+    let opened = Coordination::open(list.clone(), args.checkpoint.as_deref()).and_then(|mut c| {
+        if let Some(path) = &args.task_times {
+            c.record_task_times(path)?;
+        }
+        Ok(c)
+    });
     let mut go = u8::from(opened.is_ok());
     root.broadcast_into(&mut go);
     let coordination = opened.map_err(|e| usage(e.into()))?;

@@ -10,7 +10,9 @@
 //! else happens to it, so a job killed at any moment (any rank) loses only the tasks in
 //! flight, and the same command resumes from the file.
 
-use std::path::Path;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -38,6 +40,14 @@ pub enum MpiError {
     /// A message that is not one.
     #[error("{0}")]
     Wire(#[from] WireError),
+    /// Writing the task times failed.
+    #[error("{}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
 }
 
 /// Rank 0's side of the transport.
@@ -74,6 +84,7 @@ pub struct Outcome {
 pub struct Coordination {
     list: Arc<SplitList>,
     checkpoint: Option<Checkpoint>,
+    times: Option<TaskTimes>,
     recorded: Vec<(TaskId, TaskResult)>,
     started: Instant,
 }
@@ -93,9 +104,35 @@ impl Coordination {
         Ok(Coordination {
             list,
             checkpoint,
+            times: None,
             recorded,
             started,
         })
+    }
+
+    /// Writes one line per task counted in this run to `path`: `ID RANK SECONDS NODES`, in
+    /// the order results arrive (after a `#` comment line naming the count). The data for
+    /// simulating schedules of other sizes.
+    pub fn record_task_times(&mut self, path: &Path) -> Result<(), MpiError> {
+        let io_error = |source| MpiError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut file = BufWriter::new(File::create(path).map_err(io_error)?);
+        writeln!(
+            file,
+            "# nqueens-mpi task times: n={} depth={} tasks={} task-list={}; ID RANK SECONDS NODES",
+            self.list.n(),
+            self.list.depth(),
+            self.list.len(),
+            self.list.fingerprint()
+        )
+        .map_err(io_error)?;
+        self.times = Some(TaskTimes {
+            path: path.to_path_buf(),
+            file,
+        });
+        Ok(())
     }
 
     /// Runs the count: hands out tasks, counts on `threads` threads itself, records each result
@@ -105,7 +142,12 @@ impl Coordination {
         link: &mut impl CoordinatorLink,
         threads: usize,
     ) -> Result<Outcome, MpiError> {
-        let result = self.schedule(link, threads);
+        let mut result = self.schedule(link, threads);
+        if let Some(times) = self.times.as_mut() {
+            if let (Ok(_), Err(e)) = (&result, times.file.flush()) {
+                result = Err(times.io_error(e));
+            }
+        }
         if let Some(file) = self.checkpoint.as_mut() {
             // Keep what was recorded, also on the way out of a failure (best effort then).
             let synced = file.sync();
@@ -129,6 +171,7 @@ impl Coordination {
         let prefetch = Prefetch::new(threads);
         let mut own_exhausted = false;
         let checkpoint = &mut self.checkpoint;
+        let times = &mut self.times;
         loop {
             // Rank 0's own threads first: keep their queue full.
             if !own_exhausted {
@@ -142,13 +185,13 @@ impl Coordination {
             let mut waited = false;
             while let Some(done) = pool.next(if waited { Duration::ZERO } else { POLL }) {
                 waited = true;
-                add(&mut coordinator, checkpoint, 0, &done)?;
+                add(&mut coordinator, checkpoint, times, 0, &done)?;
             }
             while let Some((rank, words)) = link.poll() {
                 let report = Report::decode(&words, list.fingerprint(), list.len())?;
                 coordinator.set_threads(rank, report.threads)?;
                 for done in &report.results {
-                    add(&mut coordinator, checkpoint, rank, done)?;
+                    add(&mut coordinator, checkpoint, times, rank, done)?;
                 }
                 if report.finished {
                     coordinator.finished(rank)?;
@@ -195,6 +238,7 @@ impl Coordination {
 fn add(
     coordinator: &mut Coordinator,
     checkpoint: &mut Option<Checkpoint>,
+    times: &mut Option<TaskTimes>,
     rank: usize,
     done: &Done,
 ) -> Result<(), MpiError> {
@@ -202,7 +246,33 @@ fn add(
     if let Some(file) = checkpoint.as_mut() {
         file.record(done.id, &done.result)?;
     }
+    if let Some(times) = times.as_mut() {
+        writeln!(
+            times.file,
+            "{} {rank} {:.9} {}",
+            done.id,
+            done.busy.as_secs_f64(),
+            done.result.nodes
+        )
+        .map_err(|e| times.io_error(e))?;
+    }
     Ok(())
+}
+
+/// The `--task-times` file.
+#[derive(Debug)]
+struct TaskTimes {
+    path: PathBuf,
+    file: BufWriter<File>,
+}
+
+impl TaskTimes {
+    fn io_error(&self, source: std::io::Error) -> MpiError {
+        MpiError::Io {
+            path: self.path.clone(),
+            source,
+        }
+    }
 }
 
 /// Every rank but 0: asks for batches ahead of need, counts them on `threads` threads, sends

@@ -48,7 +48,20 @@ fn job(
     threads: usize,
     checkpoint: Option<&std::path::Path>,
 ) -> Result<Outcome, MpiError> {
-    let coordination = Coordination::open(list.clone(), checkpoint)?;
+    job_with_times(list, ranks, threads, checkpoint, None)
+}
+
+fn job_with_times(
+    list: &Arc<SplitList>,
+    ranks: usize,
+    threads: usize,
+    checkpoint: Option<&std::path::Path>,
+    times: Option<&std::path::Path>,
+) -> Result<Outcome, MpiError> {
+    let mut coordination = Coordination::open(list.clone(), checkpoint)?;
+    if let Some(path) = times {
+        coordination.record_task_times(path)?;
+    }
     let (up, inbox) = channel();
     let mut outboxes = Vec::new();
     std::thread::scope(|scope| {
@@ -131,4 +144,39 @@ fn a_killed_job_resumes_from_its_checkpoint_without_double_counting() {
         assert!(matches!(err, MpiError::Counter(_)), "{err}");
         assert!(err.to_string().starts_with("checkpoint "), "{err}");
     }
+}
+
+#[test]
+fn task_times_name_every_task_of_the_run_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("times.txt");
+    let list = Arc::new(SplitList::new(11, 0));
+    let outcome = job_with_times(&list, 3, 1, None, Some(&path)).unwrap();
+    assert_eq!(outcome.report.total, 2_680);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut lines = text.lines();
+    assert!(
+        lines
+            .next()
+            .unwrap()
+            .starts_with("# nqueens-mpi task times: n=11 depth=4 tasks=")
+    );
+    let mut seen = vec![false; list.len()];
+    let mut nodes = 0u128;
+    for line in lines {
+        let fields: Vec<&str> = line.split(' ').collect();
+        assert_eq!(fields.len(), 4, "{line}");
+        let id: usize = fields[0].parse().unwrap();
+        assert!(!seen[id], "task {id} twice");
+        seen[id] = true;
+        assert!(fields[1].parse::<usize>().unwrap() < 3);
+        assert!(fields[2].parse::<f64>().unwrap() >= 0.0);
+        nodes += fields[3].parse::<u128>().unwrap();
+    }
+    assert!(seen.iter().all(|&s| s));
+    assert_eq!(nodes, outcome.report.nodes);
+    // A file that cannot be created stops the count before it starts.
+    let mut c = Coordination::open(list, None).unwrap();
+    let err = c.record_task_times(dir.path()).unwrap_err();
+    assert!(matches!(err, MpiError::Io { .. }), "{err}");
 }
