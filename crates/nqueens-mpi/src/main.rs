@@ -171,7 +171,11 @@ fn run(world: &SimpleCommunicator, args: &CountArgs) -> Result<(), (u8, anyhow::
         if go != 1 {
             return Err((2, anyhow!("rank 0 stopped the count")));
         }
-        return session::work(list, &mut MpiSpoke { world }, threads).map_err(|e| usage(e.into()));
+        return session::work(list, &mut MpiSpoke { world }, threads).map_err(|e| {
+            // Rank 0 would wait for this rank's results forever: end the job.
+            eprintln!("error: rank {}: {}", world.rank(), one_line(&e.into()));
+            world.abort(2)
+        });
     }
     let opened = Coordination::open(list.clone(), args.checkpoint.as_deref()).and_then(|mut c| {
         if let Some(path) = &args.task_times {
