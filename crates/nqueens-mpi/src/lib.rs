@@ -7,14 +7,14 @@
 //! Static splits (`nqueens count --shard I/K`) leave load balance to luck: within one n, task
 //! times differ by orders of magnitude. Here rank 0 *coordinates*: it hands out task ids on
 //! request, in batches, and every rank (rank 0 too, its threads count like everyone's) asks for
-//! the next batch while it still has two tasks per thread queued, so no thread waits on the
-//! network ([`schedule::Prefetch`]). Batches shrink towards the end so that the last tasks
+//! the next batch while its queue still holds enough tasks per thread to outlast two round
+//! trips (measured as it runs), so no thread waits on the network ([`schedule::Prefetch`]). Batches shrink towards the end so that the last tasks
 //! spread over all threads ([`schedule::Coordinator::assign`]). Results travel back with their
 //! task ids; rank 0 accepts each task's result once, from the rank it gave it to, and appends
 //! it to the checkpoint as it arrives ([`session`]).
 //!
 //! Nothing is reassigned while a job runs: MPI jobs die whole (`mpirun` ends every rank when
-//! one fails). A killed job is resumed by running the same command again: rank 0 reads the
+//! one fails, and a rank that fails itself calls `MPI_Abort`). A killed job is resumed by running the same command again: rank 0 reads the
 //! checkpoint back, and only the tasks missing from it are handed out. Tasks that were in
 //! flight are counted again; nothing recorded is counted twice.
 //!
