@@ -14,9 +14,10 @@
 //! it to the checkpoint as it arrives ([`session`]).
 //!
 //! Nothing is reassigned while a job runs: MPI jobs die whole (`mpirun` ends every rank when
-//! one fails, and a rank that fails itself calls `MPI_Abort`). A killed job is resumed by running the same command again: rank 0 reads the
-//! checkpoint back, and only the tasks missing from it are handed out. Tasks that were in
-//! flight are counted again; nothing recorded is counted twice.
+//! one fails, and a rank that fails itself calls `MPI_Abort`). A killed job is resumed by
+//! running the same command again: rank 0 reads the checkpoint back, and only the tasks
+//! missing from it are handed out. Tasks that were in flight are counted again; nothing
+//! recorded is counted twice.
 //!
 //! # The parts
 //!
