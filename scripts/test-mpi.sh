@@ -26,6 +26,7 @@ fi
 command -v mpirun >/dev/null || { echo "test-mpi: mpirun not found (apt-get install openmpi-bin)" >&2; exit 1; }
 
 cargo build -p nqueens-mpi --features mpi --profile checked
+cargo build -p nqueens-cli --profile checked
 cargo clippy -p nqueens-mpi --features mpi --all-targets --profile checked -- -D warnings
 bin=target/checked/nqueens-mpi
 
@@ -114,4 +115,10 @@ grep "^error:" "$work/refused.out"
 status=0
 run 2 "$bin" count 18 --threads 1 --split-depth +1 --checkpoint "$ckpt" >"$work/refused.out" 2>&1 || status=$?
 [ "$status" -ne 0 ] || fail "a checkpoint of the standard list was taken for the deeper split"
+
+echo "== a checkpoint of nqueens count is resumed by nqueens-mpi (one format)"
+target/checked/nqueens count 13 --checkpoint "$work/n13.ckpt" >/dev/null
+run 2 "$bin" count 13 --threads 1 --checkpoint "$work/n13.ckpt" --stats 2>"$work/stats13" >"$work/out13"
+[ "$(cat "$work/out13")" = 73712 ] || fail "resumed n = 13 from count's checkpoint: $(cat "$work/out13")"
+grep -q "(2296 resumed)" "$work/stats13" || fail "not every task of count's checkpoint resumed: $(tail -1 "$work/stats13")"
 echo "test-mpi: all passed"

@@ -158,10 +158,15 @@ fn main() -> ExitCode {
 
 fn run(world: &SimpleCommunicator, args: &CountArgs) -> Result<(), (u8, anyhow::Error)> {
     let usage = |e: anyhow::Error| (2, e);
-    let threads = args.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |t| t as usize,
-    );
+    // The cores this rank may run on (its affinity mask: what mpirun or srun bound it to).
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = args.threads.map_or(cores, |t| t as usize);
+    if threads > cores {
+        eprintln!(
+            "warning: rank {} runs {threads} threads on {cores} core(s) it is bound to (mpirun binds each rank to one core by default: add --bind-to none, or --map-by slot:PE={threads})",
+            world.rank()
+        );
+    }
     let list = Arc::new(SplitList::new(args.n, args.split_depth));
     let root = world.process_at_rank(0);
     if world.rank() != 0 {
