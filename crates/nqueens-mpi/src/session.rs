@@ -168,11 +168,20 @@ impl Coordination {
         let mut coordinator = Coordinator::new(list.len(), ranks, threads, &self.recorded)?;
         let mut finished = vec![false; ranks];
         let mut pool = Pool::start(list.clone(), threads);
-        let prefetch = Prefetch::new(threads);
+        // Rank 0's own queue must outlast the longest gap between two turns of this loop (on a
+        // loaded machine the loop's thread waits for a core too).
+        let mut prefetch = Prefetch::new(threads);
+        let (mut worst_gap, mut last_turn) = (Duration::ZERO, Instant::now());
+        let (mut own_tasks, mut own_busy) = (0u32, Duration::ZERO);
         let mut own_exhausted = false;
         let checkpoint = &mut self.checkpoint;
         let times = &mut self.times;
         loop {
+            worst_gap = worst_gap.max(last_turn.elapsed());
+            last_turn = Instant::now();
+            if let Some(mean) = own_busy.checked_div(own_tasks) {
+                prefetch.observe(worst_gap, mean);
+            }
             // Rank 0's own threads first: keep their queue full.
             if !own_exhausted {
                 let want = prefetch.want(pool.queued());
@@ -185,6 +194,8 @@ impl Coordination {
             let mut waited = false;
             while let Some(done) = pool.next(if waited { Duration::ZERO } else { POLL }) {
                 waited = true;
+                own_tasks += 1;
+                own_busy += done.busy;
                 add(&mut coordinator, checkpoint, times, 0, &done)?;
             }
             while let Some((rank, words)) = link.poll() {
