@@ -75,6 +75,7 @@
 
 pub mod checkpoint;
 pub mod checksum;
+pub mod distributed;
 pub mod kernel;
 pub mod shard;
 pub mod tasks;
@@ -90,6 +91,7 @@ use crate::error::Error;
 use crate::instances::oeis;
 
 pub use checkpoint::Checkpoint;
+pub use distributed::{SplitList, TaskCounter};
 pub use kernel::TaskResult;
 pub use shard::{Merged, Shard, ShardResult};
 pub use tasks::{Fingerprint, TaskId, TaskList};

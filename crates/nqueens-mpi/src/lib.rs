@@ -1,0 +1,43 @@
+//! The counter on MPI: `mpirun -n P nqueens-mpi count N` counts the solutions of the n×n board
+//! on P processes (ranks) of T threads each, with the task list, the kernel and the checkpoint
+//! format of `nqueens count`.
+//!
+//! # The design
+//!
+//! Static splits (`nqueens count --shard I/K`) leave load balance to luck: within one n, task
+//! times differ by orders of magnitude. Here rank 0 *coordinates*: it hands out task ids on
+//! request, in batches, and every rank (rank 0 too, its threads count like everyone's) asks for
+//! the next batch while its queue still holds enough tasks per thread to outlast two round
+//! trips (measured as it runs), so no thread waits on the network ([`schedule::Prefetch`]). Batches shrink towards the end so that the last tasks
+//! spread over all threads ([`schedule::Coordinator::assign`]). Results travel back with their
+//! task ids; rank 0 accepts each task's result once, from the rank it gave it to, and appends
+//! it to the checkpoint as it arrives ([`session`]).
+//!
+//! Nothing is reassigned while a job runs: MPI jobs die whole (`mpirun` ends every rank when
+//! one fails, and a rank that fails itself calls `MPI_Abort`). A killed job is resumed by
+//! running the same command again: rank 0 reads the checkpoint back, and only the tasks
+//! missing from it are handed out. Tasks that were in flight are counted again; nothing
+//! recorded is counted twice.
+//!
+//! # The parts
+//!
+//! Only the binary touches MPI (behind the `mpi` feature); everything it drives is plain Rust
+//! and tested with the workspace:
+//!
+//! - [`schedule`]: the coordinator's bookkeeping (exactly once, batches, resume) and the
+//!   load-balance figure;
+//! - [`pool`]: the threads of one rank;
+//! - [`wire`]: the two messages as arrays of `u64`;
+//! - [`session`]: the roles of rank 0 and the other ranks over any transport (a trait), with
+//!   an in-process transport in the tests.
+//!
+//! Task granularity: `--split-depth +K` fixes K more rows per task
+//! ([`nqueens::engines::counter::SplitList`]), for jobs of thousands of threads.
+
+pub mod pool;
+pub mod schedule;
+pub mod session;
+pub mod wire;
+
+pub use schedule::{Coordinator, Prefetch, RankStats, efficiency};
+pub use session::{Coordination, CoordinatorLink, MpiError, Outcome, WorkerLink, work};

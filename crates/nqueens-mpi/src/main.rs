@@ -1,0 +1,282 @@
+//! `nqueens-mpi count N`: the counter on MPI (see the library's documentation for the design).
+//! This file is the transport: point-to-point MPI messages between rank 0 and the others,
+//! called from each rank's main thread only (`MPI_THREAD_FUNNELED`), never blocking in MPI
+//! while waiting (OpenMPI's blocking receives spin on a core the workers need).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::{Result, anyhow};
+use clap::{Parser, Subcommand};
+use mpi::Threading;
+use mpi::point_to_point::{Destination, MatchedReceiveVec, Source};
+use mpi::topology::{Communicator, SimpleCommunicator};
+use mpi::traits::Root;
+use nqueens::engines::counter::{self, MAX_N, SplitList, distributed::MAX_EXTRA_ROWS};
+use nqueens_mpi::session::{self, CoordinatorLink, WorkerLink};
+use nqueens_mpi::{Coordination, efficiency};
+
+/// Reports from ranks to rank 0.
+const TAG_REPORT: i32 = 1;
+/// Batches from rank 0.
+const TAG_BATCH: i32 = 2;
+
+/// Count N-Queens solutions on an MPI job: run under `mpirun -n P` (or `srun`).
+#[derive(Debug, Parser)]
+#[command(name = "nqueens-mpi", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Count the solutions of the N×N board (or up to symmetry with --unique) on every rank.
+    Count(CountArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct CountArgs {
+    /// Board size.
+    #[arg(value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_N)))]
+    n: u32,
+    /// Worker threads per rank [default: the rank's cores].
+    #[arg(long, short = 'j', value_name = "T", value_parser = clap::value_parser!(u32).range(1..=4096))]
+    threads: Option<u32>,
+    /// Print the count up to rotation and reflection (OEIS A002562) instead of all (A000170).
+    #[arg(long, short)]
+    unique: bool,
+    /// Record each finished task in FILE on rank 0 (the format of `nqueens count
+    /// --checkpoint`) and resume from it: rerun the same command after the job died.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+    /// Print the result as the one line of JSON that `nqueens merge` reads.
+    #[arg(long)]
+    json: bool,
+    /// Print per-rank tasks, nodes, busy time and the load-balance efficiency to stderr.
+    #[arg(long)]
+    stats: bool,
+    /// Fix K more rows per task (+1 or +2): more, smaller tasks for jobs of thousands of
+    /// threads. Another task list: its checkpoints and results are its own.
+    #[arg(long, value_name = "+K", value_parser = parse_split, default_value = "+0")]
+    split_depth: usize,
+    /// Write each task's time in this run to FILE on rank 0 (`ID RANK SECONDS NODES` lines),
+    /// the input of `scripts/simulate-schedule.py`.
+    #[arg(long, value_name = "FILE")]
+    task_times: Option<PathBuf>,
+}
+
+fn parse_split(text: &str) -> Result<usize, String> {
+    let digits = text.strip_prefix('+').unwrap_or(text);
+    match digits.parse::<usize>() {
+        Ok(k) if k <= MAX_EXTRA_ROWS && digits.bytes().all(|b| b.is_ascii_digit()) => Ok(k),
+        _ => Err(format!(
+            "expected +0, +1 or +{MAX_EXTRA_ROWS} (rows added to each task), not '{text}'"
+        )),
+    }
+}
+
+struct MpiHub<'a> {
+    world: &'a SimpleCommunicator,
+}
+
+impl CoordinatorLink for MpiHub<'_> {
+    fn ranks(&self) -> usize {
+        self.world.size() as usize
+    }
+
+    fn poll(&mut self) -> Option<(usize, Vec<u64>)> {
+        let probed = self
+            .world
+            .any_process()
+            .immediate_matched_probe_with_tag(TAG_REPORT)?;
+        let (words, status) = probed.matched_receive_vec::<u64>();
+        Some((status.source_rank() as usize, words))
+    }
+
+    fn send(&mut self, rank: usize, words: &[u64]) {
+        self.world
+            .process_at_rank(rank as i32)
+            .send_with_tag(words, TAG_BATCH);
+    }
+}
+
+struct MpiSpoke<'a> {
+    world: &'a SimpleCommunicator,
+}
+
+impl WorkerLink for MpiSpoke<'_> {
+    fn send(&mut self, words: &[u64]) {
+        self.world
+            .process_at_rank(0)
+            .send_with_tag(words, TAG_REPORT);
+    }
+
+    fn poll(&mut self) -> Option<Vec<u64>> {
+        let probed = self
+            .world
+            .process_at_rank(0)
+            .immediate_matched_probe_with_tag(TAG_BATCH)?;
+        Some(probed.matched_receive_vec::<u64>().0)
+    }
+}
+
+/// Exit codes, as `nqueens`: 1 a count that contradicts the published one, 2 anything else
+/// that stops the count (usage, checkpoint).
+fn main() -> ExitCode {
+    let Some((universe, _)) = mpi::initialize_with_threading(Threading::Funneled) else {
+        eprintln!("error: MPI could not be initialised");
+        return ExitCode::from(2);
+    };
+    let world = universe.world();
+    let rank = world.rank();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            // Every rank parsed the same arguments; one message is enough.
+            if rank == 0 {
+                let _ = err.print();
+            }
+            return ExitCode::from(if err.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let Command::Count(args) = cli.command;
+    let code = match run(&world, &args) {
+        Ok(()) => 0,
+        Err((code, err)) => {
+            if rank == 0 {
+                eprintln!("error: {}", one_line(&err));
+            }
+            code
+        }
+    };
+    drop(universe);
+    ExitCode::from(code)
+}
+
+fn run(world: &SimpleCommunicator, args: &CountArgs) -> Result<(), (u8, anyhow::Error)> {
+    let usage = |e: anyhow::Error| (2, e);
+    // The cores this rank may run on (its affinity mask: what mpirun or srun bound it to).
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = args.threads.map_or(cores, |t| t as usize);
+    if threads > cores {
+        eprintln!(
+            "warning: rank {} runs {threads} threads on {cores} core(s) it is bound to (mpirun binds each rank to one core by default: add --bind-to none, or --map-by slot:PE={threads})",
+            world.rank()
+        );
+    }
+    let list = Arc::new(SplitList::new(args.n, args.split_depth));
+    let root = world.process_at_rank(0);
+    if world.rank() != 0 {
+        // Rank 0 says whether the count goes ahead (its checkpoint may be refused).
+        let mut go = 0u8;
+        root.broadcast_into(&mut go);
+        if go != 1 {
+            return Err((2, anyhow!("rank 0 stopped the count")));
+        }
+        return session::work(list, &mut MpiSpoke { world }, threads).map_err(|e| {
+            // Rank 0 would wait for this rank's results forever: end the job.
+            eprintln!("error: rank {}: {}", world.rank(), one_line(&e.into()));
+            world.abort(2)
+        });
+    }
+    let opened = Coordination::open(list.clone(), args.checkpoint.as_deref()).and_then(|mut c| {
+        if let Some(path) = &args.task_times {
+            c.record_task_times(path)?;
+        }
+        Ok(c)
+    });
+    let mut go = u8::from(opened.is_ok());
+    root.broadcast_into(&mut go);
+    let coordination = opened.map_err(|e| usage(e.into()))?;
+    let outcome = coordination
+        .run(&mut MpiHub { world }, threads)
+        .map_err(|e| {
+            // The other ranks wait for batches that will never come: end the job.
+            eprintln!("error: {}", one_line(&e.into()));
+            world.abort(2)
+        })?;
+    let report = &outcome.report;
+    let cause = if report.resumed > 0 {
+        "a damaged checkpoint or a hardware fault (memory, CPU) is the likely cause: count again without the checkpoint, or on other machines"
+    } else {
+        "a hardware fault (memory, CPU) on one of the machines is the likely cause: count again"
+    };
+    counter::check_published(
+        "the count",
+        report.n,
+        report.total,
+        Some(report.unique),
+        cause,
+    )
+    .map_err(|e| (1, e.into()))?;
+    if args.stats {
+        print_stats(&outcome);
+    }
+    let mut out = std::io::stdout().lock();
+    let written = if args.json {
+        writeln!(out, "{}", report.shard_result().to_json())
+    } else if args.unique {
+        writeln!(out, "{}", report.unique)
+    } else {
+        writeln!(out, "{}", report.total)
+    };
+    written
+        .and_then(|()| out.flush())
+        .map_err(|e| usage(e.into()))
+}
+
+fn print_stats(outcome: &nqueens_mpi::Outcome) {
+    let mut err = std::io::stderr().lock();
+    let wall = outcome.wall.as_secs_f64();
+    let _ = writeln!(
+        err,
+        "{:>5} {:>7} {:>9} {:>16} {:>9} {:>6}",
+        "rank", "threads", "tasks", "nodes", "busy s", "busy%"
+    );
+    for (rank, r) in outcome.ranks.iter().enumerate() {
+        let capacity = r.threads as f64 * wall;
+        let share = if capacity > 0.0 {
+            100.0 * r.busy.as_secs_f64() / capacity
+        } else {
+            0.0
+        };
+        let _ = writeln!(
+            err,
+            "{rank:>5} {:>7} {:>9} {:>16} {:>9.3} {share:>5.1}%",
+            r.threads,
+            r.tasks,
+            r.nodes,
+            r.busy.as_secs_f64()
+        );
+    }
+    let threads: usize = outcome.ranks.iter().map(|r| r.threads).sum();
+    let _ = writeln!(
+        err,
+        "{} ranks, {threads} threads, {} tasks ({} resumed), wall {wall:.3} s, load-balance efficiency {:.1}% (busy / (threads × wall))",
+        outcome.ranks.len(),
+        outcome.report.tasks,
+        outcome.report.resumed,
+        100.0 * efficiency(&outcome.ranks, outcome.wall)
+    );
+}
+
+/// The error and its causes on one line, as `nqueens` prints them.
+fn one_line(err: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in err.chain() {
+        let text = cause.to_string();
+        if text.is_empty() || line.contains(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}

@@ -1,0 +1,182 @@
+//! The whole protocol without MPI: rank 0 and P − 1 worker ranks as threads, linked by
+//! channels, counting real boards with and without a checkpoint.
+
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, Sender, channel};
+
+use nqueens::engines::counter::checkpoint::record_line;
+use nqueens::engines::counter::{SplitList, TaskCounter, TaskId};
+use nqueens::instances::oeis;
+use nqueens_mpi::{Coordination, CoordinatorLink, MpiError, Outcome, WorkerLink, work};
+
+struct Hub {
+    inbox: Receiver<(usize, Vec<u64>)>,
+    outboxes: Vec<Sender<Vec<u64>>>,
+}
+
+impl CoordinatorLink for Hub {
+    fn ranks(&self) -> usize {
+        self.outboxes.len() + 1
+    }
+    fn poll(&mut self) -> Option<(usize, Vec<u64>)> {
+        self.inbox.try_recv().ok()
+    }
+    fn send(&mut self, rank: usize, words: &[u64]) {
+        let _ = self.outboxes[rank - 1].send(words.to_vec());
+    }
+}
+
+struct Spoke {
+    rank: usize,
+    up: Sender<(usize, Vec<u64>)>,
+    down: Receiver<Vec<u64>>,
+}
+
+impl WorkerLink for Spoke {
+    fn send(&mut self, words: &[u64]) {
+        let _ = self.up.send((self.rank, words.to_vec()));
+    }
+    fn poll(&mut self) -> Option<Vec<u64>> {
+        self.down.try_recv().ok()
+    }
+}
+
+/// Runs a job of `ranks` ranks of `threads` threads on `list`.
+fn job(
+    list: &Arc<SplitList>,
+    ranks: usize,
+    threads: usize,
+    checkpoint: Option<&std::path::Path>,
+) -> Result<Outcome, MpiError> {
+    job_with_times(list, ranks, threads, checkpoint, None)
+}
+
+fn job_with_times(
+    list: &Arc<SplitList>,
+    ranks: usize,
+    threads: usize,
+    checkpoint: Option<&std::path::Path>,
+    times: Option<&std::path::Path>,
+) -> Result<Outcome, MpiError> {
+    let mut coordination = Coordination::open(list.clone(), checkpoint)?;
+    if let Some(path) = times {
+        coordination.record_task_times(path)?;
+    }
+    let (up, inbox) = channel();
+    let mut outboxes = Vec::new();
+    std::thread::scope(|scope| {
+        for rank in 1..ranks {
+            let (down_sender, down) = channel();
+            outboxes.push(down_sender);
+            let mut spoke = Spoke {
+                rank,
+                up: up.clone(),
+                down,
+            };
+            let list = list.clone();
+            scope.spawn(move || work(list, &mut spoke, threads).unwrap());
+        }
+        let mut hub = Hub { inbox, outboxes };
+        coordination.run(&mut hub, threads)
+    })
+}
+
+#[test]
+fn every_rank_count_gives_the_published_totals() {
+    for n in [1, 2, 6, 8, 10, 11] {
+        for (ranks, threads) in [(1, 1), (2, 1), (3, 2), (4, 1)] {
+            let list = Arc::new(SplitList::new(n, 0));
+            let outcome = job(&list, ranks, threads, None).unwrap();
+            let report = &outcome.report;
+            assert_eq!(
+                report.total,
+                oeis::total(n).unwrap(),
+                "n = {n}, P = {ranks}"
+            );
+            assert_eq!(
+                report.unique,
+                oeis::unique(n).unwrap(),
+                "n = {n}, P = {ranks}"
+            );
+            let tasks: u64 = outcome.ranks.iter().map(|r| r.tasks).sum();
+            assert_eq!(tasks, list.len() as u64);
+            assert_eq!(outcome.ranks.len(), ranks);
+        }
+    }
+    // A deeper split counts the same, over more tasks.
+    let list = Arc::new(SplitList::new(12, 1));
+    let outcome = job(&list, 3, 1, None).unwrap();
+    assert_eq!(outcome.report.total, 14_200);
+    assert_eq!(outcome.report.tasks, list.len() as u64);
+}
+
+#[test]
+fn a_killed_job_resumes_from_its_checkpoint_without_double_counting() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("n12.ckpt");
+    let list = Arc::new(SplitList::new(12, 0));
+    // What a killed job leaves: the header, the results of some tasks in the order they
+    // finished, and a torn last line.
+    let mut text = list
+        .header(nqueens::engines::counter::Shard::ALL)
+        .line(4242);
+    let mut counter = TaskCounter::default();
+    let done: Vec<TaskId> = list.ids().filter(|id| id.0 % 3 == 1).collect();
+    for &id in done.iter().rev() {
+        let result = counter.count(&list, id).unwrap();
+        text.push_str(&record_line(list.fingerprint(), id, &result));
+    }
+    text.push_str("17 8");
+    std::fs::write(&path, text).unwrap();
+    let outcome = job(&list, 3, 1, Some(&path)).unwrap();
+    assert_eq!(outcome.report.total, 14_200);
+    assert_eq!(outcome.report.unique, 1_787);
+    assert_eq!(outcome.report.resumed, done.len() as u64);
+    let this_run: u64 = outcome.ranks.iter().map(|r| r.tasks).sum();
+    assert_eq!(this_run, (list.len() - done.len()) as u64);
+    // The checkpoint now holds every task once: a third run counts nothing.
+    let again = job(&list, 2, 1, Some(&path)).unwrap();
+    assert_eq!(again.report.total, 14_200);
+    assert_eq!(again.report.resumed, list.len() as u64);
+    // A checkpoint of another n, or of another split of the same n, is refused up front.
+    for other in [SplitList::new(11, 0), SplitList::new(12, 1)] {
+        let err = Coordination::open(Arc::new(other), Some(&path)).unwrap_err();
+        assert!(matches!(err, MpiError::Counter(_)), "{err}");
+        assert!(err.to_string().starts_with("checkpoint "), "{err}");
+    }
+}
+
+#[test]
+fn task_times_name_every_task_of_the_run_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("times.txt");
+    let list = Arc::new(SplitList::new(11, 0));
+    let outcome = job_with_times(&list, 3, 1, None, Some(&path)).unwrap();
+    assert_eq!(outcome.report.total, 2_680);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut lines = text.lines();
+    assert!(
+        lines
+            .next()
+            .unwrap()
+            .starts_with("# nqueens-mpi task times: n=11 depth=4 tasks=")
+    );
+    let mut seen = vec![false; list.len()];
+    let mut nodes = 0u128;
+    for line in lines {
+        let fields: Vec<&str> = line.split(' ').collect();
+        assert_eq!(fields.len(), 4, "{line}");
+        let id: usize = fields[0].parse().unwrap();
+        assert!(!seen[id], "task {id} twice");
+        seen[id] = true;
+        assert!(fields[1].parse::<usize>().unwrap() < 3);
+        assert!(fields[2].parse::<f64>().unwrap() >= 0.0);
+        nodes += fields[3].parse::<u128>().unwrap();
+    }
+    assert!(seen.iter().all(|&s| s));
+    assert_eq!(nodes, outcome.report.nodes);
+    // A file that cannot be created stops the count before it starts.
+    let mut c = Coordination::open(list, None).unwrap();
+    let err = c.record_task_times(dir.path()).unwrap_err();
+    assert!(matches!(err, MpiError::Io { .. }), "{err}");
+}

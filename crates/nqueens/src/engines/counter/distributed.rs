@@ -1,0 +1,296 @@
+//! The counter's narrow interface for front ends that schedule tasks themselves (the MPI front
+//! end, `nqueens-mpi`): a task list that can be split deeper, and counting one task by id.
+//!
+//! [`Counter::run`](super::Counter::run) owns its threads, its checkpoint and its schedule. A
+//! distributed front end needs the pieces instead: the deterministic list of tasks
+//! ([`SplitList`]), a way to count one task on any machine from n and its id alone
+//! ([`TaskCounter`]), and the checkpoint header of the list ([`SplitList::header`]), so that
+//! a coordinator can record each result exactly once in the same format `count --checkpoint`
+//! uses.
+//!
+//! # Splitting deeper
+//!
+//! The standard list ([`TaskList::new`]) fixes four rows below n = 24 (42,832 tasks at
+//! n = 22): plenty for one machine, too few for a thousand machines of sixteen threads, where
+//! a balanced schedule needs a hundred tasks or more per thread. [`SplitList::new`] with
+//! `extra` rows extends every task's prefix by `extra` more rows, in every legal way its class
+//! rules allow. The result is the same list the task format would give at the greater depth:
+//! the prefixes in lexicographic order, ids their positions, and the fingerprint the format's
+//! own (`nqueens-counter-tasks v2 n=<n> depth=<depth>` and one line per prefix), so it differs
+//! from the standard list's, and a checkpoint or shard result of one is never taken for the
+//! other. With `extra = 0` the list *is* the standard one, fingerprint included.
+
+use std::fmt::Write as _;
+
+use super::checkpoint::Header;
+use super::kernel::{self, Scratch, TaskResult};
+use super::shard::Shard;
+use super::tasks::{Class, ClassRules, Fingerprint, TaskId, TaskList, full_mask};
+
+/// The most rows a list may be split beyond the standard depth.
+pub const MAX_EXTRA_ROWS: usize = 2;
+
+/// The task list of one n, at the standard depth or split deeper. See the
+/// [module documentation](self).
+#[derive(Clone, Debug)]
+pub struct SplitList {
+    n: u32,
+    depth: usize,
+    extra: usize,
+    /// The split prefixes, `depth` bytes each (empty when `extra` is 0: the base list holds
+    /// them).
+    prefixes: Vec<u8>,
+    base: TaskList,
+    fingerprint: Fingerprint,
+}
+
+impl SplitList {
+    /// The list of board size n (1 ≤ n ≤ 64) with `extra` rows beyond the standard depth
+    /// (at most [`MAX_EXTRA_ROWS`], and never beyond n rows in all).
+    pub fn new(n: u32, extra: usize) -> Self {
+        let base = TaskList::new(n);
+        let extra = extra.min(MAX_EXTRA_ROWS).min(n as usize - base.depth());
+        if extra == 0 {
+            return SplitList {
+                n,
+                depth: base.depth(),
+                extra,
+                prefixes: Vec::new(),
+                fingerprint: base.fingerprint(),
+                base,
+            };
+        }
+        let depth = base.depth() + extra;
+        let mut prefixes = Vec::new();
+        let mut prefix = Vec::with_capacity(depth);
+        for id in base.ids() {
+            let start = base.prefix(id);
+            let rules = ClassRules::new(n, Class::of(start));
+            prefix.clear();
+            prefix.extend_from_slice(start);
+            extend(n, depth, &rules.allowed, &mut prefix, &mut prefixes);
+        }
+        let mut hash = Fnv1a::new();
+        hash.write(format!("nqueens-counter-tasks v2 n={n} depth={depth}\n").as_bytes());
+        let mut line = String::new();
+        for prefix in prefixes.chunks(depth) {
+            line.clear();
+            for (i, col) in prefix.iter().enumerate() {
+                if i > 0 {
+                    line.push(',');
+                }
+                let _ = write!(line, "{col}");
+            }
+            line.push('\n');
+            hash.write(line.as_bytes());
+        }
+        SplitList {
+            n,
+            depth,
+            extra,
+            prefixes,
+            base,
+            fingerprint: Fingerprint(hash.0),
+        }
+    }
+
+    /// The board size.
+    pub fn n(&self) -> u32 {
+        self.n
+    }
+
+    /// Rows fixed by each task.
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Rows beyond the standard depth (after capping).
+    pub fn extra(&self) -> usize {
+        self.extra
+    }
+
+    /// Number of tasks.
+    pub fn len(&self) -> usize {
+        if self.extra == 0 {
+            self.base.len()
+        } else {
+            self.prefixes.len() / self.depth
+        }
+    }
+
+    /// Whether there is no task (n = 2 and n = 3).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The identity of this list.
+    pub fn fingerprint(&self) -> Fingerprint {
+        self.fingerprint
+    }
+
+    /// The prefix of a task, or `None` for an id beyond the list.
+    pub fn prefix(&self, id: TaskId) -> Option<&[u8]> {
+        if id.index() >= self.len() {
+            return None;
+        }
+        if self.extra == 0 {
+            return Some(self.base.prefix(id));
+        }
+        let start = id.index() * self.depth;
+        Some(&self.prefixes[start..start + self.depth])
+    }
+
+    /// Every task id, in order.
+    pub fn ids(&self) -> impl ExactSizeIterator<Item = TaskId> + use<> {
+        (0..self.len() as u32).map(TaskId)
+    }
+
+    /// The checkpoint header of a count of `shard` of this list.
+    pub fn header(&self, shard: Shard) -> Header {
+        Header {
+            n: self.n,
+            depth: self.depth,
+            tasks: self.len(),
+            fingerprint: self.fingerprint,
+            shard,
+        }
+    }
+}
+
+/// Appends to `out` every legal extension of `prefix` to `depth` rows under `allowed`.
+fn extend(n: u32, depth: usize, allowed: &[u64], prefix: &mut Vec<u8>, out: &mut Vec<u8>) {
+    if prefix.len() == depth {
+        out.extend_from_slice(prefix);
+        return;
+    }
+    let row = prefix.len();
+    let mut attacked = 0u64;
+    for (r, &col) in prefix.iter().enumerate() {
+        let distance = (row - r) as u32;
+        attacked |= 1 << col;
+        attacked |= (1u64 << col) << distance;
+        attacked |= (1u64 << col) >> distance;
+    }
+    let mut free = allowed[row] & !attacked & full_mask(n);
+    while free != 0 {
+        let bit = free & free.wrapping_neg();
+        free ^= bit;
+        prefix.push(bit.trailing_zeros() as u8);
+        extend(n, depth, allowed, prefix, out);
+        prefix.pop();
+    }
+}
+
+/// FNV-1a, 64 bit, as the task format specifies ([`super::tasks`]).
+struct Fnv1a(u64);
+
+impl Fnv1a {
+    fn new() -> Self {
+        Fnv1a(0xcbf2_9ce4_8422_2325)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 ^= u64::from(byte);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}
+
+/// Counts single tasks, reusing its scratch space from task to task (one per thread).
+#[derive(Default)]
+pub struct TaskCounter {
+    scratch: Box<Scratch>,
+}
+
+impl std::fmt::Debug for TaskCounter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TaskCounter")
+    }
+}
+
+impl TaskCounter {
+    /// The result of task `id` of `list`, or `None` for an id beyond the list.
+    pub fn count(&mut self, list: &SplitList, id: TaskId) -> Option<TaskResult> {
+        let prefix = list.prefix(id)?;
+        Some(kernel::solve_task(list.n(), prefix, &mut self.scratch))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::instances::oeis;
+
+    fn sum(list: &SplitList) -> (u128, u128) {
+        let mut counter = TaskCounter::default();
+        list.ids().fold((0, 0), |(total, unique), id| {
+            let r = counter.count(list, id).unwrap();
+            (total + u128::from(r.total), unique + u128::from(r.unique))
+        })
+    }
+
+    #[test]
+    fn no_extra_rows_is_the_standard_list() {
+        for n in [1, 4, 8, 11, 17, 24] {
+            let base = TaskList::new(n);
+            let split = SplitList::new(n, 0);
+            assert_eq!(split.fingerprint(), base.fingerprint(), "n = {n}");
+            assert_eq!(split.len(), base.len());
+            assert_eq!(split.depth(), base.depth());
+            for id in base.ids() {
+                assert_eq!(split.prefix(id), Some(base.prefix(id)));
+            }
+            assert_eq!(split.prefix(TaskId(base.len() as u32)), None);
+        }
+    }
+
+    #[test]
+    fn a_deeper_split_matches_the_format_at_that_depth() {
+        // The format at depth 5: every legal prefix once, sorted, with a fingerprint of its own.
+        let split = SplitList::new(12, 1);
+        assert_eq!(split.depth(), 5);
+        let prefixes: Vec<&[u8]> = split.ids().map(|id| split.prefix(id).unwrap()).collect();
+        assert!(prefixes.windows(2).all(|w| w[0] < w[1]));
+        assert!(prefixes.iter().all(|p| kernel::State::after(p).is_some()));
+        assert_ne!(split.fingerprint(), TaskList::new(12).fingerprint());
+        assert_ne!(split.fingerprint(), SplitList::new(12, 2).fingerprint());
+        assert!(split.len() > 3 * TaskList::new(12).len());
+    }
+
+    #[test]
+    fn split_lists_count_the_published_totals() {
+        for n in 5..=12 {
+            for extra in 0..=2 {
+                let list = SplitList::new(n, extra);
+                let (total, unique) = sum(&list);
+                assert_eq!(total, oeis::total(n).unwrap(), "n = {n}, +{extra}");
+                assert_eq!(unique, oeis::unique(n).unwrap(), "n = {n}, +{extra}");
+            }
+        }
+    }
+
+    #[test]
+    fn two_rows_deeper_give_a_thousand_ranks_of_sixteen_threads_enough_tasks_at_n_22() {
+        // A balanced schedule wants a hundred tasks or more per thread: 42,832 standard tasks
+        // are 2.6 per thread of 1,024 × 16, one row deeper 508,202 (31), two rows 5,163,565
+        // (315).
+        let threads = 1024 * 16;
+        let lens = [0, 1, 2].map(|extra| SplitList::new(22, extra).len());
+        assert_eq!(lens, [42_832, 508_202, 5_163_565]);
+        assert!(lens[1] < 100 * threads);
+        assert!(lens[2] >= 100 * threads);
+        // One row deeper is enough for 1,024 ranks of one thread.
+        assert!(lens[1] >= 100 * 1024);
+    }
+
+    #[test]
+    fn extra_rows_are_capped() {
+        assert_eq!(SplitList::new(4, 2).extra(), 0);
+        assert_eq!(SplitList::new(5, 2).extra(), 1);
+        assert_eq!(SplitList::new(20, 9).extra(), MAX_EXTRA_ROWS);
+        let header = SplitList::new(10, 1).header(Shard::ALL);
+        assert_eq!(header.depth, 5);
+        assert_eq!(header.tasks, SplitList::new(10, 1).len());
+    }
+}

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# The MPI front end (crates/nqueens-mpi) under a real mpirun: every count of n = 8..17 on
+# 1, 2, 3 and 4 ranks against the published table, a job killed with SIGKILL (a worker rank,
+# then rank 0) and resumed to the exact count of n = 18, and a checkpoint of another n
+# refused. Needs OpenMPI and libclang: installed with apt-get when run as root, otherwise this
+# fails naming the packages. About 2 to 4 minutes on 2 cores.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(libopenmpi-dev openmpi-bin clang libclang-dev)
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' ||
+        missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+        echo "installing ${missing[*]}"
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    else
+        echo "test-mpi: install OpenMPI and libclang first: apt-get install ${missing[*]}" >&2
+        exit 1
+    fi
+fi
+command -v mpirun >/dev/null || { echo "test-mpi: mpirun not found (apt-get install openmpi-bin)" >&2; exit 1; }
+
+cargo build -p nqueens-mpi --features mpi --profile checked
+cargo build -p nqueens-cli --profile checked
+cargo clippy -p nqueens-mpi --features mpi --all-targets --profile checked -- -D warnings
+bin=target/checked/nqueens-mpi
+
+# Root may run MPI jobs here (a CI container); the box has fewer cores than ranks.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
+run() { mpirun --oversubscribe -n "$@"; }
+
+fail() { echo "test-mpi: FAIL: $*" >&2; exit 1; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# The published counts (OEIS A000170 and A002562), the table the library checks against.
+table=crates/nqueens/data/nqueens-counts.tsv
+expected() { awk -v n="$1" -v col="$2" -F'\t' '$1 == n { print $col }' "$table"; }
+field() { sed -E "s/.*\"$1\":([0-9]+).*/\1/"; }
+
+echo "== counts of n = 8..17 on 1..4 ranks"
+for ranks in 1 2 3 4; do
+    for n in $(seq 8 17); do
+        json=$(run "$ranks" "$bin" count "$n" --threads 1 --json)
+        total=$(field subtotal <<<"$json")
+        unique=$(field unique <<<"$json")
+        [ "$total" = "$(expected "$n" 2)" ] || fail "P=$ranks n=$n total $total"
+        [ "$unique" = "$(expected "$n" 3)" ] || fail "P=$ranks n=$n unique $unique"
+    done
+    echo "P = $ranks: n = 8..17 match A000170 and A002562"
+done
+[ "$(run 2 "$bin" count 12 --threads 1)" = 14200 ] || fail "plain output of n = 12"
+[ "$(run 2 "$bin" count 12 --threads 1 --unique)" = 1787 ] || fail "--unique output of n = 12"
+[ "$(run 3 "$bin" count 13 --threads 1 --split-depth +1)" = 73712 ] || fail "--split-depth +1"
+
+# The process id of one rank of a running job (its environment names its rank).
+rank_pid() {
+    local pid
+    for pid in $(pgrep -P "$1"); do
+        if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$2"; then
+            echo "$pid"
+            return
+        fi
+    done
+}
+
+records() { if [ -f "$1" ]; then tail -n +2 "$1" | grep -c ' ' || true; else echo 0; fi; }
+
+# Starts the n = 18 job, waits until the checkpoint holds more than $2 records, SIGKILLs rank $1.
+kill_rank_mid_run() {
+    local victim=$1 beyond=$2 job pid
+    mpirun --oversubscribe -n 3 "$bin" count 18 --threads 1 --checkpoint "$ckpt" >"$work/killed.out" 2>&1 &
+    job=$!
+    until [ "$(records "$ckpt")" -gt "$beyond" ]; do
+        kill -0 "$job" 2>/dev/null || fail "the job ended before it could be killed"
+        sleep 0.2
+    done
+    pid=$(rank_pid "$job" "$victim")
+    [ -n "$pid" ] || fail "rank $victim not found"
+    kill -KILL "$pid"
+    if wait "$job"; then fail "a job with a killed rank succeeded"; fi
+    echo "killed rank $victim with $(records "$ckpt") tasks recorded"
+}
+
+echo "== n = 18: SIGKILL of a rank mid-run, then the same command again"
+ckpt=$work/n18.ckpt
+kill_rank_mid_run 2 1500
+kill_rank_mid_run 0 "$(($(records "$ckpt") + 1500))"
+partial=$(records "$ckpt")
+out=$(run 3 "$bin" count 18 --threads 1 --checkpoint "$ckpt" --stats 2>"$work/stats")
+cat "$work/stats"
+[ "$out" = 666090624 ] || fail "resumed count of n = 18 is $out"
+grep -q "($partial resumed)" "$work/stats" || fail "the resumed run did not take the $partial recorded tasks"
+tasks=$(head -1 "$ckpt" | sed -E 's/.* tasks=([0-9]+) .*/\1/')
+[ "$(records "$ckpt")" = "$tasks" ] || fail "the checkpoint holds $(records "$ckpt") records for $tasks tasks"
+[ -z "$(tail -n +2 "$ckpt" | cut -d' ' -f1 | sort | uniq -d)" ] || fail "a task recorded twice"
+echo "n = 18 resumed: 666090624, every task recorded once"
+
+echo "== a checkpoint of another n is refused"
+cp "$ckpt" "$work/before"
+status=0
+run 2 "$bin" count 17 --threads 1 --checkpoint "$ckpt" >"$work/refused.out" 2>&1 || status=$?
+[ "$status" -ne 0 ] || fail "a checkpoint of n = 18 was taken for n = 17"
+grep -q "^error: checkpoint .* n = 18" "$work/refused.out" || grep -q "^error: checkpoint " "$work/refused.out" ||
+    fail "no checkpoint error: $(cat "$work/refused.out")"
+cmp -s "$ckpt" "$work/before" || fail "the refused checkpoint was changed"
+grep "^error:" "$work/refused.out"
+status=0
+run 2 "$bin" count 18 --threads 1 --split-depth +1 --checkpoint "$ckpt" >"$work/refused.out" 2>&1 || status=$?
+[ "$status" -ne 0 ] || fail "a checkpoint of the standard list was taken for the deeper split"
+
+echo "== a checkpoint of nqueens count is resumed by nqueens-mpi (one format)"
+target/checked/nqueens count 13 --checkpoint "$work/n13.ckpt" >/dev/null
+run 2 "$bin" count 13 --threads 1 --checkpoint "$work/n13.ckpt" --stats 2>"$work/stats13" >"$work/out13"
+[ "$(cat "$work/out13")" = 73712 ] || fail "resumed n = 13 from count's checkpoint: $(cat "$work/out13")"
+grep -q "(2296 resumed)" "$work/stats13" || fail "not every task of count's checkpoint resumed: $(tail -1 "$work/stats13")"
+echo "test-mpi: all passed"
