@@ -262,3 +262,88 @@ fn auto_completions_honour_the_stop_flag_and_the_node_budget() {
         Outcome::GaveUp { reason } => panic!("{reason}"),
     }
 }
+
+/// The corpus in `tests/data/completion-hard/`: the boards of the completion study's hardest
+/// cells (random sequential placements of n = 50, 100 and 200 near the phase transition, where
+/// about half the boards have a completion). Each file is what the generator draws for its
+/// seed, and every method that finds completions on the board agrees with the manifest, every
+/// completion verified. Above n = 100 SAT runs with the compact encoding only: the pairwise
+/// encoding of n = 200 takes seconds to build per board, and n = 50 and 100 check it.
+#[test]
+fn every_method_agrees_on_the_hardest_study_boards() {
+    use nqueens::engines::sat::Encoding;
+    use nqueens::instances::generate::sequential_partial;
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/completion-hard");
+    let text = std::fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap();
+    let mut seen = (0, 0);
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("file\t"))
+    {
+        let f: Vec<&str> = line.split('\t').collect();
+        assert_eq!(f.len(), 5, "five tab-separated fields: {line}");
+        let (n, queens, seed): (u32, u32, u64) = (
+            f[1].parse().unwrap(),
+            f[2].parse().unwrap(),
+            f[3].parse().unwrap(),
+        );
+        let solvable = match f[4] {
+            "solvable" => true,
+            "unsolvable" => false,
+            other => panic!("status must be solvable or unsolvable, not {other}"),
+        };
+        let file = std::fs::read_to_string(dir.join(f[0])).unwrap();
+        let problem = partial::parse(&file).unwrap().to_problem().unwrap();
+        assert_eq!(
+            problem,
+            sequential_partial(n, queens, seed, 1000).unwrap(),
+            "{}",
+            f[0]
+        );
+        let mut configs = vec![(Method::Sat, Encoding::Compact)];
+        if n <= 100 {
+            configs.push((Method::Sat, Encoding::Pairwise));
+        }
+        configs.extend(
+            Method::ALL
+                .iter()
+                .filter(|&&m| m != Method::Sat)
+                .map(|&m| (m, Encoding::default())),
+        );
+        let mut answered = 0;
+        for (method, encoding) in configs {
+            let mut config = Config::default();
+            config.encoding = encoding;
+            let mut engine = method.build(Job::Solve, &problem, &config);
+            match engine.check(Job::Solve, &problem) {
+                Ok(()) => {}
+                Err(Error::Unsupported { .. } | Error::TooLarge { .. }) => continue,
+                Err(other) => panic!("{method}: unexpected error from check: {other}"),
+            }
+            let name = match method {
+                Method::Sat => format!("{method} ({encoding:?}) on {}", f[0]),
+                _ => format!("{method} on {}", f[0]),
+            };
+            match engine.solve(&problem).unwrap() {
+                Outcome::Found(s) => {
+                    assert_eq!(verify(&problem, &s), Ok(()), "{name}");
+                    assert!(
+                        solvable,
+                        "{name}: a completion of a board the manifest says has none"
+                    );
+                }
+                Outcome::NoSolution => assert!(!solvable, "{name}: missed a completion"),
+                // Local search is incomplete: it cannot prove that no completion exists, and
+                // near the transition it also gives up on some boards that have one.
+                Outcome::GaveUp { reason } => {
+                    assert_eq!(method, Method::Local, "{name} gave up: {reason}");
+                    continue;
+                }
+            }
+            answered += 1;
+        }
+        assert!(answered >= 4, "{}: only {answered} methods answered", f[0]);
+        if solvable { seen.0 += 1 } else { seen.1 += 1 }
+    }
+    assert!(seen.0 >= 10 && seen.1 >= 10, "solvable and not: {seen:?}");
+}
