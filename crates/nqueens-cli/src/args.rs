@@ -159,6 +159,7 @@ impl MethodArgs {
         config.progress = line.as_ref().map(ProgressLine::sink);
         config.encoding = self.encoding;
         config.limits.time = self.time_limit;
+        config.limits.stop = crate::interrupt::stop_flag();
         (config, line)
     }
 

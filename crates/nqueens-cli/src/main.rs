@@ -3,10 +3,12 @@
 //! Every subcommand lives in its own module under `commands/`; the flag groups they share are in
 //! `args`. Errors travel as `anyhow::Error` and are turned into one line on stderr and an exit
 //! code here: 0 success, 1 no solution (or a failed check), 2 usage error, 3 gave up at a limit.
-//! A closed stdout (`nqueens list 12 | head`) ends the program quietly with 0.
+//! A closed stdout (`nqueens list 12 | head`) ends the program quietly with 0. Ctrl-C during a
+//! search stops it cleanly with 130 (see `interrupt`).
 
 mod args;
 mod commands;
+mod interrupt;
 mod output;
 mod progress;
 
@@ -94,6 +96,12 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(err) => return report_usage_error(err),
     };
+    if matches!(
+        cli.command,
+        Command::Solve(_) | Command::List(_) | Command::Count(_) | Command::Xc(_) | Command::Sat(_)
+    ) {
+        interrupt::install();
+    }
     let result = match cli.command {
         Command::Solve(args) => commands::solve::run(args),
         Command::List(args) => commands::list::run(args),
@@ -110,6 +118,9 @@ fn main() -> ExitCode {
         Command::Completions(args) => commands::completions::run(args),
         Command::Man(args) => commands::man::run(args),
     };
+    if interrupt::requested() {
+        return report_interruption(result.err());
+    }
     match result {
         Ok(Status::Success) => ExitCode::SUCCESS,
         Ok(Status::NoSolution) => ExitCode::from(1),
@@ -118,6 +129,20 @@ fn main() -> ExitCode {
         Ok(Status::Unsatisfiable) => ExitCode::from(20),
         Err(err) => report_error(&err),
     }
+}
+
+/// Ctrl-C (or SIGTERM) stopped the command: one line saying so (the command's own, when it
+/// said what was kept), exit 130.
+fn report_interruption(err: Option<anyhow::Error>) -> ExitCode {
+    let message = match err
+        .as_ref()
+        .and_then(|e| e.downcast_ref::<interrupt::Interrupted>())
+    {
+        Some(said) => said.0.clone(),
+        None => format!("interrupted after {:.1} s", interrupt::elapsed_seconds()),
+    };
+    let _ = writeln!(io::stderr(), "{message}");
+    ExitCode::from(interrupt::EXIT_CODE)
 }
 
 /// Prints an error as one line and picks the exit code.

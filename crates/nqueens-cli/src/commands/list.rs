@@ -46,10 +46,16 @@ pub fn run(args: ListArgs) -> Result<Status> {
     let start = Instant::now();
     // The callback cannot return an error, so the first one is kept and stops the search.
     let mut failed: Option<anyhow::Error> = None;
+    let found = progress
+        .as_ref()
+        .map(crate::progress::ProgressLine::solutions);
     engine.list(&problem, args.limit, &mut |solution| {
         let written = super::check_solution(name, &problem, solution)
             .map_err(anyhow::Error::from)
             .and_then(|()| writer.write(solution).map_err(anyhow::Error::from));
+        if let Some(found) = &found {
+            found.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
         match written {
             Ok(()) => ControlFlow::Continue(()),
             Err(err) => {

@@ -39,6 +39,11 @@ pub struct SatArgs {
     #[arg(long)]
     pub stats: bool,
 
+    /// Show elapsed time on stderr even when it is not a terminal (on a terminal it is shown
+    /// for runs longer than a second anyway).
+    #[arg(long)]
+    pub progress: bool,
+
     /// Give up after SECS seconds of search: `s UNKNOWN`, exit 3.
     #[arg(long, value_name = "SECS", value_parser = crate::args::time_limit_parser)]
     pub time_limit: Option<std::time::Duration>,
@@ -65,7 +70,10 @@ pub fn run(args: SatArgs) -> Result<Status> {
         conflicts: None,
         time: args.time_limit,
     });
+    solver.set_stop(crate::interrupt::stop_flag());
+    let progress = crate::progress::ProgressLine::for_stderr(args.progress);
     let outcome = solver.solve();
+    drop(progress);
     solver.finish_proof()?;
     if args.stats {
         eprintln!(

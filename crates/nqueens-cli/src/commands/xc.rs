@@ -11,6 +11,7 @@ use exact_cover::{Config, EngineChoice, Problem, Solver};
 
 use crate::Status;
 use crate::output;
+use crate::progress::ProgressLine;
 
 /// Solve an exact cover problem in Knuth's format (as read by his DLX programs).
 ///
@@ -56,6 +57,10 @@ pub struct XcArgs {
     #[arg(long, value_enum, value_name = "ENGINE", default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
 
+    /// Show elapsed time and solutions found on stderr even when it is not a terminal (on a
+    /// terminal they are shown for runs longer than a second anyway).
+    #[arg(long)]
+    pub progress: bool,
     /// Give up after SECS seconds of search (exit 3); solutions already printed stay.
     #[arg(long, value_name = "SECS", value_parser = crate::args::time_limit_parser)]
     pub time_limit: Option<std::time::Duration>,
@@ -105,10 +110,13 @@ pub fn run(args: XcArgs) -> Result<Status> {
     let mut solver = Solver::configured(&problem, config).with_context(|| name.clone())?;
     solver.set_limits(nqueens::Limits {
         time: args.time_limit,
+        stop: crate::interrupt::stop_flag(),
         ..nqueens::Limits::default()
     });
     let start = Instant::now();
     let mut out = output::open(args.output.as_deref())?;
+    let progress = ProgressLine::for_stderr(args.progress);
+    let found = progress.as_ref().map(ProgressLine::solutions);
     let found = if args.count {
         let count = solver.count();
         if solver.gave_up().is_none() {
@@ -134,6 +142,9 @@ pub fn run(args: XcArgs) -> Result<Status> {
                 return ControlFlow::Break(());
             }
             printed += 1;
+            if let Some(found) = &found {
+                found.store(printed, std::sync::atomic::Ordering::Relaxed);
+            }
             if printed == limit {
                 ControlFlow::Break(())
             } else {
@@ -145,6 +156,7 @@ pub fn run(args: XcArgs) -> Result<Status> {
         }
         Some(printed)
     };
+    drop(progress);
     out.flush()?;
     if args.stats {
         let stats = solver.stats();
