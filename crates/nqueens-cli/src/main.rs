@@ -145,6 +145,16 @@ fn report_interruption(err: Option<anyhow::Error>) -> ExitCode {
     ExitCode::from(interrupt::EXIT_CODE)
 }
 
+/// The one line of a search that stopped at a limit (exit 3): `gave up: time limit reached
+/// (dlx method)`; a reason that already says "gave up" is kept as it is.
+pub fn gave_up_line(reason: &str, by: &str) -> String {
+    if reason.starts_with("gave up") {
+        format!("{reason} ({by})")
+    } else {
+        format!("gave up: {reason} ({by})")
+    }
+}
+
 /// Prints an error as one line and picks the exit code.
 fn report_error(err: &anyhow::Error) -> ExitCode {
     let broken_pipe = err.chain().any(|cause| {
@@ -154,6 +164,15 @@ fn report_error(err: &anyhow::Error) -> ExitCode {
     });
     if broken_pipe {
         return ExitCode::SUCCESS;
+    }
+    // Giving up at a limit is an answer (exit 3), said the same way by every command.
+    if let Some(nqueens::Error::GaveUp { method, reason }) = err.downcast_ref::<nqueens::Error>() {
+        let _ = writeln!(
+            io::stderr(),
+            "{}",
+            gave_up_line(&reason.to_string(), &format!("{method} method"))
+        );
+        return ExitCode::from(3);
     }
     let mut message = one_line(err);
     // The library names methods, never flags; the flag is this front end's word.

@@ -26,7 +26,8 @@ use std::time::{Duration, Instant};
 
 use nqueens::{Progress, ProgressSink};
 
-/// Shown after this long, so quick runs stay quiet.
+/// Shown after this long, so quick runs stay quiet (`NQUEENS_PROGRESS_DELAY_MS` overrides it,
+/// so the tests need not run a count for seconds to see a line).
 const QUIET_START: Duration = Duration::from_secs(1);
 /// Redraw period on a terminal.
 const REDRAW_TERMINAL: Duration = Duration::from_millis(100);
@@ -110,6 +111,10 @@ fn draw_until_finished(shared: &Shared, terminal: bool) {
     } else {
         REDRAW_LOG
     };
+    let quiet = std::env::var("NQUEENS_PROGRESS_DELAY_MS")
+        .ok()
+        .and_then(|ms| ms.parse().ok())
+        .map_or(QUIET_START, Duration::from_millis);
     let mut eta = EtaEstimator::default();
     let mut drawn = false;
     let Ok(mut finished) = shared.finished.lock() else {
@@ -117,8 +122,8 @@ fn draw_until_finished(shared: &Shared, terminal: bool) {
     };
     loop {
         let elapsed = shared.start.elapsed();
-        let wait = if elapsed < QUIET_START {
-            QUIET_START - elapsed
+        let wait = if elapsed < quiet {
+            quiet - elapsed
         } else {
             period
         };
@@ -130,7 +135,7 @@ fn draw_until_finished(shared: &Shared, terminal: bool) {
             break;
         }
         let elapsed = shared.start.elapsed();
-        if elapsed < QUIET_START {
+        if elapsed < quiet {
             continue;
         }
         let latest = shared.latest.lock().ok().and_then(|p| *p);

@@ -104,7 +104,7 @@ pub fn run(args: SatArgs) -> Result<Status> {
         }
         Outcome::Unknown(reason) => {
             writeln!(out, "s UNKNOWN")?;
-            eprintln!("{reason}");
+            eprintln!("{}", crate::gave_up_line(&reason.to_string(), "sat solver"));
             Status::GaveUp
         }
     };

@@ -43,7 +43,7 @@ pub struct XcArgs {
     #[arg(long, short, conflicts_with = "limit")]
     pub count: bool,
     /// Print up to K solutions.
-    #[arg(long, short, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, short, value_name = "K", value_parser = crate::args::at_least_one)]
     pub limit: Option<u64>,
     /// Search in a random order from this seed (the same seed gives the same order).
     #[arg(long, value_name = "S")]
@@ -173,7 +173,8 @@ pub fn run(args: XcArgs) -> Result<Status> {
         );
     }
     if let Some(reason) = solver.gave_up() {
-        eprintln!("gave up: {reason}");
+        let by = format!("{} engine", solver.engine().name());
+        eprintln!("{}", crate::gave_up_line(&reason.to_string(), &by));
         return Ok(Status::GaveUp);
     }
     if found == Some(0) {
