@@ -176,6 +176,12 @@ impl MethodArgs {
         config.encoding = self.encoding;
         config.limits.time = self.time_limit;
         config.limits.stop = crate::interrupt::stop_flag();
+        let unit = if self.method == Method::Sat {
+            "conflicts"
+        } else {
+            "nodes"
+        };
+        config.limits.work = line.as_ref().map(|line| line.work(unit));
         (config, line)
     }
 

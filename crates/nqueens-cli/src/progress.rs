@@ -4,8 +4,10 @@
 //! reports nothing (the exact cover and SAT solvers, listing) count the solutions they receive
 //! in [`ProgressLine::solutions`]. The sink only stores the latest snapshot: one thread of the
 //! display draws, ten times a second and only once the run has lasted a second, a line such as
-//! `12/16 tasks (75%) · ETA ~4 s · 10200 solutions · 3.1 M nodes/s · 9 s`, so every long run
-//! shows at least its elapsed time and its rate of solutions even when the engine is silent.
+//! `12/16 tasks (75%) · ETA ~4 s · 10200 solutions · 3.1 M nodes/s · 9 s`. Engines that
+//! report no snapshots publish their work (search nodes, SAT conflicts) into the counter of
+//! [`ProgressLine::work`] each time they poll their limits (`Limits::work`), so every long run
+//! shows at least its elapsed time and its rate of work or of solutions.
 //!
 //! On a terminal the line is redrawn in place (`\r`, then clear to the end of the line) and cut
 //! to the terminal's width (read from the terminal, else `$COLUMNS`, else 80), dropping the
@@ -42,6 +44,9 @@ struct Shared {
     latest: Mutex<Option<Progress>>,
     /// Solutions counted by the command itself (for engines that report nothing).
     solutions: Arc<AtomicU64>,
+    /// Work an engine publishes at its polls (`Limits::work`), and its unit.
+    work: Arc<AtomicU64>,
+    work_unit: Mutex<&'static str>,
     finished: Mutex<bool>,
     wake: Condvar,
 }
@@ -63,6 +68,8 @@ impl ProgressLine {
             start: Instant::now(),
             latest: Mutex::new(None),
             solutions: Arc::new(AtomicU64::new(0)),
+            work: Arc::new(AtomicU64::new(0)),
+            work_unit: Mutex::new("nodes"),
             finished: Mutex::new(false),
             wake: Condvar::new(),
         });
@@ -89,6 +96,15 @@ impl ProgressLine {
     /// A counter of solutions found, for commands whose engine reports no progress.
     pub fn solutions(&self) -> Arc<AtomicU64> {
         Arc::clone(&self.shared.solutions)
+    }
+
+    /// The counter an engine publishes its work into (`Limits::work`), counted in `unit`
+    /// (`nodes`, `conflicts`), shown as a rate.
+    pub fn work(&self, unit: &'static str) -> Arc<AtomicU64> {
+        if let Ok(mut shown) = self.shared.work_unit.lock() {
+            *shown = unit;
+        }
+        Arc::clone(&self.shared.work)
     }
 }
 
@@ -140,10 +156,17 @@ fn draw_until_finished(shared: &Shared, terminal: bool) {
         }
         let latest = shared.latest.lock().ok().and_then(|p| *p);
         let counted = shared.solutions.load(Ordering::Relaxed);
+        let work = shared.work.load(Ordering::Relaxed);
+        let unit = shared.work_unit.lock().map_or("nodes", |u| *u);
         if let Some(p) = &latest {
             eta.observe(elapsed, p);
         }
-        let parts = describe(latest.as_ref(), counted, elapsed, &eta);
+        let mut parts = describe(latest.as_ref(), counted, elapsed, &eta);
+        if work > 0 && latest.is_none_or(|p| p.nodes == 0) {
+            let rate = human_rate(work as f64 / elapsed.as_secs_f64().max(1e-9));
+            let at = parts.len() - 1;
+            parts.insert(at, (3, format!("{rate} {unit}/s")));
+        }
         let mut err = std::io::stderr().lock();
         let _ = if terminal {
             let line = fit(&parts, terminal_width());
@@ -252,7 +275,10 @@ fn describe(
         }
     }
     let solutions = progress.map_or(0, |p| p.solutions).max(u128::from(counted));
-    parts.push((2, format!("{solutions} solutions")));
+    // A count found by an engine that reports nothing is known only at the end: no "0".
+    if solutions > 0 || progress.is_some() {
+        parts.push((2, format!("{solutions} solutions")));
+    }
     let nodes = progress.map_or(0, |p| p.nodes);
     if nodes > 0 {
         parts.push((4, format!("{} nodes/s", human_rate(nodes as f64 / seconds))));
@@ -355,7 +381,7 @@ mod tests {
         let eta = EtaEstimator::default();
         assert_eq!(
             join(&describe(None, 0, Duration::from_secs(3725), &eta)),
-            "0 solutions · 1 h 2 min"
+            "1 h 2 min"
         );
         assert_eq!(
             join(&describe(None, 500, Duration::from_secs(5), &eta)),

@@ -17,7 +17,7 @@
 
 use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators", 2014):
@@ -195,6 +195,10 @@ pub struct Limits {
     pub time: Option<Duration>,
     /// Stop as soon as this flag is raised.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Not a limit: where the search publishes its work so far (the same unit as `nodes`)
+    /// each time it polls the clock, so that another thread (a progress display) can show
+    /// its rate. The search itself never reads it.
+    pub work: Option<Arc<AtomicU64>>,
 }
 
 impl Limits {
@@ -223,6 +227,11 @@ impl PartialEq for Limits {
         self.nodes == other.nodes
             && self.time == other.time
             && match (&self.stop, &other.stop) {
+                (None, None) => true,
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                _ => false,
+            }
+            && match (&self.work, &other.work) {
                 (None, None) => true,
                 (Some(a), Some(b)) => Arc::ptr_eq(a, b),
                 _ => false,
@@ -264,6 +273,7 @@ pub struct Budget {
     nodes: Option<u64>,
     deadline: Option<Instant>,
     stop: Option<Arc<AtomicBool>>,
+    work: Option<Arc<AtomicU64>>,
     calls: u32,
 }
 
@@ -277,6 +287,7 @@ impl Budget {
             nodes: limits.nodes,
             deadline: limits.time.map(|t| Instant::now() + t),
             stop: limits.stop.clone(),
+            work: limits.work.clone(),
             calls: 0,
         }
     }
@@ -289,9 +300,18 @@ impl Budget {
         }
         self.calls = self.calls.wrapping_add(1);
         if self.calls % Self::POLL_EVERY == 0 {
+            self.publish(work);
             return self.check_now();
         }
         Ok(())
+    }
+
+    /// Publishes the work done so far to [`Limits::work`], if set ([`Budget::check`] does it
+    /// at each poll; coarse-grained loops call it themselves).
+    pub fn publish(&self, work: u64) {
+        if let Some(counter) = &self.work {
+            counter.store(work, Ordering::Relaxed);
+        }
     }
 
     /// Looks at the clock and the stop flag now (for coarse-grained loops: one call per task,

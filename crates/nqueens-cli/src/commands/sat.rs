@@ -39,8 +39,8 @@ pub struct SatArgs {
     #[arg(long)]
     pub stats: bool,
 
-    /// Show elapsed time on stderr even when it is not a terminal (on a terminal it is shown
-    /// for runs longer than a second anyway).
+    /// Show elapsed time and conflicts per second on stderr even when it is not a terminal
+    /// (on a terminal they are shown for runs longer than a second anyway).
     #[arg(long)]
     pub progress: bool,
 
@@ -72,6 +72,7 @@ pub fn run(args: SatArgs) -> Result<Status> {
     });
     solver.set_stop(crate::interrupt::stop_flag());
     let progress = crate::progress::ProgressLine::for_stderr(args.progress);
+    solver.set_work(progress.as_ref().map(|line| line.work("conflicts")));
     let outcome = solver.solve();
     drop(progress);
     solver.finish_proof()?;

@@ -57,8 +57,8 @@ pub struct XcArgs {
     #[arg(long, value_enum, value_name = "ENGINE", default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
 
-    /// Show elapsed time and solutions found on stderr even when it is not a terminal (on a
-    /// terminal they are shown for runs longer than a second anyway).
+    /// Show elapsed time, nodes per second and solutions found on stderr even when it is not a
+    /// terminal (on a terminal they are shown for runs longer than a second anyway).
     #[arg(long)]
     pub progress: bool,
     /// Give up after SECS seconds of search (exit 3); solutions already printed stay.
@@ -108,14 +108,15 @@ pub fn run(args: XcArgs) -> Result<Status> {
         ..Config::default()
     };
     let mut solver = Solver::configured(&problem, config).with_context(|| name.clone())?;
+    let progress = ProgressLine::for_stderr(args.progress);
     solver.set_limits(nqueens::Limits {
         time: args.time_limit,
         stop: crate::interrupt::stop_flag(),
+        work: progress.as_ref().map(|line| line.work("nodes")),
         ..nqueens::Limits::default()
     });
     let start = Instant::now();
     let mut out = output::open(args.output.as_deref())?;
-    let progress = ProgressLine::for_stderr(args.progress);
     let found = progress.as_ref().map(ProgressLine::solutions);
     let found = if args.count {
         let count = solver.count();
