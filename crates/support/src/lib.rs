@@ -439,4 +439,30 @@ mod tests {
         assert_eq!(stop.clone().check_now(), Err(LimitReached::Stopped));
         assert_eq!(LimitReached::Time.to_string(), "time limit reached");
     }
+
+    #[test]
+    fn budgets_publish_the_work_at_each_poll_and_only_then() {
+        let work = Arc::new(AtomicU64::new(0));
+        let mut budget = Budget::start(&Limits {
+            work: Some(work.clone()),
+            ..Limits::default()
+        });
+        let poll = u64::from(Budget::POLL_EVERY);
+        for w in 1..poll {
+            budget.check(w).unwrap();
+        }
+        assert_eq!(work.load(Ordering::Relaxed), 0, "not before the first poll");
+        budget.check(poll).unwrap();
+        assert_eq!(work.load(Ordering::Relaxed), poll);
+        budget.publish(7);
+        assert_eq!(work.load(Ordering::Relaxed), 7);
+        // A counter alone is no limit.
+        assert!(
+            Limits {
+                work: Some(work),
+                ..Limits::default()
+            }
+            .is_unlimited()
+        );
+    }
 }
