@@ -31,7 +31,8 @@ const VERSION: &str = concat!(
 /// placement, list them, count them, or complete a board with queens already placed
 /// (`--fix ROW:COL`, 1-based: `1:1` is the top-left square), with the method of your choice.
 ///
-/// Exit codes: 0 success, 1 no solution, 2 usage error, 3 gave up at a limit.
+/// Exit codes: 0 success, 1 no solution, 2 usage error, 3 gave up at a limit, 130
+/// interrupted (Ctrl-C).
 #[derive(Debug, Parser)]
 #[command(name = "nqueens", version = VERSION, max_term_width = 100)]
 #[command(after_help = "Examples:\n  \

@@ -67,10 +67,9 @@ pub fn run(args: CountArgs) -> Result<Status> {
     if engine.name() == "backtrack" && !problem.is_completion() && problem.n() > counter::MAX_N {
         // Asked for by name: run it, but never silently.
         eprintln!(
-            "nqueens: counting n = {} by plain backtracking, which needs roughly {:.0e} seconds on {threads} thread(s); progress comes after each of its {} first-row tasks (--progress off a terminal)",
+            "note: counting n = {} by plain backtracking, which needs roughly {:.0e} seconds on {threads} thread(s); Ctrl-C stops it (--progress shows its rate off a terminal)",
             problem.n(),
             nqueens::methods::backtrack_count_seconds(problem.n(), threads),
-            problem.n()
         );
     }
     let start = Instant::now();
