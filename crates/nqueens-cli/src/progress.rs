@@ -16,8 +16,9 @@
 //! each redraw is a line of its own, once a second.
 //!
 //! The ETA is not the share of tasks: the counter's late tasks are its big ones, so the share
-//! done at the start says little. It is the remaining tasks at the rate of the last few seconds
-//! (tasks per second, measured), and it says `rough` until a quarter of the tasks are done.
+//! done at the start says little. It comes from measured work: the nodes per task of the last
+//! few seconds, their growth along the task list, and the recent node rate (see
+//! `EtaEstimator`); it says `ETA ~`, and `rough` until a quarter of the tasks are done.
 
 use std::collections::VecDeque;
 use std::io::{IsTerminal, Write};
@@ -203,37 +204,65 @@ pub fn terminal_width() -> usize {
         .unwrap_or(80)
 }
 
-/// Learns the rate of tasks from the recent past.
+/// Learns the cost of tasks from the recent past.
+///
+/// With node counts (the counter reports them), the cost of a task in nodes is taken to grow
+/// linearly with its place in the task list, fitted through the average task so far and the
+/// tasks of the last [`RATE_WINDOW`], and the remaining nodes are timed at the recent node
+/// rate: the counter's tasks grow towards the end, and a plain task rate would promise too
+/// early an end. Without node counts, the remaining tasks are timed at the recent task rate.
 #[derive(Default)]
 struct EtaEstimator {
-    /// (elapsed, tasks done) samples of the last [`RATE_WINDOW`].
-    samples: VecDeque<(Duration, u64)>,
+    /// (elapsed, tasks done, nodes) samples of the last [`RATE_WINDOW`].
+    samples: VecDeque<(Duration, u64, u128)>,
 }
 
 impl EtaEstimator {
     fn observe(&mut self, elapsed: Duration, progress: &Progress) {
-        if self.samples.back().is_some_and(|&(_, d)| d > progress.done) {
+        if self
+            .samples
+            .back()
+            .is_some_and(|&(_, d, _)| d > progress.done)
+        {
             self.samples.clear();
         }
-        self.samples.push_back((elapsed, progress.done));
+        self.samples
+            .push_back((elapsed, progress.done, progress.nodes));
         while self.samples.len() > 2
             && self
                 .samples
                 .get(1)
-                .is_some_and(|&(t, _)| elapsed - t >= RATE_WINDOW)
+                .is_some_and(|&(t, _, _)| elapsed - t >= RATE_WINDOW)
         {
             self.samples.pop_front();
         }
     }
 
-    /// Seconds left for `remaining` tasks at the recent rate; `None` before any measurement.
+    /// Seconds left for `remaining` tasks; `None` before any measurement.
     fn seconds_left(&self, remaining: u64) -> Option<f64> {
-        let (&(t0, d0), &(t1, d1)) = (self.samples.front()?, self.samples.back()?);
+        let (&(t0, d0, n0), &(t1, d1, n1)) = (self.samples.front()?, self.samples.back()?);
         let seconds = (t1 - t0).as_secs_f64();
         if d1 <= d0 || seconds <= 0.0 {
             return None;
         }
-        Some(remaining as f64 * seconds / (d1 - d0) as f64)
+        let remaining = remaining as f64;
+        if n1 <= n0 {
+            return Some(remaining * seconds / (d1 - d0) as f64);
+        }
+        let (d0, d1) = (d0 as f64, d1 as f64);
+        let node_rate = (n1 - n0) as f64 / seconds;
+        let recent = (n1 - n0) as f64 / (d1 - d0);
+        let average = n1 as f64 / d1;
+        // Growth per task between the average task (at d1/2) and the recent ones (at the
+        // window's middle); never taken as shrinking.
+        let growth = if d0 > 0.0 {
+            ((recent - average) / (d0 / 2.0)).max(0.0)
+        } else {
+            0.0
+        };
+        let next = recent + growth * (d1 - d0) / 2.0;
+        let last = next + growth * remaining;
+        Some(remaining * (next + last) / 2.0 / node_rate)
     }
 }
 
@@ -374,6 +403,23 @@ mod tests {
         eta.observe(Duration::from_secs(21), &progress(11, Some(20), 0, 0));
         let left = eta.seconds_left(9).expect("measured");
         assert!((left - 90.0).abs() < 1e-6, "{left}");
+    }
+
+    #[test]
+    fn the_eta_follows_tasks_that_grow() {
+        // Task i costs i nodes at one node a second: after d tasks, d²/2 nodes and seconds.
+        let mut eta = EtaEstimator::default();
+        for d in [40u64, 60] {
+            let nodes = d * d / 2;
+            eta.observe(
+                Duration::from_secs(nodes),
+                &progress(d, Some(100), 0, nodes.into()),
+            );
+        }
+        // The true remainder: (100² − 60²) / 2 = 3200 s; a task rate would say 40 tasks at
+        // 20 per 1000 s, 2000 s.
+        let left = eta.seconds_left(40).expect("measured");
+        assert!((left - 3200.0).abs() < 1e-6, "{left}");
     }
 
     #[test]
