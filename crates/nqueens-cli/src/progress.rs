@@ -84,6 +84,14 @@ impl ProgressLine {
         Some(ProgressLine { shared, drawer })
     }
 
+    /// [`for_stderr`](Self::for_stderr) for commands that stream results to `output` (`None`:
+    /// standard output): unless forced, no line while the results themselves scroll past on
+    /// the same terminal, where a redrawn line would be torn by them.
+    pub fn for_stream(forced: bool, output: Option<&std::path::Path>) -> Option<Self> {
+        let shown = output.is_some() || !std::io::stdout().is_terminal();
+        Self::for_stderr(forced).filter(|_| forced || shown)
+    }
+
     /// The sink engines report to.
     pub fn sink(&self) -> ProgressSink {
         let shared = Arc::clone(&self.shared);

@@ -30,6 +30,12 @@ pub fn run(args: ListArgs) -> Result<Status> {
     let problem = args.board.problem()?;
     let format = args.output.format_for(problem.n())?;
     let (config, progress) = args.method.config(1);
+    // Solutions scrolling past on the terminal are progress enough.
+    let progress = progress.filter(|_| {
+        args.method.progress
+            || args.output.output.is_some()
+            || !std::io::IsTerminal::is_terminal(&std::io::stdout())
+    });
     let mut engine = args.method.method.build(Job::List, &problem, &config);
     engine.check(Job::List, &problem)?;
     let out = output::open(args.output.output.as_deref())?;

@@ -108,7 +108,11 @@ pub fn run(args: XcArgs) -> Result<Status> {
         ..Config::default()
     };
     let mut solver = Solver::configured(&problem, config).with_context(|| name.clone())?;
-    let progress = ProgressLine::for_stderr(args.progress);
+    let progress = if args.count {
+        ProgressLine::for_stderr(args.progress)
+    } else {
+        ProgressLine::for_stream(args.progress, args.output.as_deref())
+    };
     solver.set_limits(nqueens::Limits {
         time: args.time_limit,
         stop: crate::interrupt::stop_flag(),
