@@ -1,4 +1,4 @@
-//! N-Queens with three all-different constraints: `cargo run --release -p cp --example queens --
+//! N-Queens with three all-different constraints: `cargo run --release -p nqueens-cp --example queens --
 //! N [all] [pairwise|value|bounds] [min|mid|random] [restarts]`.
 
 use std::ops::ControlFlow;

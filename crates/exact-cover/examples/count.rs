@@ -4,9 +4,9 @@
 //! item with the fewest options (the default picks by size).
 //!
 //! ```text
-//! cargo run --release -p exact-cover --example count -- pent-6x10.dlx
-//! cargo run --release -p exact-cover --example count -- pent-6x10.dlx --engine links
-//! cargo run --release -p exact-cover --example count -- single-1e5.dlx --choice scan
+//! cargo run --release -p nqueens-exact-cover --example count -- pent-6x10.dlx
+//! cargo run --release -p nqueens-exact-cover --example count -- pent-6x10.dlx --engine links
+//! cargo run --release -p nqueens-exact-cover --example count -- single-1e5.dlx --choice scan
 //! ```
 
 use std::time::Instant;

@@ -2,11 +2,11 @@
 //! programs the same file.
 //!
 //! ```text
-//! cargo run --release -p exact-cover --example instance -- pentominoes 6 10 > pent-6x10.dlx
-//! cargo run --release -p exact-cover --example instance -- langford 7 > langford-7.dlx
-//! cargo run --release -p exact-cover --example instance -- singletons 100000 > single-1e5.dlx
-//! cargo run --release -p exact-cover --example instance -- sudoku GRID > sudoku.dlx
-//! cargo run --release -p exact-cover --example instance -- edge-matching 4 3 1 > edges.dlx
+//! cargo run --release -p nqueens-exact-cover --example instance -- pentominoes 6 10 > pent-6x10.dlx
+//! cargo run --release -p nqueens-exact-cover --example instance -- langford 7 > langford-7.dlx
+//! cargo run --release -p nqueens-exact-cover --example instance -- singletons 100000 > single-1e5.dlx
+//! cargo run --release -p nqueens-exact-cover --example instance -- sudoku GRID > sudoku.dlx
+//! cargo run --release -p nqueens-exact-cover --example instance -- edge-matching 4 3 1 > edges.dlx
 //! ```
 
 use std::io::Write;

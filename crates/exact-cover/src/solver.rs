@@ -312,7 +312,7 @@ impl Solver {
         if self.gave_up.is_some() {
             return false;
         }
-        let unlimited = self.limits.is_unlimited();
+        let unlimited = self.limits.is_unlimited() && self.limits.work.is_none();
         loop {
             let pause_at = if unlimited {
                 u64::MAX
@@ -334,6 +334,7 @@ impl Solver {
                 return found;
             }
             let nodes = self.stats().nodes;
+            self.budget.publish(nodes);
             self.next_look = nodes.saturating_add(NODES_PER_LOOK);
             let reached = if self.limits.nodes.is_some_and(|limit| nodes >= limit) {
                 Err(LimitReached::Nodes)

@@ -4,7 +4,7 @@
 //! nodes on both, and each file exactly what the generator writes today.
 //!
 //! The three large pentomino boxes take minutes on dancing links in the test profile, so that
-//! comparison is an ignored test: `cargo test -p exact-cover --profile checked --test examples
+//! comparison is an ignored test: `cargo test -p nqueens-exact-cover --profile checked --test examples
 //! -- --ignored`.
 
 use exact_cover::{Config, EngineChoice, Problem, Solver, instances};

@@ -6,7 +6,7 @@
 //! long run is ignored by default and sized by the environment:
 //!
 //! ```text
-//! XC_FUZZ_CASES=100000 cargo test -p exact-cover --profile checked --test parse_fuzz -- --ignored
+//! XC_FUZZ_CASES=100000 cargo test -p nqueens-exact-cover --profile checked --test parse_fuzz -- --ignored
 //! ```
 //!
 //! Recorded (2026-11-23, 2-core machine loaded by other builds): 100,000 cases of each of the

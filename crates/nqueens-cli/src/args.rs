@@ -137,6 +137,22 @@ pub struct MethodArgs {
     pub time_limit: Option<Duration>,
 }
 
+/// Parses a count that must be at least 1 (`--limit`, `--svg-columns`), with a message people
+/// read at a glance instead of clap's "0 is not in 1..18446744073709551615".
+pub fn at_least_one(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(k) => Ok(k),
+        Err(_) => Err("expected a whole number, like 10".into()),
+    }
+}
+
+/// [`at_least_one`] for a `u32`.
+pub fn at_least_one_u32(text: &str) -> Result<u32, String> {
+    let k = at_least_one(text)?;
+    u32::try_from(k).map_err(|_| format!("must be at most {}", u32::MAX))
+}
+
 /// Parses `--time-limit`: a positive number of seconds, fractions allowed.
 pub fn time_limit_parser(text: &str) -> Result<Duration, String> {
     let seconds: f64 = text
@@ -159,6 +175,13 @@ impl MethodArgs {
         config.progress = line.as_ref().map(ProgressLine::sink);
         config.encoding = self.encoding;
         config.limits.time = self.time_limit;
+        config.limits.stop = crate::interrupt::stop_flag();
+        let unit = if self.method == Method::Sat {
+            "conflicts"
+        } else {
+            "nodes"
+        };
+        config.limits.work = line.as_ref().map(|line| line.work(unit));
         (config, line)
     }
 
@@ -239,7 +262,7 @@ impl OutputArgs {
 #[command(next_help_heading = "SVG output")]
 pub struct SvgArgs {
     /// Boards per row when several solutions are drawn.
-    #[arg(long, value_name = "K", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "K", default_value_t = 4, value_parser = at_least_one_u32)]
     pub svg_columns: u32,
     /// Side of a square in pixels.
     #[arg(long, value_name = "PX", default_value_t = 40, value_parser = clap::value_parser!(u32).range(1..=1000))]

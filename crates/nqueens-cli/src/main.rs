@@ -3,10 +3,12 @@
 //! Every subcommand lives in its own module under `commands/`; the flag groups they share are in
 //! `args`. Errors travel as `anyhow::Error` and are turned into one line on stderr and an exit
 //! code here: 0 success, 1 no solution (or a failed check), 2 usage error, 3 gave up at a limit.
-//! A closed stdout (`nqueens list 12 | head`) ends the program quietly with 0.
+//! A closed stdout (`nqueens list 12 | head`) ends the program quietly with 0. Ctrl-C during a
+//! search stops it cleanly with 130 (see `interrupt`).
 
 mod args;
 mod commands;
+mod interrupt;
 mod output;
 mod progress;
 
@@ -29,7 +31,8 @@ const VERSION: &str = concat!(
 /// placement, list them, count them, or complete a board with queens already placed
 /// (`--fix ROW:COL`, 1-based: `1:1` is the top-left square), with the method of your choice.
 ///
-/// Exit codes: 0 success, 1 no solution, 2 usage error, 3 gave up at a limit.
+/// Exit codes: 0 success, 1 no solution, 2 usage error, 3 gave up at a limit, 130
+/// interrupted (Ctrl-C).
 #[derive(Debug, Parser)]
 #[command(name = "nqueens", version = VERSION, max_term_width = 100)]
 #[command(after_help = "Examples:\n  \
@@ -94,6 +97,12 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(err) => return report_usage_error(err),
     };
+    if matches!(
+        cli.command,
+        Command::Solve(_) | Command::List(_) | Command::Count(_) | Command::Xc(_) | Command::Sat(_)
+    ) {
+        interrupt::install();
+    }
     let result = match cli.command {
         Command::Solve(args) => commands::solve::run(args),
         Command::List(args) => commands::list::run(args),
@@ -110,6 +119,9 @@ fn main() -> ExitCode {
         Command::Completions(args) => commands::completions::run(args),
         Command::Man(args) => commands::man::run(args),
     };
+    if interrupt::requested() {
+        return report_interruption(result.err());
+    }
     match result {
         Ok(Status::Success) => ExitCode::SUCCESS,
         Ok(Status::NoSolution) => ExitCode::from(1),
@@ -117,6 +129,30 @@ fn main() -> ExitCode {
         Ok(Status::Satisfiable) => ExitCode::from(10),
         Ok(Status::Unsatisfiable) => ExitCode::from(20),
         Err(err) => report_error(&err),
+    }
+}
+
+/// Ctrl-C (or SIGTERM) stopped the command: one line saying so (the command's own, when it
+/// said what was kept), exit 130.
+fn report_interruption(err: Option<anyhow::Error>) -> ExitCode {
+    let message = match err
+        .as_ref()
+        .and_then(|e| e.downcast_ref::<interrupt::Interrupted>())
+    {
+        Some(said) => said.0.clone(),
+        None => format!("interrupted after {:.1} s", interrupt::elapsed_seconds()),
+    };
+    let _ = writeln!(io::stderr(), "{message}");
+    ExitCode::from(interrupt::EXIT_CODE)
+}
+
+/// The one line of a search that stopped at a limit (exit 3): `gave up: time limit reached
+/// (dlx method)`; a reason that already says "gave up" is kept as it is.
+pub fn gave_up_line(reason: &str, by: &str) -> String {
+    if reason.starts_with("gave up") {
+        format!("{reason} ({by})")
+    } else {
+        format!("gave up: {reason} ({by})")
     }
 }
 
@@ -129,6 +165,15 @@ fn report_error(err: &anyhow::Error) -> ExitCode {
     });
     if broken_pipe {
         return ExitCode::SUCCESS;
+    }
+    // Giving up at a limit is an answer (exit 3), said the same way by every command.
+    if let Some(nqueens::Error::GaveUp { method, reason }) = err.downcast_ref::<nqueens::Error>() {
+        let _ = writeln!(
+            io::stderr(),
+            "{}",
+            gave_up_line(&reason.to_string(), &format!("{method} method"))
+        );
+        return ExitCode::from(3);
     }
     let mut message = one_line(err);
     // The library names methods, never flags; the flag is this front end's word.

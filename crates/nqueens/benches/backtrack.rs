@@ -1,5 +1,5 @@
 //! The backtracking hot path: counting (single thread), finding a first solution, and counting
-//! the completions of a partial board. `cargo bench -p nqueens --bench backtrack`.
+//! the completions of a partial board. `cargo bench -p nqueens-solver --bench backtrack`.
 //!
 //! Other engines add their own files next to this one.
 

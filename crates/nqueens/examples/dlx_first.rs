@@ -1,8 +1,8 @@
 //! Nodes and time to the first solution with the exact cover engine, for several seeds.
 //!
 //! ```text
-//! cargo run --release -p nqueens --example dlx_first -- 64 200 500
-//! cargo run --release -p nqueens --example dlx_first -- --gadgets 8 16 32
+//! cargo run --release -p nqueens-solver --example dlx_first -- 64 200 500
+//! cargo run --release -p nqueens-solver --example dlx_first -- --gadgets 8 16 32
 //! ```
 //!
 //! Boards below 64 are also searched in Knuth's deterministic order (`seed=None`).

@@ -285,7 +285,7 @@ fn mutate(bytes: &[u8], rng: &mut nqueens_support::SplitMix64) -> Vec<u8> {
 /// naming the file, and every count that comes out is the published one (the check values
 /// and the final check against OEIS see to it).
 ///
-/// Long run: `NQUEENS_FUZZ_CASES=100000 cargo test -p nqueens --profile checked --test counter
+/// Long run: `NQUEENS_FUZZ_CASES=100000 cargo test -p nqueens-solver --profile checked --test counter
 /// fuzz_the_checkpoint_reader -- --nocapture`. Result (2026-11-23, loaded 2-core machine,
 /// 648 s): "checkpoint fuzz: 8644 resumed to the right count, 91356 refused": no panic, no
 /// hang, no wrong count, every error one line.
@@ -323,7 +323,7 @@ fn fuzz_the_checkpoint_reader() {
 /// Fuzzes the shard-result reader and the merge with mutated real shard results: no panic,
 /// every error one line, and every merged count the published one.
 ///
-/// Long run: `NQUEENS_FUZZ_CASES=100000 cargo test -p nqueens --profile checked --test counter
+/// Long run: `NQUEENS_FUZZ_CASES=100000 cargo test -p nqueens-solver --profile checked --test counter
 /// fuzz_the_shard_reader -- --nocapture`. Result (2026-11-23, 2.6 s): "shard fuzz: 269 merged
 /// to the right count, 99731 refused": no panic, no wrong total, every error one line.
 #[test]

@@ -1,7 +1,7 @@
 //! Reads a DIMACS file into a counter (no solver) and prints its size and the time taken: the
 //! reader's speed on its own.
 //!
-//! `cargo run --release -p sat --example parse_dimacs -- FILE`
+//! `cargo run --release -p nqueens-sat --example parse_dimacs -- FILE`
 
 use std::fs::File;
 use std::io::BufReader;

@@ -1,6 +1,6 @@
 //! Solves a DIMACS file and prints the answer, the solver's counters and the time taken.
 //!
-//! `cargo run --release -p sat --example solve_dimacs -- FILE`
+//! `cargo run --release -p nqueens-sat --example solve_dimacs -- FILE`
 
 use std::fs::File;
 use std::io::BufReader;

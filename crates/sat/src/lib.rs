@@ -12,6 +12,22 @@
 //!
 //! The crate does not know about N-Queens; `nqueens` encodes the puzzle into it.
 //!
+//! Build a formula through the API: variables from [`ClauseSink::new_var`], clauses of
+//! [`Lit`]s, straight into the solver (or into a [`Cnf`] first):
+//!
+//! ```
+//! use sat::{ClauseSink, Lit, Outcome, Solver};
+//! let mut solver = Solver::new();
+//! let (a, b, c) = (solver.new_var(), solver.new_var(), solver.new_var());
+//! solver.add_clause(&[Lit::positive(a), Lit::positive(b)]); // a ∨ b
+//! solver.add_clause(&[Lit::negative(a), Lit::positive(b)]); // ¬a ∨ b
+//! solver.add_clause(&[Lit::negative(b), Lit::negative(c)]); // ¬b ∨ ¬c
+//! let Outcome::Sat(model) = solver.solve() else { panic!("satisfiable") };
+//! assert!(model.value(b) && !model.value(c));
+//! ```
+//!
+//! Or read DIMACS text:
+//!
 //! ```
 //! use sat::{parse_dimacs, Outcome, Solver};
 //! let cnf = parse_dimacs("p cnf 3 3\n1 2 0\n-1 2 0\n-2 -3 0\n").unwrap();

@@ -6,7 +6,7 @@
 //! default; it was run once with
 //!
 //! ```text
-//! SAT_FUZZ_CASES=200000 cargo test -p sat --profile checked --test fuzz_dimacs -- --ignored
+//! SAT_FUZZ_CASES=200000 cargo test -p nqueens-sat --profile checked --test fuzz_dimacs -- --ignored
 //! ```
 //!
 //! (on 2026-11-23, a 2-core machine loaded by other builds) and found no panic, no abort and no

@@ -289,3 +289,32 @@ fn frequent_reductions_keep_answers_and_proofs_right() {
         );
     }
 }
+
+/// A stop raised while models are visited ends the enumeration at the next model, even when
+/// each model's search is too short to look at the flag itself.
+#[test]
+fn enumeration_stops_between_models_when_the_flag_is_raised() {
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    // Ten free variables: 1,024 models, each found at once.
+    let mut solver = Solver::new();
+    let vars: Vec<Var> = (0..10).map(|_| solver.new_var()).collect();
+    let stop = Arc::new(AtomicBool::new(false));
+    let work = Arc::new(AtomicU64::new(u64::MAX));
+    solver.set_stop(Some(stop.clone()));
+    solver.set_work(Some(work.clone()));
+    let mut seen = 0;
+    let end = solver.enumerate(&vars, |_| {
+        seen += 1;
+        if seen == 3 {
+            stop.store(true, Ordering::Relaxed);
+        }
+        ControlFlow::Continue(())
+    });
+    assert_eq!(
+        end,
+        Enumeration::Unknown(3, sat::StopReason::Stopped),
+        "{seen} models seen"
+    );
+    // The conflicts so far were published for a progress display.
+    assert_eq!(work.load(Ordering::Relaxed), solver.stats().conflicts);
+}

@@ -19,7 +19,7 @@
 
 use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use clock::Instant;
@@ -199,6 +199,10 @@ pub struct Limits {
     pub time: Option<Duration>,
     /// Stop as soon as this flag is raised.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Not a limit: where the search publishes its work so far (the same unit as `nodes`)
+    /// each time it polls the clock, so that another thread (a progress display) can show
+    /// its rate. The search itself never reads it.
+    pub work: Option<Arc<AtomicU64>>,
 }
 
 impl Limits {
@@ -227,6 +231,11 @@ impl PartialEq for Limits {
         self.nodes == other.nodes
             && self.time == other.time
             && match (&self.stop, &other.stop) {
+                (None, None) => true,
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                _ => false,
+            }
+            && match (&self.work, &other.work) {
                 (None, None) => true,
                 (Some(a), Some(b)) => Arc::ptr_eq(a, b),
                 _ => false,
@@ -268,6 +277,7 @@ pub struct Budget {
     nodes: Option<u64>,
     deadline: Option<Instant>,
     stop: Option<Arc<AtomicBool>>,
+    work: Option<Arc<AtomicU64>>,
     calls: u32,
 }
 
@@ -281,6 +291,7 @@ impl Budget {
             nodes: limits.nodes,
             deadline: limits.time.map(|t| Instant::now() + t),
             stop: limits.stop.clone(),
+            work: limits.work.clone(),
             calls: 0,
         }
     }
@@ -293,9 +304,18 @@ impl Budget {
         }
         self.calls = self.calls.wrapping_add(1);
         if self.calls % Self::POLL_EVERY == 0 {
+            self.publish(work);
             return self.check_now();
         }
         Ok(())
+    }
+
+    /// Publishes the work done so far to [`Limits::work`], if set ([`Budget::check`] does it
+    /// at each poll; coarse-grained loops call it themselves).
+    pub fn publish(&self, work: u64) {
+        if let Some(counter) = &self.work {
+            counter.store(work, Ordering::Relaxed);
+        }
     }
 
     /// Looks at the clock and the stop flag now (for coarse-grained loops: one call per task,
@@ -493,5 +513,31 @@ mod tests {
         flag.store(true, Ordering::Relaxed);
         assert_eq!(stop.clone().check_now(), Err(LimitReached::Stopped));
         assert_eq!(LimitReached::Time.to_string(), "time limit reached");
+    }
+
+    #[test]
+    fn budgets_publish_the_work_at_each_poll_and_only_then() {
+        let work = Arc::new(AtomicU64::new(0));
+        let mut budget = Budget::start(&Limits {
+            work: Some(work.clone()),
+            ..Limits::default()
+        });
+        let poll = u64::from(Budget::POLL_EVERY);
+        for w in 1..poll {
+            budget.check(w).unwrap();
+        }
+        assert_eq!(work.load(Ordering::Relaxed), 0, "not before the first poll");
+        budget.check(poll).unwrap();
+        assert_eq!(work.load(Ordering::Relaxed), poll);
+        budget.publish(7);
+        assert_eq!(work.load(Ordering::Relaxed), 7);
+        // A counter alone is no limit.
+        assert!(
+            Limits {
+                work: Some(work),
+                ..Limits::default()
+            }
+            .is_unlimited()
+        );
     }
 }

@@ -8,10 +8,11 @@ use std::time::Instant;
 use anyhow::{Result, anyhow, bail};
 use clap::Args;
 use nqueens::Job;
-use nqueens::engines::counter::{self, Counter, CounterError, RunOptions, Shard};
+use nqueens::engines::counter::{self, Checkpoint, Counter, CounterError, RunOptions, Shard};
 use nqueens::methods::Method;
 
 use crate::args::{BoardArgs, MethodArgs, all_cores};
+use crate::interrupt::Interrupted;
 use crate::output;
 use crate::{Failure, Status};
 
@@ -66,16 +67,27 @@ pub fn run(args: CountArgs) -> Result<Status> {
     if engine.name() == "backtrack" && !problem.is_completion() && problem.n() > counter::MAX_N {
         // Asked for by name: run it, but never silently.
         eprintln!(
-            "nqueens: counting n = {} by plain backtracking, which needs roughly {:.0e} seconds on {threads} thread(s); progress comes after each of its {} first-row tasks (--progress off a terminal)",
+            "note: counting n = {} by plain backtracking, which needs roughly {:.0e} seconds on {threads} thread(s); Ctrl-C stops it (--progress shows its rate off a terminal)",
             problem.n(),
             nqueens::methods::backtrack_count_seconds(problem.n(), threads),
-            problem.n()
         );
     }
     let start = Instant::now();
-    let counts = engine
-        .count(&problem, args.unique)
-        .map_err(wrong_total_fails)?;
+    let counts = engine.count(&problem, args.unique);
+    if crate::interrupt::requested() {
+        drop(progress);
+        let advice = if engine.name() == "counter" {
+            " (use --checkpoint FILE to make a count resumable)"
+        } else {
+            ""
+        };
+        return Err(Interrupted(format!(
+            "interrupted after {:.1} s: no checkpoint, nothing saved{advice}",
+            start.elapsed().as_secs_f64()
+        ))
+        .into());
+    }
+    let counts = counts.map_err(wrong_total_fails)?;
     drop(progress);
     args.method.report(engine.as_ref(), start.elapsed());
     if !problem.is_completion() {
@@ -139,9 +151,12 @@ fn run_counter(args: &CountArgs, problem: &nqueens::Problem, threads: usize) -> 
         checkpoint: args.checkpoint.clone(),
         shard: args.shard,
     };
-    let report = counter
-        .run(problem.n(), &options)
-        .map_err(wrong_total_fails)?;
+    let report = counter.run(problem.n(), &options);
+    if crate::interrupt::requested() {
+        drop(progress);
+        return Err(interrupted_count(problem.n(), &options).into());
+    }
+    let report = report.map_err(wrong_total_fails)?;
     drop(progress);
     args.method.report(&counter, report.elapsed);
     let mut out = output::open(args.output.as_deref())?;
@@ -154,6 +169,33 @@ fn run_counter(args: &CountArgs, problem: &nqueens::Problem, threads: usize) -> 
     }
     out.flush()?;
     Ok(Status::Success)
+}
+
+/// What an interrupted counter run kept: the tasks in its checkpoint, if it has one.
+fn interrupted_count(n: u32, options: &RunOptions) -> Interrupted {
+    let seconds = crate::interrupt::elapsed_seconds();
+    let Some(path) = &options.checkpoint else {
+        return Interrupted(format!(
+            "interrupted after {seconds:.1} s: no checkpoint, nothing saved (use --checkpoint \
+             FILE to make a count resumable)"
+        ));
+    };
+    let tasks = counter::TaskList::new(n);
+    let shard = options.shard.unwrap_or(Shard::ALL);
+    let total = shard.len_of(tasks.len());
+    // The run has ended and released the file: read back what it holds.
+    let header = counter::checkpoint::Header::new(&tasks, shard);
+    match Checkpoint::open(path, &header) {
+        Ok((_, records)) => Interrupted(format!(
+            "interrupted: {} of {total} tasks saved in {} — run the same command to resume",
+            records.len(),
+            path.display()
+        )),
+        Err(e) => Interrupted(format!(
+            "interrupted after {seconds:.1} s: the checkpoint {} cannot be read back ({e})",
+            path.display()
+        )),
+    }
 }
 
 /// A count that contradicts the published one is a failed check (exit 1), not a usage error.

@@ -30,6 +30,12 @@ pub fn run(args: ListArgs) -> Result<Status> {
     let problem = args.board.problem()?;
     let format = args.output.format_for(problem.n())?;
     let (config, progress) = args.method.config(1);
+    // Solutions scrolling past on the terminal are progress enough.
+    let progress = progress.filter(|_| {
+        args.method.progress
+            || args.output.output.is_some()
+            || !std::io::IsTerminal::is_terminal(&std::io::stdout())
+    });
     let mut engine = args.method.method.build(Job::List, &problem, &config);
     engine.check(Job::List, &problem)?;
     let out = output::open(args.output.output.as_deref())?;
@@ -46,10 +52,16 @@ pub fn run(args: ListArgs) -> Result<Status> {
     let start = Instant::now();
     // The callback cannot return an error, so the first one is kept and stops the search.
     let mut failed: Option<anyhow::Error> = None;
+    let found = progress
+        .as_ref()
+        .map(crate::progress::ProgressLine::solutions);
     engine.list(&problem, args.limit, &mut |solution| {
         let written = super::check_solution(name, &problem, solution)
             .map_err(anyhow::Error::from)
             .and_then(|()| writer.write(solution).map_err(anyhow::Error::from));
+        if let Some(found) = &found {
+            found.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
         match written {
             Ok(()) => ControlFlow::Continue(()),
             Err(err) => {

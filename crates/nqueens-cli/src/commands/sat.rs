@@ -39,6 +39,11 @@ pub struct SatArgs {
     #[arg(long)]
     pub stats: bool,
 
+    /// Show elapsed time and conflicts per second on stderr even when it is not a terminal
+    /// (on a terminal they are shown for runs longer than a second anyway).
+    #[arg(long)]
+    pub progress: bool,
+
     /// Give up after SECS seconds of search: `s UNKNOWN`, exit 3.
     #[arg(long, value_name = "SECS", value_parser = crate::args::time_limit_parser)]
     pub time_limit: Option<std::time::Duration>,
@@ -65,7 +70,11 @@ pub fn run(args: SatArgs) -> Result<Status> {
         conflicts: None,
         time: args.time_limit,
     });
+    solver.set_stop(crate::interrupt::stop_flag());
+    let progress = crate::progress::ProgressLine::for_stderr(args.progress);
+    solver.set_work(progress.as_ref().map(|line| line.work("conflicts")));
     let outcome = solver.solve();
+    drop(progress);
     solver.finish_proof()?;
     if args.stats {
         eprintln!(
@@ -96,7 +105,7 @@ pub fn run(args: SatArgs) -> Result<Status> {
         }
         Outcome::Unknown(reason) => {
             writeln!(out, "s UNKNOWN")?;
-            eprintln!("{reason}");
+            eprintln!("{}", crate::gave_up_line(&reason.to_string(), "sat solver"));
             Status::GaveUp
         }
     };

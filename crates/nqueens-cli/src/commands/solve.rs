@@ -46,7 +46,10 @@ pub fn run(args: SolveArgs) -> Result<Status> {
             Ok(Status::NoSolution)
         }
         Outcome::GaveUp { reason } => {
-            eprintln!("no solution found ({reason})");
+            eprintln!(
+                "{}",
+                crate::gave_up_line(&reason, &format!("{} method", engine.name()))
+            );
             Ok(Status::GaveUp)
         }
     }

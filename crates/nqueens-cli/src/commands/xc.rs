@@ -11,6 +11,7 @@ use exact_cover::{Config, EngineChoice, Problem, Solver};
 
 use crate::Status;
 use crate::output;
+use crate::progress::ProgressLine;
 
 /// Solve an exact cover problem in Knuth's format (as read by his DLX programs).
 ///
@@ -42,7 +43,7 @@ pub struct XcArgs {
     #[arg(long, short, conflicts_with = "limit")]
     pub count: bool,
     /// Print up to K solutions.
-    #[arg(long, short, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, short, value_name = "K", value_parser = crate::args::at_least_one)]
     pub limit: Option<u64>,
     /// Search in a random order from this seed (the same seed gives the same order).
     #[arg(long, value_name = "S")]
@@ -56,6 +57,10 @@ pub struct XcArgs {
     #[arg(long, value_enum, value_name = "ENGINE", default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
 
+    /// Show elapsed time, nodes per second and solutions found on stderr even when it is not a
+    /// terminal (on a terminal they are shown for runs longer than a second anyway).
+    #[arg(long)]
+    pub progress: bool,
     /// Give up after SECS seconds of search (exit 3); solutions already printed stay.
     #[arg(long, value_name = "SECS", value_parser = crate::args::time_limit_parser)]
     pub time_limit: Option<std::time::Duration>,
@@ -103,12 +108,20 @@ pub fn run(args: XcArgs) -> Result<Status> {
         ..Config::default()
     };
     let mut solver = Solver::configured(&problem, config).with_context(|| name.clone())?;
+    let progress = if args.count {
+        ProgressLine::for_stderr(args.progress)
+    } else {
+        ProgressLine::for_stream(args.progress, args.output.as_deref())
+    };
     solver.set_limits(nqueens::Limits {
         time: args.time_limit,
+        stop: crate::interrupt::stop_flag(),
+        work: progress.as_ref().map(|line| line.work("nodes")),
         ..nqueens::Limits::default()
     });
     let start = Instant::now();
     let mut out = output::open(args.output.as_deref())?;
+    let found = progress.as_ref().map(ProgressLine::solutions);
     let found = if args.count {
         let count = solver.count();
         if solver.gave_up().is_none() {
@@ -134,6 +147,9 @@ pub fn run(args: XcArgs) -> Result<Status> {
                 return ControlFlow::Break(());
             }
             printed += 1;
+            if let Some(found) = &found {
+                found.store(printed, std::sync::atomic::Ordering::Relaxed);
+            }
             if printed == limit {
                 ControlFlow::Break(())
             } else {
@@ -145,6 +161,7 @@ pub fn run(args: XcArgs) -> Result<Status> {
         }
         Some(printed)
     };
+    drop(progress);
     out.flush()?;
     if args.stats {
         let stats = solver.stats();
@@ -161,7 +178,8 @@ pub fn run(args: XcArgs) -> Result<Status> {
         );
     }
     if let Some(reason) = solver.gave_up() {
-        eprintln!("gave up: {reason}");
+        let by = format!("{} engine", solver.engine().name());
+        eprintln!("{}", crate::gave_up_line(&reason.to_string(), &by));
         return Ok(Status::GaveUp);
     }
     if found == Some(0) {

@@ -597,7 +597,7 @@ fn auto_refuses_counts_beyond_the_counter_and_lists_big_boards_fast() {
     assert!(running);
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(
-        stderr.starts_with("nqueens: counting n = 33 by plain backtracking, which needs roughly"),
+        stderr.starts_with("note: counting n = 33 by plain backtracking, which needs roughly"),
         "{stderr}"
     );
     // A first solution of a big board under auto comes at once (constraint programming).

@@ -127,7 +127,7 @@ fn local_search_keeps_fixed_queens_and_gives_up_on_impossible_ones() {
     assert_eq!((code, stdout.as_str()), (3, ""));
     assert_eq!(
         stderr,
-        "no solution found (gave up after 1000 attempts of 1000 repair steps each)\n"
+        "gave up after 1000 attempts of 1000 repair steps each (local method)\n"
     );
 }
 

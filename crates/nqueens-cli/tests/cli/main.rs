@@ -11,5 +11,6 @@ mod cp;
 mod docs;
 mod huge;
 mod sat;
+mod terminal;
 mod trust;
 mod xc;

@@ -410,6 +410,7 @@ impl Engine for Sat {
             time: self.limits.time,
         });
         solver.set_stop(self.limits.stop.clone());
+        solver.set_work(self.limits.work.clone());
         self.stats = Stats::default();
         self.stats.set("variables", u128::from(solver.num_vars()));
         let queens: Vec<Var> = (0..n * n).map(Var::from_index).collect();

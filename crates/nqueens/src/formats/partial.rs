@@ -411,7 +411,7 @@ mod tests {
         fuzz_partial(4_000, 0x5eed);
     }
 
-    /// The long run: `NQUEENS_FUZZ_CASES=100000 cargo test -p nqueens --profile checked --lib
+    /// The long run: `NQUEENS_FUZZ_CASES=100000 cargo test -p nqueens-solver --profile checked --lib
     /// -- --ignored fuzz_long` ran 100,000 cases of each file format (seed 0x1f22) with no
     /// panic and no hang, both in 1.4 s together (2-core machine, loaded, 2026-11-23).
     #[test]

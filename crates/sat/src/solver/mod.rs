@@ -87,7 +87,7 @@ use std::fmt;
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use nqueens_support::SplitMix64;
 
@@ -126,6 +126,8 @@ pub struct Solver {
     limits: Limits,
     /// Raised by another thread to end the search (see [`Solver::set_stop`]).
     stop: Option<Arc<AtomicBool>>,
+    /// Where the conflicts so far are published (see [`Solver::set_work`]).
+    work: Option<Arc<AtomicU64>>,
     num_vars: u32,
 
     /// By literal code: 1 true, −1 false, 0 unassigned.
@@ -204,6 +206,7 @@ impl Solver {
         Solver {
             limits: Limits::default(),
             stop: None,
+            work: None,
             num_vars: 0,
             values: Vec::new(),
             binaries: Vec::new(),
@@ -242,6 +245,13 @@ impl Solver {
     /// Sets the limits for each later call of [`Solver::solve`].
     pub fn set_limits(&mut self, limits: Limits) {
         self.limits = limits;
+    }
+
+    /// A counter the solver stores its conflicts so far in each time it looks at the clock
+    /// (every 1,024 decisions or conflicts), so that another thread can show its rate; the
+    /// solver never reads it.
+    pub fn set_work(&mut self, work: Option<Arc<AtomicU64>>) {
+        self.work = work;
     }
 
     /// A flag another thread may raise to end the search: the call then answers
@@ -323,6 +333,18 @@ impl Solver {
                     count += 1;
                     if visit(&model).is_break() {
                         return Enumeration::Stopped(count);
+                    }
+                    // Each model's search may be too short to reach its own look at the
+                    // flag; between models it is looked at every time.
+                    if self
+                        .stop
+                        .as_ref()
+                        .is_some_and(|s| s.load(Ordering::Relaxed))
+                    {
+                        return Enumeration::Unknown(count, StopReason::Stopped);
+                    }
+                    if let Some(work) = &self.work {
+                        work.store(self.stats.conflicts, Ordering::Relaxed);
                     }
                     blocking.clear();
                     blocking.extend(vars.iter().map(|&v| Lit::new(v, model.value(v))));
@@ -456,6 +478,9 @@ impl Solver {
             }
             if ticks >= 1024 {
                 ticks = 0;
+                if let Some(work) = &self.work {
+                    work.store(self.stats.conflicts, Ordering::Relaxed);
+                }
                 if deadline.is_some_and(|d| Instant::now() >= d) {
                     return Outcome::Unknown(StopReason::Time);
                 }
