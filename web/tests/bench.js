@@ -1,7 +1,7 @@
 // The wasm half of the wasm-against-native comparison in BENCHMARKS.md: the same requests as
 // web/wasm/examples/bench.rs, through the built module (scripts/build-web), in node's V8 or, with
 // --chromium, in Debian's Chromium (headless, the built page opened from disk). Prints the
-// median of REPS runs (default 7) per job.
+// median of REPS runs (default 7) per job, after five untimed runs.
 //
 //   scripts/build-web && node web/tests/bench.js 7 && node web/tests/bench.js 7 --chromium
 "use strict";
@@ -20,6 +20,9 @@ const jobs = [
 function measure(engine, jobs, reps) {
   const out = [];
   for (const [name, request] of jobs) {
+    // Warm-up, untimed: V8 compiles wasm functions with its baseline compiler first and
+    // tiers hot ones up to the optimising one as they run (Chromium does this lazily).
+    for (let i = 0; i < 5; i++) engine.call(request);
     const times = [];
     for (let i = 0; i < reps; i++) {
       const start = performance.now();
