@@ -175,7 +175,7 @@ fn report_error(err: &anyhow::Error) -> ExitCode {
         );
         return ExitCode::from(3);
     }
-    let mut message = one_line(err);
+    let mut message = nqueens_support::error_line(err.as_ref());
     // The library names methods, never flags; the flag is this front end's word.
     if matches!(
         err.downcast_ref::<nqueens::Error>(),
@@ -194,28 +194,6 @@ fn report_error(err: &anyhow::Error) -> ExitCode {
     } else {
         ExitCode::from(2)
     }
-}
-
-/// The error and its causes as one line, `: `-separated, leaving out a cause whose text the
-/// line already holds (a library error that shows its I/O error's reason would otherwise print
-/// the reason twice); a control character left in it becomes a space, so no message can drive
-/// the terminal.
-fn one_line(err: &anyhow::Error) -> String {
-    let mut line = String::new();
-    for cause in err.chain() {
-        let text = cause.to_string();
-        if text.is_empty() || line.contains(&text) {
-            continue;
-        }
-        if !line.is_empty() {
-            line.push_str(": ");
-        }
-        line.push_str(&text);
-    }
-    line.replace('\n', " ")
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
 }
 
 /// Help and version go to stdout with exit 0; any other command-line error becomes one line on

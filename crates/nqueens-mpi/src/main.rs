@@ -147,7 +147,7 @@ fn main() -> ExitCode {
         Ok(()) => 0,
         Err((code, err)) => {
             if rank == 0 {
-                eprintln!("error: {}", one_line(&err));
+                eprintln!("error: {}", nqueens_support::error_line(err.as_ref()));
             }
             code
         }
@@ -178,7 +178,11 @@ fn run(world: &SimpleCommunicator, args: &CountArgs) -> Result<(), (u8, anyhow::
         }
         return session::work(list, &mut MpiSpoke { world }, threads).map_err(|e| {
             // Rank 0 would wait for this rank's results forever: end the job.
-            eprintln!("error: rank {}: {}", world.rank(), one_line(&e.into()));
+            eprintln!(
+                "error: rank {}: {}",
+                world.rank(),
+                nqueens_support::error_line(&e)
+            );
             world.abort(2)
         });
     }
@@ -195,7 +199,7 @@ fn run(world: &SimpleCommunicator, args: &CountArgs) -> Result<(), (u8, anyhow::
         .run(&mut MpiHub { world }, threads)
         .map_err(|e| {
             // The other ranks wait for batches that will never come: end the job.
-            eprintln!("error: {}", one_line(&e.into()));
+            eprintln!("error: {}", nqueens_support::error_line(&e));
             world.abort(2)
         })?;
     let report = &outcome.report;
@@ -261,22 +265,4 @@ fn print_stats(outcome: &nqueens_mpi::Outcome) {
         outcome.report.resumed,
         100.0 * efficiency(&outcome.ranks, outcome.wall)
     );
-}
-
-/// The error and its causes on one line, as `nqueens` prints them.
-fn one_line(err: &anyhow::Error) -> String {
-    let mut line = String::new();
-    for cause in err.chain() {
-        let text = cause.to_string();
-        if text.is_empty() || line.contains(&text) {
-            continue;
-        }
-        if !line.is_empty() {
-            line.push_str(": ");
-        }
-        line.push_str(&text);
-    }
-    line.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
 }

@@ -146,6 +146,34 @@ impl fmt::Display for Position {
     }
 }
 
+/// An error and its causes as one line for a terminal, `: `-separated, leaving out a cause whose
+/// text the line already holds (a library error that shows its I/O error's reason would
+/// otherwise print the reason twice); control characters become spaces, so no message can
+/// drive the terminal. The front ends print every error through this.
+///
+/// ```
+/// use nqueens_support::error_line;
+/// let io = std::io::Error::other("disk full\u{1b}[2J");
+/// assert_eq!(error_line(&io), "disk full [2J");
+/// ```
+pub fn error_line(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut line = String::new();
+    let mut cause = Some(err);
+    while let Some(error) = cause {
+        let text = error.to_string();
+        if !text.is_empty() && !line.contains(&text) {
+            if !line.is_empty() {
+                line.push_str(": ");
+            }
+            line.push_str(&text);
+        }
+        cause = error.source();
+    }
+    line.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
 /// The most characters of an input line an error message quotes.
 pub const EXCERPT_CHARS: usize = 200;
 

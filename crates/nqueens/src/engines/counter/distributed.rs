@@ -25,7 +25,7 @@ use std::fmt::Write as _;
 use super::checkpoint::Header;
 use super::kernel::{self, Scratch, TaskResult};
 use super::shard::Shard;
-use super::tasks::{Class, ClassRules, Fingerprint, TaskId, TaskList, full_mask};
+use super::tasks::{Class, ClassRules, Fingerprint, Fnv1a, TaskId, TaskList, full_mask};
 
 /// The most rows a list may be split beyond the standard depth.
 pub const MAX_EXTRA_ROWS: usize = 2;
@@ -178,22 +178,6 @@ fn extend(n: u32, depth: usize, allowed: &[u64], prefix: &mut Vec<u8>, out: &mut
         prefix.push(bit.trailing_zeros() as u8);
         extend(n, depth, allowed, prefix, out);
         prefix.pop();
-    }
-}
-
-/// FNV-1a, 64 bit, as the task format specifies ([`super::tasks`]).
-struct Fnv1a(u64);
-
-impl Fnv1a {
-    fn new() -> Self {
-        Fnv1a(0xcbf2_9ce4_8422_2325)
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 ^= u64::from(byte);
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
     }
 }
 

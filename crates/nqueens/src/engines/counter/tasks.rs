@@ -75,14 +75,15 @@ impl std::str::FromStr for Fingerprint {
 }
 
 /// FNV-1a, 64 bit: tiny, stable across platforms and versions of Rust (unlike `std`'s hasher).
-struct Fnv1a(u64);
+/// Every task list's fingerprint is hashed with it.
+pub(super) struct Fnv1a(pub(super) u64);
 
 impl Fnv1a {
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         Fnv1a(0xcbf2_9ce4_8422_2325)
     }
 
-    fn write(&mut self, bytes: &[u8]) {
+    pub(super) fn write(&mut self, bytes: &[u8]) {
         for &byte in bytes {
             self.0 ^= u64::from(byte);
             self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
