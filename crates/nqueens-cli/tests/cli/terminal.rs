@@ -64,6 +64,17 @@ fn screen_lines(shown: &str) -> Vec<String> {
         .collect()
 }
 
+/// Sends SIGINT (what Ctrl-C sends) to `child`, checks that it exits 130, and returns what it
+/// showed on its terminal.
+fn interrupt(mut child: std::process::Child, shown: std::thread::JoinHandle<String>) -> String {
+    // SAFETY: kill sends a signal to the child we spawned and have not reaped.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let status = child.wait().unwrap();
+    let shown = shown.join().unwrap();
+    assert_eq!(status.code(), Some(130), "{shown:?}");
+    shown
+}
+
 #[test]
 fn ctrl_c_saves_the_checkpoint_says_so_and_the_count_resumes() {
     let dir = tempfile::tempdir().unwrap();
@@ -90,12 +101,7 @@ fn ctrl_c_saves_the_checkpoint_says_so_and_the_count_resumes() {
         std::thread::sleep(Duration::from_millis(20));
     }
     std::thread::sleep(Duration::from_millis(300));
-    // SAFETY: kill sends a signal to the child we spawned and have not reaped.
-    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
-    let status = child.wait().unwrap();
-    let shown = shown.join().unwrap();
-    assert_eq!(status.code(), Some(130), "{shown:?}");
-
+    let shown = interrupt(child, shown);
     let lines = screen_lines(&shown);
     let (message, progress) = lines.split_last().expect("something was shown");
     assert!(
@@ -152,11 +158,7 @@ fn ctrl_c_without_a_checkpoint_says_nothing_was_saved() {
         .unwrap();
     let shown = read_all(master);
     std::thread::sleep(Duration::from_millis(500));
-    // SAFETY: as above.
-    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
-    let status = child.wait().unwrap();
-    let shown = shown.join().unwrap();
-    assert_eq!(status.code(), Some(130), "{shown:?}");
+    let shown = interrupt(child, shown);
     let lines = screen_lines(&shown);
     let last = lines.last().expect("a message");
     assert!(
