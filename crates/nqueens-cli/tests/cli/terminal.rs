@@ -148,7 +148,7 @@ fn ctrl_c_saves_the_checkpoint_says_so_and_the_count_resumes() {
 #[test]
 fn ctrl_c_without_a_checkpoint_says_nothing_was_saved() {
     let (master, slave) = open_pty(80);
-    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("nqueens"))
+    let child = StdCommand::new(assert_cmd::cargo::cargo_bin("nqueens"))
         .args(["list", "18", "--format", "coords", "-o", "/dev/null"])
         .env("NQUEENS_PROGRESS_DELAY_MS", "0")
         .stdin(Stdio::null())
