@@ -36,8 +36,8 @@ fn counts_match_oeis_for_every_thread_count() {
 }
 
 #[test]
-fn counts_match_oeis_at_16_and_17_for_every_thread_count() {
-    check_every_thread_count([16, 17]);
+fn counts_match_oeis_at_16_to_18_for_every_thread_count() {
+    check_every_thread_count([16, 17, 18]);
 }
 
 #[test]
@@ -67,8 +67,9 @@ fn the_task_list_is_the_same_every_time() {
 
 #[test]
 fn shards_merged_give_the_whole_count() {
-    for n in [1, 5, 8, 12, 14, 17] {
-        for k in [1, 3, 7] {
+    for n in [1, 5, 8, 12, 14, 17, 18] {
+        let parts: &[u32] = if n == 18 { &[7] } else { &[1, 3, 7] };
+        for &k in parts {
             if k as usize > TaskList::new(n).len().max(1) {
                 // More parts than tasks: refused (n = 1 has one task).
                 let options = RunOptions {

@@ -3,6 +3,7 @@
 
 use std::cmp::Ordering;
 
+use super::lanes::{self, Levels};
 use super::tasks::{Class, ClassRules, full_mask};
 
 /// Rows the kernel's arrays hold (boards up to n = 64; the counter itself stops at
@@ -129,6 +130,8 @@ pub(crate) struct Scratch {
     stack: [Frame; ROWS],
     /// The queen of each row on the current path (one bit), when the loop tracks them.
     placed: [u64; ROWS],
+    /// The lanes loop's level buffers, made on first use.
+    levels: Option<Box<Levels>>,
 }
 
 impl Default for Scratch {
@@ -136,6 +139,7 @@ impl Default for Scratch {
         Scratch {
             stack: [Frame::default(); ROWS],
             placed: [0; ROWS],
+            levels: None,
         }
     }
 }
@@ -354,14 +358,90 @@ fn fits(masks: &RowMasks, prefix: &[u8]) -> bool {
         .all(|(row, &col)| masks.allows(row, col))
 }
 
+/// The squares where a solution may tie with one of its images (see [`solve_task`]): the
+/// side columns in rows `b1` and `n − 1 − b1`, and the last row's square `n − 1 − b1`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TaskTies {
+    /// Rows `b1` and `n − 1 − b1`.
+    pub side_rows: [usize; 2],
+    /// Columns 0 and n − 1, as bits.
+    pub side_squares: u64,
+    /// Column `n − 1 − b1` of the last row, as a bit.
+    pub last_square: u64,
+}
+
+impl TaskTies {
+    fn new(n: u32, class: Class) -> Self {
+        let (b1, last) = (class.b1 as usize, n as usize - 1);
+        TaskTies {
+            side_rows: [b1, last - b1],
+            side_squares: 1 | 1 << last,
+            last_square: 1 << (last - b1),
+        }
+    }
+
+    /// Whether the solution with these queens (one bit per row) stands on a tie square.
+    fn touched_by(&self, placed: &[u64]) -> bool {
+        self.side_rows
+            .iter()
+            .any(|&row| placed[row] & self.side_squares != 0)
+            || placed[placed.len() - 1] == self.last_square
+    }
+}
+
+/// Which counting loop [`solve_task_with`] runs; both search the same tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Loop {
+    /// One board at a time, depth first ([`search`]).
+    OneBoard,
+    /// Eight boards per step in vector lanes ([`lanes`]), where the CPU has them.
+    Lanes,
+}
+
+impl Loop {
+    /// The fastest loop this CPU runs for a task of `depth` rows on the n×n board.
+    fn best_for(n: u32, depth: usize) -> Loop {
+        if (8..=32).contains(&n) && depth + 2 <= n as usize && lanes::available() {
+            Loop::Lanes
+        } else {
+            Loop::OneBoard
+        }
+    }
+
+    /// The fastest loop this CPU runs for this task.
+    fn best(n: u32, prefix: &[u8]) -> Loop {
+        Loop::best_for(n, prefix.len())
+    }
+}
+
+/// Boards one step of the counting loop searches for tasks of `depth` rows on the n×n board
+/// on this CPU: 8 with the lanes loop, 1 with the one-board loop.
+pub(crate) fn lanes_per_step(n: u32, depth: usize) -> u32 {
+    match Loop::best_for(n, depth) {
+        Loop::Lanes => 8,
+        Loop::OneBoard => 1,
+    }
+}
+
 /// The result of the task with this prefix on an n×n board (the prefix comes from
-/// [`super::TaskList`], so it obeys its class's rules).
+/// [`super::TaskList`], so it obeys its class's rules), by the fastest loop this CPU has.
+pub(crate) fn solve_task(n: u32, prefix: &[u8], scratch: &mut Scratch) -> TaskResult {
+    solve_task_with(Loop::best(n, prefix), n, prefix, scratch)
+}
+
+/// The result of the task with this prefix, by the loop `with`.
 ///
 /// A solution of the class is canonical with a symmetry class of eight unless another border
-/// queen stands exactly `b1` from a corner, on one of the five *tie squares*; those few are
-/// checked exactly with [`canonical_orbit`]. (A row-0 queen in the middle column ties with the
-/// mirror image too, but the class rules already keep only the first of each such pair.)
-pub(crate) fn solve_task(n: u32, prefix: &[u8], scratch: &mut Scratch) -> TaskResult {
+/// queen stands exactly `b1` from a corner, on one of the five *tie squares* ([`TaskTies`]);
+/// those few are checked exactly with [`canonical_orbit`]. (A row-0 queen in the middle
+/// column ties with the mirror image too, but the class rules already keep only the first of
+/// each such pair.)
+pub(crate) fn solve_task_with(
+    with: Loop,
+    n: u32,
+    prefix: &[u8],
+    scratch: &mut Scratch,
+) -> TaskResult {
     let class = Class::of(prefix);
     let rules = ClassRules::new(n, class);
     let masks = RowMasks::new(&rules.allowed);
@@ -373,26 +453,43 @@ pub(crate) fn solve_task(n: u32, prefix: &[u8], scratch: &mut Scratch) -> TaskRe
         result.add_orbit(canonical_orbit(prefix));
         return result;
     }
-    let (b1, last) = (class.b1 as usize, n as usize - 1);
-    let b2 = last - b1;
-    // The squares b1 from a corner on the other border lines, where a rotation or reflection
-    // of the solution also has its row-0 queen b1 from a corner: the side columns in rows b1
-    // and n-1-b1, and the last row in column n-1-b1 (column b1 is the row-0 queen's).
-    let side = 1u64 << last;
-    let ties = [(b1, 1), (b2, 1), (b1, side), (b2, side), (last, 1 << b2)];
-    let mut eightfold = 0u64;
+    let ties = TaskTies::new(n, class);
     let mut tied = TaskResult::default();
-    let mut columns = [0u8; ROWS];
-    let nodes = visit_completions(&masks, prefix, start, scratch, &mut |placed| {
-        if ties.iter().all(|&(row, bit)| placed[row] != bit) {
-            eightfold += 1;
-        } else {
-            for (col, &bit) in columns.iter_mut().zip(placed) {
-                *col = bit.trailing_zeros() as u8;
-            }
-            tied.add_orbit(canonical_orbit(&columns[..placed.len()]));
+    let (eightfold, nodes) = match with {
+        Loop::OneBoard => {
+            let mut eightfold = 0u64;
+            let mut columns = [0u8; ROWS];
+            let nodes = visit_completions(&masks, prefix, start, scratch, &mut |placed| {
+                if !ties.touched_by(placed) {
+                    eightfold += 1;
+                } else {
+                    for (col, &bit) in columns.iter_mut().zip(placed) {
+                        *col = bit.trailing_zeros() as u8;
+                    }
+                    tied.add_orbit(canonical_orbit(&columns[..placed.len()]));
+                }
+            });
+            (eightfold, nodes)
         }
-    });
+        Loop::Lanes => {
+            let blocked: Vec<u32> = masks.blocked[..n as usize]
+                .iter()
+                .map(|&b| b as u32)
+                .collect();
+            let board = lanes::Board {
+                n: n as usize,
+                blocked: &blocked,
+                prefix,
+                start,
+                ties,
+            };
+            let levels = scratch.levels.get_or_insert_with(Box::default);
+            let found = lanes::count(&board, levels, &mut |columns| {
+                tied.add_orbit(canonical_orbit(columns))
+            });
+            (found.eightfold, found.nodes)
+        }
+    };
     let mut result = TaskResult { nodes, ..tied };
     result.add_eightfold(eightfold);
     result
@@ -475,6 +572,107 @@ mod tests {
                 "{symmetry:?}"
             );
         }
+    }
+
+    /// Whether the lanes loop can run here; says so when it cannot, so that a test that
+    /// compares it does not pass without comparing anything unnoticed.
+    fn lanes_run_here() -> bool {
+        let available = lanes::available();
+        if !available {
+            eprintln!(
+                "this CPU lacks AVX2 or BMI2: only the one-board loop runs, nothing to compare"
+            );
+        }
+        available
+    }
+
+    #[test]
+    fn both_loops_give_every_task_the_same_result_and_nodes() {
+        if !lanes_run_here() {
+            return;
+        }
+        let mut one_board = Scratch::default();
+        let mut lanes = Scratch::default();
+        let mut compared = 0;
+        for n in 8..=13u32 {
+            // The standard list and the lists split one and two rows deeper.
+            for extra in 0..=2 {
+                let list = super::super::distributed::SplitList::new(n, extra);
+                for id in list.ids() {
+                    let prefix = list.prefix(id).unwrap();
+                    assert_eq!(Loop::best(n, prefix), Loop::Lanes);
+                    // Equal nodes: both loops visit the same tree.
+                    assert_eq!(
+                        solve_task_with(Loop::OneBoard, n, prefix, &mut one_board),
+                        solve_task_with(Loop::Lanes, n, prefix, &mut lanes),
+                        "n = {n}, prefix {prefix:?}"
+                    );
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 10_000);
+    }
+
+    #[test]
+    fn both_loops_agree_on_deep_prefixes_of_big_boards() {
+        // Random prefixes under their class's rules, leaving 12 rows to search, up to n = 32
+        // (all 32 bits of the lanes' masks in use): the same results and nodes.
+        if !lanes_run_here() {
+            return;
+        }
+        let mut rng = nqueens_support::SplitMix64::new(20);
+        let mut one_board = Scratch::default();
+        let mut lanes = Scratch::default();
+        let mut with_ties = 0;
+        for n in 20..=32u32 {
+            let classes = super::super::tasks::classes(n);
+            let mut tried = 0;
+            while tried < 12 {
+                let class = classes[rng.below(classes.len() as u32) as usize];
+                let rules = ClassRules::new(n, class);
+                let ties = TaskTies::new(n, class);
+                let mut prefix = vec![class.b1 as u8];
+                while prefix.len() < n as usize - 12 {
+                    let state = State::after(&prefix).unwrap();
+                    let free = rules.allowed[prefix.len()]
+                        & !(state.columns | state.left | state.right)
+                        & full_mask(n);
+                    if free == 0 {
+                        break;
+                    }
+                    // Half the time, a free tie square (so that the exact check runs).
+                    let on_tie = free & ties.side_squares;
+                    let row_has_ties = ties.side_rows.contains(&prefix.len());
+                    let free = if row_has_ties && on_tie != 0 && rng.below(2) == 0 {
+                        on_tie
+                    } else {
+                        free
+                    };
+                    let pick = rng.below(free.count_ones());
+                    let mut rest = free;
+                    for _ in 0..pick {
+                        rest &= rest - 1;
+                    }
+                    prefix.push(rest.trailing_zeros() as u8);
+                }
+                if prefix.len() < n as usize - 12 {
+                    continue;
+                }
+                tried += 1;
+                let expected = solve_task_with(Loop::OneBoard, n, &prefix, &mut one_board);
+                let found = solve_task_with(Loop::Lanes, n, &prefix, &mut lanes);
+                assert_eq!(found, expected, "n = {n}, prefix {prefix:?}");
+                let placed: Vec<u64> = prefix.iter().map(|&c| 1 << c).collect();
+                let tied = ties
+                    .side_rows
+                    .iter()
+                    .any(|&row| row < placed.len() && placed[row] & ties.side_squares != 0);
+                with_ties += usize::from(tied && expected.total > 0);
+            }
+        }
+        // Some have solutions that go through the tie squares' exact check.
+        assert!(with_ties > 5, "{with_ties}");
     }
 
     #[test]

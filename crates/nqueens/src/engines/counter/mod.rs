@@ -46,6 +46,13 @@
 //! placement that fills every column, with no row counter compared. One node (one queen
 //! placed) costs O(1) word operations and no allocation.
 //!
+//! Where the CPU has AVX2 and BMI2 (checked at run time), the same tree is searched by the
+//! lanes loop ([`lanes`]): the nodes of a row are kept in a batch, and each step places eight
+//! queens at once in the lanes of one vector register, with no branch that depends on the
+//! board. It visits exactly the same nodes (the tests compare both loops task by task, results
+//! and node counts) and is 3 to 4 times faster per node; the one-board loop runs everywhere
+//! else (and in WebAssembly).
+//!
 //! # Tasks, threads, checkpoints, shards
 //!
 //! The count is split into tasks by pre-placing the first rows ([`tasks`]: the same list, with
@@ -77,6 +84,7 @@ pub mod checkpoint;
 pub mod checksum;
 pub mod distributed;
 pub mod kernel;
+mod lanes;
 pub mod shard;
 pub mod tasks;
 
@@ -484,6 +492,11 @@ impl Counter {
         self.stats.set("nodes", result.new_nodes);
         self.stats
             .set("tasks", u128::from(result.tasks - result.resumed));
+        // Boards searched per step: 8 where the lanes loop ran, 1 for the one-board loop.
+        self.stats.set(
+            "lanes",
+            u128::from(kernel::lanes_per_step(n, tasks.depth())),
+        );
         Ok(result)
     }
 
