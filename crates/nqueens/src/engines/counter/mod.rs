@@ -47,7 +47,7 @@
 //! placed) costs O(1) word operations and no allocation.
 //!
 //! Where the CPU has AVX2 and BMI2 (checked at run time), the same tree is searched by the
-//! lanes loop ([`lanes`]): the nodes of a row are kept in a batch, and each step places eight
+//! lanes loop (module `lanes`): the nodes of a row are kept in a batch, and each step places eight
 //! queens at once in the lanes of one vector register, with no branch that depends on the
 //! board. It visits exactly the same nodes (the tests compare both loops task by task, results
 //! and node counts) and is 3 to 4 times faster per node; the one-board loop runs everywhere
