@@ -429,7 +429,7 @@ pub fn solutions(
     let mut engine = method.build(Job::List, &problem, &config);
     engine.check(Job::List, &problem).map_err(value_error)?;
     let fixed: Arc<[Queen]> = problem.fixed().into();
-    let stream = Stream::spawn_with_stop(stop, move |feed| {
+    let stream = Stream::spawn(stop, move |feed| {
         engine
             .list(&problem, limit, &mut |s| feed.push(s.clone()))
             .map(|_| ())

@@ -150,16 +150,9 @@ pub struct Stream<T> {
 
 impl<T: Send + 'static> Stream<T> {
     /// Starts `produce` on a worker thread; it pushes items into its [`Feed`] and stops when
-    /// `push` says `Break`.
+    /// `push` says `Break`. `stop` is raised when the reader stops; the producer's engine
+    /// watches it too, so a search ends even while it finds nothing to push.
     pub fn spawn(
-        produce: impl FnOnce(&mut Feed<T>) -> Result<(), Failure> + Send + 'static,
-    ) -> Self {
-        Self::spawn_with_stop(Arc::new(AtomicBool::new(false)), produce)
-    }
-
-    /// As [`Stream::spawn`], raising `stop` (which the producer's engine may watch too) when the
-    /// reader stops.
-    pub fn spawn_with_stop(
         stop: Arc<AtomicBool>,
         produce: impl FnOnce(&mut Feed<T>) -> Result<(), Failure> + Send + 'static,
     ) -> Self {

@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use exact_cover::{ColorId, Entry, ItemId, ItemKind, OptionId, Problem, Solver, Stats};
+use nqueens_support::Limits;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -21,11 +22,18 @@ fn value_error(error: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(error.to_string())
 }
 
-fn solver(problem: &Problem, seed: Option<u64>) -> Solver {
-    match seed {
+/// A solver for `problem` that gives up as soon as `stop` is raised (Ctrl-C, or the reader of
+/// its solutions went away), even between two solutions.
+fn solver(problem: &Problem, seed: Option<u64>, stop: &Arc<AtomicBool>) -> Solver {
+    let mut solver = match seed {
         Some(seed) => Solver::with_seed(problem, seed),
         None => Solver::new(problem),
-    }
+    };
+    solver.set_limits(Limits {
+        stop: Some(Arc::clone(stop)),
+        ..Limits::default()
+    });
+    solver
 }
 
 /// The compiled form of an exact cover problem (use `nqueens.xc.ExactCover`).
@@ -158,7 +166,7 @@ impl Compiled {
             stop,
             None,
             move || {
-                let mut solver = solver(&problem, seed);
+                let mut solver = solver(&problem, seed, &worker_stop);
                 let mut count = 0u128;
                 solver.for_each(|_| {
                     if worker_stop.load(Ordering::Relaxed) {
@@ -184,8 +192,10 @@ impl Compiled {
     fn solutions(&self, limit: Option<u64>, seed: Option<u64>) -> Covers {
         let problem = Arc::clone(&self.problem);
         let stats = Arc::clone(&self.stats);
-        let stream = Stream::spawn(move |feed| {
-            let mut solver = solver(&problem, seed);
+        let stop = Arc::new(AtomicBool::new(false));
+        let search_stop = Arc::clone(&stop);
+        let stream = Stream::spawn(stop, move |feed| {
+            let mut solver = solver(&problem, seed, &search_stop);
             let mut seen = 0u64;
             if limit != Some(0) {
                 solver.for_each(|options| {

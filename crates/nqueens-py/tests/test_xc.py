@@ -1,6 +1,10 @@
 """nqueens.xc: exact cover from labels, from Knuth's text, in the three shapes."""
 
 import gc
+import os
+import signal
+import threading
+import time
 
 import pytest
 
@@ -101,6 +105,52 @@ def test_breaking_out_frees_the_search(idle):
             break
     gc.collect()
     assert idle(2.0)
+
+
+def langford_options(n):
+    """Langford pairs: the two copies of i stand i squares apart; none exist for n = 14."""
+    return {
+        (i, j): [("value", i), ("slot", j), ("slot", j + i + 1)]
+        for i in range(1, n + 1)
+        for j in range(2 * n - i - 1)
+    }
+
+
+def test_ctrl_c_interrupts_a_long_search_that_finds_nothing(idle):
+    # About 10 s of search with no solution to pause at: the stop must reach the solver itself.
+    problem = xc.ExactCover(langford_options(14))
+
+    def interrupt():
+        time.sleep(0.3)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    thread = threading.Thread(target=interrupt)
+    thread.start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        problem.count()
+    assert time.monotonic() - start < 1.0
+    thread.join()
+    assert idle(2.0), "the interrupted search kept running"
+
+
+def test_ctrl_c_interrupts_an_enumeration_between_solutions(idle):
+    # The iterator waits for a solution that never comes; after Ctrl-C the dropped iterator
+    # must stop the search itself, not wait for it to reach a solution.
+    def interrupt():
+        time.sleep(0.3)
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+
+    thread = threading.Thread(target=interrupt)
+    thread.start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        for _ in xc.ExactCover(langford_options(14)).solutions():
+            pass
+    assert time.monotonic() - start < 1.0
+    thread.join()
+    gc.collect()
+    assert idle(2.0), "the abandoned search kept running"
 
 
 def test_problem_and_solver_shape():
