@@ -358,8 +358,11 @@ fn fits(masks: &RowMasks, prefix: &[u8]) -> bool {
         .all(|(row, &col)| masks.allows(row, col))
 }
 
-/// The squares where a solution may tie with one of its images (see [`solve_task`]): the
-/// side columns in rows `b1` and `n − 1 − b1`, and the last row's square `n − 1 − b1`.
+/// The squares where a solution may tie with one of its images (see [`solve_task_with`]): the
+/// squares `b1` from a corner on the other border lines, where a rotation or reflection of the
+/// solution also has its row-0 queen `b1` from a corner. They are the side columns in rows
+/// `b1` and `n − 1 − b1`, and the last row's square `n − 1 − b1` (column `b1` of the last row
+/// is the row-0 queen's column, so no queen stands there).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct TaskTies {
     /// Rows `b1` and `n − 1 − b1`.
@@ -472,13 +475,14 @@ pub(crate) fn solve_task_with(
             (eightfold, nodes)
         }
         Loop::Lanes => {
-            let blocked: Vec<u32> = masks.blocked[..n as usize]
-                .iter()
-                .map(|&b| b as u32)
-                .collect();
+            // The lanes hold 32 bits (n <= 32): the bits at or above 32 are off the board.
+            let mut blocked = [0u32; 32];
+            for (narrow, &wide) in blocked.iter_mut().zip(&masks.blocked[..n as usize]) {
+                *narrow = wide as u32;
+            }
             let board = lanes::Board {
                 n: n as usize,
-                blocked: &blocked,
+                blocked: &blocked[..n as usize],
                 prefix,
                 start,
                 ties,
