@@ -1,8 +1,15 @@
+import signal
 import time
 
 import pytest
 
 import nqueens
+
+# The Ctrl-C tests send SIGINT to this process. Python turns SIGINT into KeyboardInterrupt only
+# if SIGINT was not ignored when it started, and a shell without job control starts background
+# commands (`cmd &` in a script, nohup) with SIGINT ignored: install Python's usual handler, so
+# the tests behave the same however the suite was started.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def wait_for_idle(timeout=5.0):
