@@ -14,8 +14,8 @@
 //! *compress*: a permutation built with `pext` from the survivors' mask). A lane whose node
 //! has no square left takes the next node of the level (an *expand*: `pdep` spreads the next
 //! nodes over the idle lanes). No branch in a step depends on the board, so a step costs about
-//! the same whatever the eight lanes hold: some 190 instructions for eight queens, about 23.5
-//! per queen against the one-board loop's 71 (callgrind, n = 14; BENCHMARKS.md).
+//! the same whatever the eight lanes hold: the loop runs about 23.5 instructions per queen
+//! placed, against the one-board loop's 71 (callgrind, n = 14; BENCHMARKS.md).
 //!
 //! # The invariant and what it costs
 //!
