@@ -1,4 +1,5 @@
 import signal
+import threading
 import time
 
 import pytest
@@ -26,3 +27,27 @@ def wait_for_idle(timeout=5.0):
 def idle():
     assert wait_for_idle(), "a search thread of an earlier test is still running"
     return wait_for_idle
+
+
+class CtrlC:
+    """Presses Ctrl-C `after` seconds from now: a helper thread sends SIGINT to the main thread
+    and records when (`sent`). Call `join()` once the interrupted call has returned."""
+
+    def __init__(self, after):
+        self.sent = None
+        self._thread = threading.Thread(target=self._press, args=(after,))
+        self._thread.start()
+
+    def _press(self, after):
+        time.sleep(after)
+        self.sent = time.monotonic()
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+
+    def join(self):
+        self._thread.join()
+
+
+@pytest.fixture
+def ctrl_c():
+    """`ctrl_c(seconds)` presses Ctrl-C that many seconds from now (see `CtrlC`)."""
+    return CtrlC

@@ -1,8 +1,6 @@
 """The N-Queens API: counts against OEIS, laziness, stopping, signals, the GIL, errors."""
 
 import gc
-import os
-import signal
 import threading
 import time
 
@@ -207,37 +205,24 @@ def test_shards_merge_to_the_count():
         nqueens.merge(shards[:2])
 
 
-def test_ctrl_c_interrupts_a_long_count(idle):
-    sent = []
-
-    def interrupt():
-        time.sleep(0.5)
-        sent.append(time.monotonic())
-        os.kill(os.getpid(), signal.SIGINT)
-
-    thread = threading.Thread(target=interrupt)
-    thread.start()
+def test_ctrl_c_interrupts_a_long_count(idle, ctrl_c):
+    press = ctrl_c(0.5)
     with pytest.raises(KeyboardInterrupt):
         nqueens.count(18)
     raised = time.monotonic()
-    thread.join()
-    assert raised - sent[0] < 0.5
+    press.join()
+    assert raised - press.sent < 0.5
     assert idle(10.0), "the interrupted count kept running"
 
 
-def test_ctrl_c_interrupts_an_enumeration(idle):
-    def interrupt():
-        time.sleep(0.3)
-        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
-
-    thread = threading.Thread(target=interrupt)
-    thread.start()
+def test_ctrl_c_interrupts_an_enumeration(idle, ctrl_c):
+    press = ctrl_c(0.3)
     start = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
         for _ in nqueens.solutions(17):
             pass
     assert time.monotonic() - start < 0.8
-    thread.join()
+    press.join()
     gc.collect()
     assert idle(10.0)
 
@@ -273,19 +258,14 @@ def test_a_time_limit_raises_timeout(idle):
     assert idle(20.0)
 
 
-def test_engines_with_limits_stop_at_once(idle):
+def test_engines_with_limits_stop_at_once(idle, ctrl_c):
     # Backtracking honours the stop flag and the time limit itself: its thread ends with the call.
     with pytest.raises(TimeoutError):
         nqueens.solve(60, fixed=[(0, 0), (1, 2)], method="backtrack", time_limit=0.1)
     assert idle(0.5)
 
-    def interrupt():
-        time.sleep(0.3)
-        os.kill(os.getpid(), signal.SIGINT)
-
-    thread = threading.Thread(target=interrupt)
-    thread.start()
+    press = ctrl_c(0.3)
     with pytest.raises(KeyboardInterrupt):
         nqueens.count(17, method="backtrack", threads=1)
-    thread.join()
+    press.join()
     assert idle(0.5)

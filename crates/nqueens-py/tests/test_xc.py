@@ -1,9 +1,6 @@
 """nqueens.xc: exact cover from labels, from Knuth's text, in the three shapes."""
 
 import gc
-import os
-import signal
-import threading
 import time
 
 import pytest
@@ -116,39 +113,28 @@ def langford_options(n):
     }
 
 
-def test_ctrl_c_interrupts_a_long_search_that_finds_nothing(idle):
+def test_ctrl_c_interrupts_a_long_search_that_finds_nothing(idle, ctrl_c):
     # About 10 s of search with no solution to pause at: the stop must reach the solver itself.
     problem = xc.ExactCover(langford_options(14))
-
-    def interrupt():
-        time.sleep(0.3)
-        os.kill(os.getpid(), signal.SIGINT)
-
-    thread = threading.Thread(target=interrupt)
-    thread.start()
+    press = ctrl_c(0.3)
     start = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
         problem.count()
     assert time.monotonic() - start < 1.0
-    thread.join()
+    press.join()
     assert idle(2.0), "the interrupted search kept running"
 
 
-def test_ctrl_c_interrupts_an_enumeration_between_solutions(idle):
+def test_ctrl_c_interrupts_an_enumeration_between_solutions(idle, ctrl_c):
     # The iterator waits for a solution that never comes; after Ctrl-C the dropped iterator
     # must stop the search itself, not wait for it to reach a solution.
-    def interrupt():
-        time.sleep(0.3)
-        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
-
-    thread = threading.Thread(target=interrupt)
-    thread.start()
+    press = ctrl_c(0.3)
     start = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
         for _ in xc.ExactCover(langford_options(14)).solutions():
             pass
     assert time.monotonic() - start < 1.0
-    thread.join()
+    press.join()
     gc.collect()
     assert idle(2.0), "the abandoned search kept running"
 
