@@ -102,11 +102,12 @@ fn records(path: &Path) -> usize {
 
 #[test]
 fn a_killed_count_resumes_from_its_checkpoint() {
-    let n = 16;
+    // n = 17: long enough (about 2 s on one thread) that the kill lands mid-count.
+    let n = 17;
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("count16.ckpt");
+    let path = dir.path().join("count17.ckpt");
     let path_text = path.display().to_string();
-    let args = ["count", "16", "-j", "1", "--checkpoint", path_text.as_str()];
+    let args = ["count", "17", "-j", "1", "--checkpoint", path_text.as_str()];
     let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("nqueens"))
         .args(args)
         .stdout(Stdio::null())
@@ -134,6 +135,7 @@ fn a_killed_count_resumes_from_its_checkpoint() {
         .and_then(|t| t.parse().ok())
         .unwrap_or_else(|| panic!("no tasks= in {stderr}"));
     assert_eq!(tasks_run + saved, records(&path), "{stderr}");
+    assert!(tasks_run > 0, "the kill came after the count had finished");
     // Resuming a finished count redoes nothing and gives the same answer, unique included.
     let (code, stdout, stderr) = run(&[&args[..], &["--unique", "--stats"]].concat());
     assert_eq!(

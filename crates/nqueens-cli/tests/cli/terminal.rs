@@ -64,6 +64,22 @@ fn screen_lines(shown: &str) -> Vec<String> {
         .collect()
 }
 
+/// Starts `nqueens ARGS` on a new 80-column terminal (its width from the terminal alone, not
+/// `$COLUMNS`), with progress shown at once; returns the child and the reader of its screen.
+fn spawn_on_terminal(args: &[&str]) -> (std::process::Child, std::thread::JoinHandle<String>) {
+    let (master, slave) = open_pty(80);
+    let child = StdCommand::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .args(args)
+        .env("NQUEENS_PROGRESS_DELAY_MS", "0")
+        .env_remove("COLUMNS")
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(slave.try_clone().unwrap()))
+        .stderr(Stdio::from(slave))
+        .spawn()
+        .unwrap();
+    (child, read_all(master))
+}
+
 /// Sends SIGINT (what Ctrl-C sends) to `child`, checks that it exits 130, and returns what it
 /// showed on its terminal.
 fn interrupt(mut child: std::process::Child, shown: std::thread::JoinHandle<String>) -> String {
@@ -78,20 +94,10 @@ fn interrupt(mut child: std::process::Child, shown: std::thread::JoinHandle<Stri
 #[test]
 fn ctrl_c_saves_the_checkpoint_says_so_and_the_count_resumes() {
     let dir = tempfile::tempdir().unwrap();
-    let checkpoint = dir.path().join("count16.ckpt");
+    let checkpoint = dir.path().join("count17.ckpt");
     let checkpoint_text = checkpoint.display().to_string();
-    let args = ["count", "16", "-j", "1", "--checkpoint", &checkpoint_text];
-    let (master, slave) = open_pty(80);
-    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("nqueens"))
-        .args(args)
-        .env("NQUEENS_PROGRESS_DELAY_MS", "0")
-        .env_remove("COLUMNS")
-        .stdin(Stdio::null())
-        .stdout(Stdio::from(slave.try_clone().unwrap()))
-        .stderr(Stdio::from(slave))
-        .spawn()
-        .unwrap();
-    let shown = read_all(master);
+    let args = ["count", "17", "-j", "1", "--checkpoint", &checkpoint_text];
+    let (mut child, shown) = spawn_on_terminal(&args);
     // Interrupt once the counter is under way.
     let deadline = Instant::now() + Duration::from_secs(30);
     while std::fs::metadata(&checkpoint).map_or(0, |m| m.len()) < 2000
@@ -142,21 +148,13 @@ fn ctrl_c_saves_the_checkpoint_says_so_and_the_count_resumes() {
     // The same command again finishes the count, with the right total.
     let (code, stdout, stderr) = run(&args);
     assert_eq!(code, 0, "{stderr}");
-    assert_eq!(stdout, format!("{}\n", oeis::total(16).unwrap()));
+    assert_eq!(stdout, format!("{}\n", oeis::total(17).unwrap()));
 }
 
 #[test]
 fn ctrl_c_without_a_checkpoint_says_nothing_was_saved() {
-    let (master, slave) = open_pty(80);
-    let child = StdCommand::new(assert_cmd::cargo::cargo_bin("nqueens"))
-        .args(["list", "18", "--format", "coords", "-o", "/dev/null"])
-        .env("NQUEENS_PROGRESS_DELAY_MS", "0")
-        .stdin(Stdio::null())
-        .stdout(Stdio::from(slave.try_clone().unwrap()))
-        .stderr(Stdio::from(slave))
-        .spawn()
-        .unwrap();
-    let shown = read_all(master);
+    let (child, shown) =
+        spawn_on_terminal(&["list", "18", "--format", "coords", "-o", "/dev/null"]);
     std::thread::sleep(Duration::from_millis(500));
     let shown = interrupt(child, shown);
     let lines = screen_lines(&shown);
