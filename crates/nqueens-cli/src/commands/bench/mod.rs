@@ -293,6 +293,17 @@ impl Cell {
 }
 
 /// Marks the cells each disagreement names as wrong, with its reason.
+/// The methods named with `--methods`, each once, in the order first named.
+fn distinct(named: &[Method]) -> Vec<Method> {
+    let mut methods = Vec::new();
+    for &m in named {
+        if !methods.contains(&m) {
+            methods.push(m);
+        }
+    }
+    methods
+}
+
 fn mark_wrong(cells: &mut [Cell], found: &[Disagreement]) {
     for disagreement in found {
         for &i in &disagreement.wrong {
@@ -348,13 +359,7 @@ pub fn run(args: BenchArgs) -> Result<Status> {
             .filter(|&m| m != Method::Auto)
             .collect()
     } else {
-        let mut methods = Vec::new();
-        for &m in &args.methods {
-            if !methods.contains(&m) {
-                methods.push(m);
-            }
-        }
-        methods
+        distinct(&args.methods)
     };
     let sizes_for = |job: BenchJob| match (&args.sizes, args.quick, args.scale) {
         (Some(sizes), _, _) => sizes.0.clone(),
@@ -545,13 +550,7 @@ fn study_plan(args: &BenchArgs) -> Result<study::StudyPlan> {
     let methods = if args.methods.is_empty() {
         Method::ALL.to_vec()
     } else {
-        let mut methods = Vec::new();
-        for &m in &args.methods {
-            if !methods.contains(&m) {
-                methods.push(m);
-            }
-        }
-        methods
+        distinct(&args.methods)
     };
     let limit = args.timeout.unwrap_or(if args.quick { 5.0 } else { 10.0 });
     Ok(study::StudyPlan {
