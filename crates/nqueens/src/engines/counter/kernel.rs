@@ -75,6 +75,29 @@ impl RowMasks {
     fn allows(&self, row: usize, col: u8) -> bool {
         self.blocked[row] >> col & 1 == 0
     }
+
+    /// The board size.
+    pub(crate) fn n(&self) -> usize {
+        self.n
+    }
+
+    /// The squares of `row` that are not allowed, with the bits at or above n set.
+    pub(crate) fn blocked(&self, row: usize) -> u64 {
+        self.blocked[row]
+    }
+
+    /// Whether a queen just placed in `row`, leaving the masks `next` (in the coordinates of
+    /// row + 1), ends the search there: some row of the next [`LOOKAHEAD`] has no free square
+    /// (always so after the last row, where a full `next.columns` is a solution).
+    #[inline(always)]
+    pub(crate) fn dead_after(&self, row: usize, next: State) -> bool {
+        let below = &self.below[row];
+        let look = |k: usize| {
+            (next.columns | next.left << k | next.right >> k | below.blocked[k]) & below.live[k]
+                == u64::MAX
+        };
+        (0..LOOKAHEAD).fold(false, |dead, k| dead | look(k))
+    }
 }
 
 /// The attack masks after some rows are filled, in the coordinates of the next row: `columns`
@@ -210,13 +233,13 @@ fn search<const TRACK: bool>(
             let next_columns = columns | bit;
             let next_left = (left | bit) << 1;
             let next_right = (right | bit) >> 1;
-            let below = &masks.below[row];
-            let look = |k: usize| {
-                (next_columns | next_left << k | next_right >> k | below.blocked[k]) & below.live[k]
-                    == u64::MAX
+            let next = State {
+                row: row + 1,
+                columns: next_columns,
+                left: next_left,
+                right: next_right,
             };
-            let dead = (0..LOOKAHEAD).fold(false, |dead, k| dead | look(k));
-            if !dead {
+            if !masks.dead_after(row, next) {
                 stack[depth] = Frame {
                     taken,
                     columns,
@@ -229,7 +252,7 @@ fn search<const TRACK: bool>(
                 left = next_left;
                 right = next_right;
                 row += 1;
-                taken = next_columns | next_left | next_right | below.blocked[0];
+                taken = next_columns | next_left | next_right | blocked[row];
             } else if TRACK {
                 if next_columns == u64::MAX {
                     on_solution(&placed[..n]);
@@ -334,7 +357,7 @@ pub struct TaskResult {
 }
 
 impl TaskResult {
-    fn add_orbit(&mut self, orbit: Option<u32>) {
+    pub(crate) fn add_orbit(&mut self, orbit: Option<u32>) {
         if let Some(size) = orbit {
             self.total += u64::from(size);
             self.unique += 1;
@@ -342,7 +365,7 @@ impl TaskResult {
     }
 
     /// `count` solutions whose class has eight members each.
-    fn add_eightfold(&mut self, count: u64) {
+    pub(crate) fn add_eightfold(&mut self, count: u64) {
         self.total += count
             .checked_mul(8)
             .expect("a task's count fits 61 bits (it would take centuries to exceed)");
@@ -374,7 +397,7 @@ pub(crate) struct TaskTies {
 }
 
 impl TaskTies {
-    fn new(n: u32, class: Class) -> Self {
+    pub(crate) fn new(n: u32, class: Class) -> Self {
         let (b1, last) = (class.b1 as usize, n as usize - 1);
         TaskTies {
             side_rows: [b1, last - b1],
@@ -384,11 +407,53 @@ impl TaskTies {
     }
 
     /// Whether the solution with these queens (one bit per row) stands on a tie square.
-    fn touched_by(&self, placed: &[u64]) -> bool {
+    pub(crate) fn touched_by(&self, placed: &[u64]) -> bool {
         self.side_rows
             .iter()
             .any(|&row| placed[row] & self.side_squares != 0)
             || placed[placed.len() - 1] == self.last_square
+    }
+}
+
+/// The completions of a partial board under a class's rules, split as the symmetry rules
+/// want them: those on no tie square (each a class of eight) and the tied ones, checked
+/// exactly.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Completions {
+    /// Completions with no queen on a tie square.
+    pub eightfold: u64,
+    /// The canonical ones among the tied completions, weighted and counted.
+    pub tied: TaskResult,
+    /// Queens placed by the search.
+    pub nodes: u64,
+}
+
+/// The completions of `prefix` (rows `0..start.row`, in state `start`) by the one-board loop,
+/// with the tie check of [`solve_task_with`].
+pub(crate) fn count_one_board(
+    masks: &RowMasks,
+    ties: &TaskTies,
+    prefix: &[u8],
+    start: State,
+    scratch: &mut Scratch,
+) -> Completions {
+    let mut eightfold = 0u64;
+    let mut tied = TaskResult::default();
+    let mut columns = [0u8; ROWS];
+    let nodes = visit_completions(masks, prefix, start, scratch, &mut |placed| {
+        if !ties.touched_by(placed) {
+            eightfold += 1;
+        } else {
+            for (col, &bit) in columns.iter_mut().zip(placed) {
+                *col = bit.trailing_zeros() as u8;
+            }
+            tied.add_orbit(canonical_orbit(&columns[..placed.len()]));
+        }
+    });
+    Completions {
+        eightfold,
+        tied,
+        nodes,
     }
 }
 
@@ -460,19 +525,9 @@ pub(crate) fn solve_task_with(
     let mut tied = TaskResult::default();
     let (eightfold, nodes) = match with {
         Loop::OneBoard => {
-            let mut eightfold = 0u64;
-            let mut columns = [0u8; ROWS];
-            let nodes = visit_completions(&masks, prefix, start, scratch, &mut |placed| {
-                if !ties.touched_by(placed) {
-                    eightfold += 1;
-                } else {
-                    for (col, &bit) in columns.iter_mut().zip(placed) {
-                        *col = bit.trailing_zeros() as u8;
-                    }
-                    tied.add_orbit(canonical_orbit(&columns[..placed.len()]));
-                }
-            });
-            (eightfold, nodes)
+            let found = count_one_board(&masks, &ties, prefix, start, scratch);
+            tied = found.tied;
+            (found.eightfold, found.nodes)
         }
         Loop::Lanes => {
             // The lanes hold 32 bits (n <= 32): the bits at or above 32 are off the board.

@@ -82,6 +82,7 @@
 
 pub mod checkpoint;
 pub mod checksum;
+pub mod device;
 pub mod distributed;
 pub mod kernel;
 // Off x86-64 the lanes loop is never chosen (`lanes::available()` is false), so its buffers
@@ -102,6 +103,7 @@ use crate::error::Error;
 use crate::instances::oeis;
 
 pub use checkpoint::Checkpoint;
+pub use device::{Device, DeviceError, SharedDevice};
 pub use distributed::{SplitList, TaskCounter};
 pub use kernel::TaskResult;
 pub use shard::{Merged, Shard, ShardResult};
@@ -110,6 +112,11 @@ pub use tasks::{Fingerprint, TaskId, TaskList};
 /// The largest board the counter takes: its task list grows like n⁵, and no count beyond
 /// n ≈ 30 would finish anyway.
 pub const MAX_N: u32 = 32;
+
+/// How long one batch of tasks on a [`Device`] should take: short enough for progress, Ctrl-C
+/// and checkpoints to follow the run closely and to stay far below a display driver's
+/// watchdog, long enough that the batch's set-up is small beside its work.
+pub const DEVICE_BATCH_TIME: Duration = Duration::from_millis(250);
 
 /// How often (at most) the counter reports progress.
 const PROGRESS_INTERVAL: Duration = Duration::from_millis(100);
@@ -181,6 +188,14 @@ pub enum CounterError {
         unique: Option<u128>,
         /// The likely cause, and what to do.
         cause: String,
+    },
+    /// The device counting the tasks failed; the tasks it finished are kept.
+    #[error("{device} failed: {source}")]
+    Device {
+        /// The device ([`Device::describe`]).
+        device: String,
+        /// What went wrong.
+        source: DeviceError,
     },
     /// A sum beyond `u128` (no board this counter can finish comes near).
     #[error("the count overflowed 128 bits")]
@@ -292,6 +307,9 @@ pub struct Counter {
     /// checkpoint, so a stopped count resumes where it was. The counting loop itself never
     /// looks at a flag, so it costs nothing.
     pub limits: Limits,
+    /// Count on this device (a GPU) instead of the CPU threads: the tasks go to it in batches
+    /// of about [`DEVICE_BATCH_TIME`] each, and its results are recorded like the threads'.
+    pub device: Option<SharedDevice>,
     stats: Stats,
 }
 
@@ -331,6 +349,7 @@ impl Counter {
             threads: threads.max(1),
             progress: None,
             limits: Limits::default(),
+            device: None,
             stats: Stats::default(),
         }
     }
@@ -398,10 +417,19 @@ impl Counter {
         let stop = AtomicBool::new(false);
         let budget = Budget::start(&self.limits);
         let mut gave_up = None;
-        let (sender, receiver) = mpsc::channel::<(TaskId, TaskResult)>();
-        let workers = self.threads.min(pending.len());
+        let (sender, receiver) = mpsc::channel::<Result<(TaskId, TaskResult), CounterError>>();
+        let workers = if self.device.is_some() {
+            0
+        } else {
+            self.threads.min(pending.len())
+        };
         let mut failure = None;
         std::thread::scope(|scope| {
+            if let Some(device) = &self.device {
+                let sender = sender.clone();
+                let (tasks, pending, stop) = (&tasks, &pending, &stop);
+                scope.spawn(move || drive_device(device, tasks, pending, stop, &sender));
+            }
             for _ in 0..workers {
                 let sender = sender.clone();
                 let (tasks, pending, next, stop) = (&tasks, &pending, &next, &stop);
@@ -412,7 +440,7 @@ impl Counter {
                             break;
                         };
                         let result = kernel::solve_task(n, tasks.prefix(id), &mut scratch);
-                        if sender.send((id, result)).is_err() {
+                        if sender.send(Ok((id, result))).is_err() {
                             break;
                         }
                     }
@@ -424,7 +452,8 @@ impl Counter {
                 // Wake at least every PROGRESS_INTERVAL, so that records are synced on time
                 // (and progress shown) even while every task runs for minutes.
                 let step = match receiver.recv_timeout(PROGRESS_INTERVAL) {
-                    Ok((id, result)) => match checkpoint.as_mut() {
+                    Ok(Err(e)) => Err(e),
+                    Ok(Ok((id, result))) => match checkpoint.as_mut() {
                         Some(file) => file.record(id, &result),
                         None => Ok(()),
                     }
@@ -495,11 +524,13 @@ impl Counter {
         self.stats.set("nodes", result.new_nodes);
         self.stats
             .set("tasks", u128::from(result.tasks - result.resumed));
-        // Boards searched per step: 8 where the lanes loop ran, 1 for the one-board loop.
-        self.stats.set(
-            "lanes",
-            u128::from(kernel::lanes_per_step(n, tasks.depth())),
-        );
+        if self.device.is_none() {
+            // Boards searched per step: 8 where the lanes loop ran, 1 for the one-board loop.
+            self.stats.set(
+                "lanes",
+                u128::from(kernel::lanes_per_step(n, tasks.depth())),
+            );
+        }
         Ok(result)
     }
 
@@ -512,6 +543,67 @@ impl Counter {
                 shard: None,
             },
         )
+    }
+}
+
+/// The device's side of [`Counter::run`]: hands `pending` to the device in batches sized to
+/// take about [`DEVICE_BATCH_TIME`] each (from one task up, doubling at most per batch) and
+/// sends every result, or the device's failure, to the run's loop; stops between batches when
+/// `stop` is set.
+fn drive_device(
+    device: &SharedDevice,
+    tasks: &TaskList,
+    pending: &[TaskId],
+    stop: &AtomicBool,
+    sender: &mpsc::Sender<Result<(TaskId, TaskResult), CounterError>>,
+) {
+    let mut next = 0;
+    let mut batch = 1usize;
+    while next < pending.len() && !stop.load(Ordering::Relaxed) {
+        let ids = &pending[next..(next + batch).min(pending.len())];
+        next += ids.len();
+        let prefixes: Vec<&[u8]> = ids.iter().map(|&id| tasks.prefix(id)).collect();
+        let started = Instant::now();
+        let solved =
+            match device.0.lock() {
+                Ok(mut device) => device.solve_batch(tasks.n(), &prefixes).map_err(|source| {
+                    CounterError::Device {
+                        device: device.describe(),
+                        source,
+                    }
+                }),
+                Err(_) => Err(CounterError::Device {
+                    device: "the device".to_string(),
+                    source: DeviceError("it failed in another run".to_string()),
+                }),
+            };
+        let results = match solved {
+            Ok(results) if results.len() == ids.len() => results,
+            Ok(results) => {
+                let _ = sender.send(Err(CounterError::Device {
+                    device: device.describe(),
+                    source: DeviceError(format!(
+                        "it returned {} results for {} tasks",
+                        results.len(),
+                        ids.len()
+                    )),
+                }));
+                return;
+            }
+            Err(e) => {
+                let _ = sender.send(Err(e));
+                return;
+            }
+        };
+        for (&id, result) in ids.iter().zip(results) {
+            if sender.send(Ok((id, result))).is_err() {
+                return;
+            }
+        }
+        // The next batch: as many tasks as fill the target time at this batch's pace.
+        let took = started.elapsed().as_secs_f64().max(1e-6);
+        let fit = (batch as f64 * DEVICE_BATCH_TIME.as_secs_f64() / took) as usize;
+        batch = fit.clamp(1, 2 * batch);
     }
 }
 

@@ -1,0 +1,119 @@
+//! The GPU kernel against the CPU's loop, on whatever adapter this machine has (Mesa's software
+//! Vulkan driver where there is no GPU: `scripts/test-gpu.sh` installs it). No adapter is a
+//! failure, never a skip.
+
+use nqueens::engines::counter::device::{self, SubBoard};
+use nqueens::engines::counter::{Counter, TaskList};
+use nqueens::instances::oeis;
+use nqueens_gpu::{Choice, GpuCounter};
+
+fn gpu() -> GpuCounter {
+    match GpuCounter::open(Choice::Any) {
+        Ok(Some(gpu)) => gpu,
+        Ok(None) => unreachable!("Choice::Any never answers None"),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+#[test]
+fn every_sub_board_gets_the_cpu_loops_answer() {
+    let mut gpu = gpu();
+    let mut compared = 0;
+    let mut tied = 0;
+    let mut gave_up = 0;
+    for n in 4..=13u32 {
+        let list = TaskList::new(n);
+        let prefixes: Vec<&[u8]> = list.ids().map(|id| list.prefix(id)).collect();
+        for start in [
+            list.depth(),
+            list.depth() + 1,
+            device::start_row(n),
+            n as usize - 2,
+        ] {
+            let split = device::split(n, &prefixes, start);
+            let found = gpu.count_sub_boards(n, &split.boards).unwrap();
+            assert_eq!(found.len(), split.boards.len());
+            for (board, found) in split.boards.iter().zip(&found) {
+                let Some(found) = found else {
+                    gave_up += 1;
+                    continue;
+                };
+                let expected = device::count_sub_board(n, board);
+                assert_eq!(*found, expected, "n = {n}, sub-board {board:?}");
+                tied += usize::from(expected.tied.unique > 0);
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 5_000, "{compared}");
+    assert!(gave_up < compared / 10, "{gave_up} of {compared} given up");
+    // Some go through the kernel's exact symmetry check.
+    assert!(tied > 100, "{tied}");
+}
+
+#[test]
+fn the_first_rows_are_in_the_upload() {
+    // Sub-boards whose prefixes fill sixteen slots: n = 20, cut at row 16.
+    let mut gpu = gpu();
+    let n = 20;
+    let list = TaskList::new(n);
+    let prefix = list.prefix(nqueens::engines::counter::TaskId(1234));
+    let split = device::split(n, &[prefix], 16);
+    let boards: Vec<SubBoard> = split.boards.iter().take(2_000).copied().collect();
+    assert!(!boards.is_empty());
+    let found = gpu.count_sub_boards(n, &boards).unwrap();
+    for (board, found) in boards.iter().zip(&found) {
+        assert_eq!(
+            found.unwrap(),
+            device::count_sub_board(n, board),
+            "{board:?}"
+        );
+    }
+}
+
+#[test]
+fn counts_on_the_gpu_match_oeis_up_to_15() {
+    let mut counter = Counter::new(1);
+    counter.device = Some(nqueens::engines::counter::SharedDevice::new(gpu()));
+    for n in 1..=15 {
+        let report = counter.run(n, &Default::default()).unwrap();
+        assert_eq!(report.total, oeis::total(n).unwrap(), "n = {n}");
+        assert_eq!(report.unique, oeis::unique(n).unwrap(), "n = {n}");
+    }
+}
+
+#[test]
+fn gpu_and_cpu_give_each_task_the_same_result() {
+    // Node counts included: a checkpoint may mix them.
+    let mut gpu = gpu();
+    let n = 14;
+    let list = TaskList::new(n);
+    let prefixes: Vec<&[u8]> = list.ids().map(|id| list.prefix(id)).collect();
+    let on_gpu = nqueens::engines::counter::Device::solve_batch(&mut gpu, n, &prefixes).unwrap();
+    let mut cpu = nqueens::engines::counter::TaskCounter::default();
+    let split = nqueens::engines::counter::SplitList::new(n, 0);
+    for (id, found) in list.ids().zip(on_gpu) {
+        assert_eq!(found, cpu.count(&split, id).unwrap(), "task {id}");
+    }
+}
+
+#[test]
+fn sub_boards_given_up_are_cut_deeper_until_counted() {
+    // A budget of 50 steps gives up on most sub-boards of n = 12; the tasks' results are
+    // still the CPU's, node for node.
+    let mut gpu = gpu();
+    gpu.set_budget(50);
+    gpu.set_start_row(Some(4));
+    let n = 12;
+    let list = TaskList::new(n);
+    let prefixes: Vec<&[u8]> = list.ids().map(|id| list.prefix(id)).collect();
+    let split = device::split(n, &prefixes, 4);
+    let first = gpu.count_sub_boards(n, &split.boards).unwrap();
+    assert!(first.iter().filter(|f| f.is_none()).count() > split.boards.len() / 2);
+    let on_gpu = nqueens::engines::counter::Device::solve_batch(&mut gpu, n, &prefixes).unwrap();
+    let mut cpu = nqueens::engines::counter::TaskCounter::default();
+    let list = nqueens::engines::counter::SplitList::new(n, 0);
+    for (id, found) in list.ids().zip(on_gpu) {
+        assert_eq!(found, cpu.count(&list, id).unwrap(), "task {id}");
+    }
+}
