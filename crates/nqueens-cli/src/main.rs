@@ -8,6 +8,7 @@
 
 mod args;
 mod commands;
+mod gpu;
 mod interrupt;
 mod output;
 mod progress;
@@ -58,6 +59,7 @@ enum Command {
     Cnf(commands::cnf::CnfArgs),
     Sat(commands::sat::SatArgs),
     Merge(commands::merge::MergeArgs),
+    Devices(commands::devices::DevicesArgs),
     Verify(commands::verify_file::VerifyArgs),
     Bench(commands::bench::BenchArgs),
     #[command(hide = true)]
@@ -93,6 +95,13 @@ pub enum Status {
 pub struct Failure(pub String);
 
 fn main() -> ExitCode {
+    #[cfg(feature = "gpu")]
+    if std::env::var_os("NODEVICE_SELECT").is_none() {
+        // Mesa's device-selection Vulkan layer looks for a display server to order the
+        // adapters (we order them ourselves) and, finding none, prints "error:" lines on
+        // stderr. SAFETY: nothing else runs yet, so no other thread reads the environment.
+        unsafe { std::env::set_var("NODEVICE_SELECT", "1") };
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => return report_usage_error(err),
@@ -112,6 +121,7 @@ fn main() -> ExitCode {
         Command::Cnf(args) => commands::cnf::run(args),
         Command::Sat(args) => commands::sat::run(args),
         Command::Merge(args) => commands::merge::run(args),
+        Command::Devices(args) => commands::devices::run(args),
         Command::Verify(args) => commands::verify_file::run(args),
         Command::Bench(args) => commands::bench::run(args),
         Command::BenchRun(args) => commands::bench::run_child_job(args),

@@ -12,6 +12,7 @@ use nqueens::engines::counter::{self, Checkpoint, Counter, CounterError, RunOpti
 use nqueens::methods::Method;
 
 use crate::args::{BoardArgs, MethodArgs, all_cores};
+use crate::gpu::DeviceChoice;
 use crate::interrupt::Interrupted;
 use crate::output;
 use crate::{Failure, Status};
@@ -40,6 +41,16 @@ pub struct CountArgs {
     /// the K parts up with `nqueens merge`.
     #[arg(long, value_name = "I/K", value_parser = parse_shard)]
     pub shard: Option<Shard>,
+    /// Where the counter runs: `cpu` (its threads), `gpu` (the best GPU adapter, or the one
+    /// --gpu-index names; `nqueens devices` lists them, and a software driver counts, for
+    /// tests), or `auto` (a hardware GPU when there is one, else the CPU). A GPU count uses
+    /// the same tasks as a CPU count: checkpoints and shards of one resume and merge with the
+    /// other. Needs a binary built with `--features gpu`.
+    #[arg(long, value_enum, value_name = "WHERE", default_value_t = DeviceChoice::Cpu)]
+    pub device: DeviceChoice,
+    /// The GPU adapter to count on (its index in `nqueens devices`).
+    #[arg(long, value_name = "I")]
+    pub gpu_index: Option<usize>,
 }
 
 fn parse_shard(text: &str) -> Result<Shard, String> {
@@ -54,12 +65,18 @@ pub fn run(args: CountArgs) -> Result<Status> {
         Job::Count
     };
     let threads = args.threads.map_or_else(all_cores, |t| t as usize);
+    let device = if args.device == DeviceChoice::Cpu && args.gpu_index.is_none() {
+        None
+    } else {
+        refuse_on_a_device(&args, &problem)?;
+        crate::gpu::open(args.device, args.gpu_index)?
+    };
     args.method
         .method
         .refuse_hopeless(job, &problem, threads)
         .map_err(|e| anyhow!("{e} (--method backtrack)"))?;
-    if args.checkpoint.is_some() || args.shard.is_some() {
-        return run_counter(&args, &problem, threads);
+    if args.checkpoint.is_some() || args.shard.is_some() || device.is_some() {
+        return run_counter(&args, &problem, threads, device);
     }
     let (config, progress) = args.method.config(threads);
     let mut engine = args.method.method.build(job, &problem, &config);
@@ -120,8 +137,37 @@ pub fn run(args: CountArgs) -> Result<Status> {
     Ok(Status::Success)
 }
 
-/// `--checkpoint` and `--shard`: runs that only the counter can do.
-fn run_counter(args: &CountArgs, problem: &nqueens::Problem, threads: usize) -> Result<Status> {
+/// What only the counter counts, on a CPU or a GPU: whole boards up to its limit.
+fn refuse_on_a_device(args: &CountArgs, problem: &nqueens::Problem) -> Result<()> {
+    let method = args.method.method;
+    if !matches!(method, Method::Auto | Method::Counter) {
+        bail!(
+            "--device counts with the counter method, not {} (leave out --method)",
+            method.name()
+        );
+    }
+    if problem.is_completion() {
+        bail!(
+            "--device counts whole boards only: the counter relies on the board's symmetry, which fixed queens break (leave out --device to count completions on the CPU)"
+        );
+    }
+    if problem.n() > counter::MAX_N {
+        bail!(
+            "--device counts boards up to n = {}; n = {} is too large",
+            counter::MAX_N,
+            problem.n()
+        );
+    }
+    Ok(())
+}
+
+/// `--checkpoint`, `--shard` and `--device`: runs that only the counter can do.
+fn run_counter(
+    args: &CountArgs,
+    problem: &nqueens::Problem,
+    threads: usize,
+    device: Option<counter::SharedDevice>,
+) -> Result<Status> {
     let method = args.method.method;
     if !matches!(method, Method::Auto | Method::Counter) {
         bail!(
@@ -146,6 +192,7 @@ fn run_counter(args: &CountArgs, problem: &nqueens::Problem, threads: usize) -> 
     let mut counter = Counter::new(threads);
     counter.progress = config.progress.clone();
     counter.limits = config.limits.clone();
+    counter.device = device;
     nqueens::Engine::check(&counter, job, problem)?;
     let options = RunOptions {
         checkpoint: args.checkpoint.clone(),
@@ -159,6 +206,9 @@ fn run_counter(args: &CountArgs, problem: &nqueens::Problem, threads: usize) -> 
     let report = report.map_err(wrong_total_fails)?;
     drop(progress);
     args.method.report(&counter, report.elapsed);
+    if let (true, Some(device)) = (args.method.stats, &counter.device) {
+        eprintln!("device={}", device.describe());
+    }
     let mut out = output::open(args.output.as_deref())?;
     if args.shard.is_some() {
         writeln!(out, "{}", report.shard_result().to_json())?;

@@ -4,6 +4,7 @@ pub mod bench;
 pub mod cnf;
 pub mod completions;
 pub mod count;
+pub mod devices;
 pub mod gen_completion;
 pub mod list;
 pub mod man;

@@ -9,6 +9,7 @@ mod completion;
 mod counter;
 mod cp;
 mod docs;
+mod gpu;
 mod huge;
 mod sat;
 mod terminal;
