@@ -2,12 +2,13 @@
 # The MPI front end (crates/nqueens-mpi) under a real mpirun: every count of n = 8..17 on
 # 1, 2, 3 and 4 ranks against the published table, a job killed with SIGKILL (a worker rank,
 # then rank 0) and resumed to the exact count of n = 18, and a checkpoint of another n
-# refused. Needs OpenMPI and libclang: installed with apt-get when run as root, otherwise this
-# fails naming the packages. About 2 to 4 minutes on 2 cores.
+# refused, and `--device gpu` on Mesa's software Vulkan driver (1 and 2 ranks). Needs OpenMPI,
+# libclang and the Vulkan loader with a driver: installed with apt-get when run as root,
+# otherwise this fails naming the packages. About 2 to 4 minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libopenmpi-dev openmpi-bin clang libclang-dev)
+packages=(libopenmpi-dev openmpi-bin clang libclang-dev libvulkan1 mesa-vulkan-drivers)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' ||
@@ -15,19 +16,20 @@ for package in "${packages[@]}"; do
 done
 if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
-        echo "installing ${missing[*]}"
+        echo "installing ${missing[*]} (OpenMPI and libclang for the MPI binary, the Vulkan loader and Mesa's software driver for --device gpu)"
         apt-get update -qq
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
     else
-        echo "test-mpi: install OpenMPI and libclang first: apt-get install ${missing[*]}" >&2
+        echo "test-mpi: install OpenMPI, libclang and Vulkan first: apt-get install ${missing[*]}" >&2
         exit 1
     fi
 fi
 command -v mpirun >/dev/null || { echo "test-mpi: mpirun not found (apt-get install openmpi-bin)" >&2; exit 1; }
 
-cargo build -p nqueens-mpi --features mpi --profile checked
+cargo build -p nqueens-mpi --features mpi,gpu --profile checked
 cargo build -p nqueens-cli --profile checked
 cargo clippy -p nqueens-mpi --features mpi --all-targets --profile checked -- -D warnings
+cargo clippy -p nqueens-mpi --features mpi,gpu --all-targets --profile checked -- -D warnings
 bin=target/checked/nqueens-mpi
 
 # Root may run MPI jobs here (a CI container); the box has fewer cores than ranks.
@@ -123,4 +125,23 @@ target/checked/nqueens count 13 --checkpoint "$work/n13.ckpt" >/dev/null
 run 2 "$bin" count 13 --threads 1 --checkpoint "$work/n13.ckpt" --stats 2>"$work/stats13" >"$work/out13"
 [ "$(cat "$work/out13")" = 73712 ] || fail "resumed n = 13 from count's checkpoint: $(cat "$work/out13")"
 grep -q "(2296 resumed)" "$work/stats13" || fail "not every task of count's checkpoint resumed: $(tail -1 "$work/stats13")"
+echo "== --device gpu (Mesa's software Vulkan driver): counts on 1 and 2 ranks"
+for n in 8 11 13; do
+    [ "$(run 1 "$bin" count "$n" --device gpu)" = "$(expected "$n" 2)" ] || fail "--device gpu n = $n on 1 rank"
+done
+# Two ranks share the one software adapter (with a warning): the schedule with device ranks.
+[ "$(run 2 "$bin" count 13 --device gpu --unique 2>"$work/gpu2")" = "$(expected 13 3)" ] || fail "--device gpu n = 13 on 2 ranks"
+grep -q "shares GPU 0" "$work/gpu2" || fail "no warning for two ranks on one GPU: $(cat "$work/gpu2")"
+# A GPU checkpoint, resumed on CPU ranks.
+rm -f "$work/gpu12.ckpt"
+run 2 "$bin" count 12 --device gpu --checkpoint "$work/gpu12.ckpt" >/dev/null 2>&1
+[ "$(run 2 "$bin" count 12 --threads 1 --checkpoint "$work/gpu12.ckpt" --stats 2>"$work/stats12")" = 14200 ] || fail "GPU checkpoint of n = 12 on CPU ranks"
+grep -q "(1392 resumed)" "$work/stats12" || fail "the GPU checkpoint did not resume whole: $(tail -1 "$work/stats12")"
+# No adapter: the job ends with the reason, never a CPU count.
+status=0
+VK_ICD_FILENAMES=/nonexistent.json VK_DRIVER_FILES=/nonexistent.json     run 2 -x VK_ICD_FILENAMES -x VK_DRIVER_FILES "$bin" count 10 --device gpu >"$work/nogpu.out" 2>&1 || status=$?
+[ "$status" -ne 0 ] || fail "--device gpu with no adapter succeeded"
+grep -q "no GPU adapter found" "$work/nogpu.out" || fail "no adapter error: $(cat "$work/nogpu.out")"
+echo "--device gpu: n = 8, 11, 13 on 1 rank, 13 on 2, a GPU checkpoint resumed on CPUs, no adapter refused"
+
 echo "test-mpi: all passed"

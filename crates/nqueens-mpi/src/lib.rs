@@ -26,7 +26,8 @@
 //!
 //! - [`schedule`]: the coordinator's bookkeeping (exactly once, batches, resume) and the
 //!   load-balance figure;
-//! - [`pool`]: the threads of one rank;
+//! - [`pool`]: the workers of one rank: threads, or a GPU fed in batches (`--device gpu`,
+//!   one rank per GPU, each rank taking the GPU of its index among the ranks of its node);
 //! - [`wire`]: the two messages as arrays of `u64`;
 //! - [`session`]: the roles of rank 0 and the other ranks over any transport (a trait), with
 //!   an in-process transport in the tests.
@@ -39,5 +40,6 @@ pub mod schedule;
 pub mod session;
 pub mod wire;
 
+pub use pool::Workers;
 pub use schedule::{Coordinator, Prefetch, RankStats, efficiency};
 pub use session::{Coordination, CoordinatorLink, MpiError, Outcome, WorkerLink, work};

@@ -16,7 +16,7 @@ use mpi::topology::{Communicator, SimpleCommunicator};
 use mpi::traits::Root;
 use nqueens::engines::counter::{self, MAX_N, SplitList, distributed::MAX_EXTRA_ROWS};
 use nqueens_mpi::session::{self, CoordinatorLink, WorkerLink};
-use nqueens_mpi::{Coordination, efficiency};
+use nqueens_mpi::{Coordination, Workers, efficiency};
 
 /// Reports from ranks to rank 0.
 const TAG_REPORT: i32 = 1;
@@ -66,6 +66,11 @@ struct CountArgs {
     /// the input of `scripts/simulate-schedule.py`.
     #[arg(long, value_name = "FILE")]
     task_times: Option<PathBuf>,
+    /// Count on the CPU's threads (`cpu`) or on GPUs (`gpu`): one rank per GPU, each rank
+    /// taking the GPU whose index (`nqueens devices`) is its rank among the ranks of its
+    /// node; --threads is then ignored. Needs a binary built with `--features mpi,gpu`.
+    #[arg(long, value_name = "WHERE", value_parser = ["cpu", "gpu"], default_value = "cpu")]
+    device: String,
 }
 
 fn parse_split(text: &str) -> Result<usize, String> {
@@ -126,6 +131,13 @@ impl WorkerLink for MpiSpoke<'_> {
 /// Exit codes, as `nqueens`: 1 a count that contradicts the published one, 2 anything else
 /// that stops the count (usage, checkpoint).
 fn main() -> ExitCode {
+    #[cfg(feature = "gpu")]
+    if std::env::var_os("NODEVICE_SELECT").is_none() {
+        // Mesa's device-selection Vulkan layer prints "error:" lines when no display server
+        // runs; the adapters are ordered by nqueens-gpu. SAFETY: MPI is not initialised yet
+        // and nothing else runs, so no other thread reads the environment.
+        unsafe { std::env::set_var("NODEVICE_SELECT", "1") };
+    }
     let Some((universe, _)) = mpi::initialize_with_threading(Threading::Funneled) else {
         eprintln!("error: MPI could not be initialised");
         return ExitCode::from(2);
@@ -161,7 +173,7 @@ fn run(world: &SimpleCommunicator, args: &CountArgs) -> Result<(), (u8, anyhow::
     // The cores this rank may run on (its affinity mask: what mpirun or srun bound it to).
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads = args.threads.map_or(cores, |t| t as usize);
-    if threads > cores {
+    if threads > cores && args.device == "cpu" {
         eprintln!(
             "warning: rank {} runs {threads} threads on {cores} core(s) it is bound to (mpirun binds each rank to one core by default: add --bind-to none, or --map-by slot:PE={threads})",
             world.rank()
@@ -169,6 +181,20 @@ fn run(world: &SimpleCommunicator, args: &CountArgs) -> Result<(), (u8, anyhow::
     }
     let list = Arc::new(SplitList::new(args.n, args.split_depth));
     let root = world.process_at_rank(0);
+    // Every rank opens its GPU before the count starts: one that cannot ends the job.
+    let workers = match args.device.as_str() {
+        "gpu" => {
+            let local = world.split_shared(0).rank() as usize;
+            match open_gpu(world.rank(), local) {
+                Ok(device) => Workers::Device(device),
+                Err(e) => {
+                    eprintln!("error: rank {}: {e}", world.rank());
+                    world.abort(2)
+                }
+            }
+        }
+        _ => Workers::Threads(threads),
+    };
     if world.rank() != 0 {
         // Rank 0 says whether the count goes ahead (its checkpoint may be refused).
         let mut go = 0u8;
@@ -176,7 +202,7 @@ fn run(world: &SimpleCommunicator, args: &CountArgs) -> Result<(), (u8, anyhow::
         if go != 1 {
             return Err((2, anyhow!("rank 0 stopped the count")));
         }
-        return session::work(list, &mut MpiSpoke { world }, threads).map_err(|e| {
+        return session::work(list, &mut MpiSpoke { world }, workers).map_err(|e| {
             // Rank 0 would wait for this rank's results forever: end the job.
             eprintln!(
                 "error: rank {}: {}",
@@ -196,7 +222,7 @@ fn run(world: &SimpleCommunicator, args: &CountArgs) -> Result<(), (u8, anyhow::
     root.broadcast_into(&mut go);
     let coordination = opened.map_err(|e| usage(e.into()))?;
     let outcome = coordination
-        .run(&mut MpiHub { world }, threads)
+        .run(&mut MpiHub { world }, workers)
         .map_err(|e| {
             // The other ranks wait for batches that will never come: end the job.
             eprintln!("error: {}", nqueens_support::error_line(&e));
@@ -230,6 +256,32 @@ fn run(world: &SimpleCommunicator, args: &CountArgs) -> Result<(), (u8, anyhow::
     written
         .and_then(|()| out.flush())
         .map_err(|e| usage(e.into()))
+}
+
+/// The GPU of index `local` (the rank's index among the ranks of its node); with more ranks
+/// than GPUs on a node, ranks share them round robin, with a warning.
+#[cfg(feature = "gpu")]
+fn open_gpu(rank: i32, local: usize) -> Result<counter::SharedDevice> {
+    let count = nqueens_gpu::adapters().len();
+    if count == 0 {
+        return Err(nqueens_gpu::GpuError::NoAdapter.into());
+    }
+    if local >= count {
+        eprintln!(
+            "warning: rank {rank} is rank {local} of its node, which has {count} GPU(s): it shares GPU {} (start one rank per GPU)",
+            local % count
+        );
+    }
+    let gpu = nqueens_gpu::GpuCounter::open(nqueens_gpu::Choice::Index(local % count))?
+        .ok_or_else(|| anyhow!("no GPU {}", local % count))?;
+    Ok(counter::SharedDevice::new(gpu))
+}
+
+#[cfg(not(feature = "gpu"))]
+fn open_gpu(_rank: i32, _local: usize) -> Result<counter::SharedDevice> {
+    Err(anyhow!(
+        "--device gpu: this nqueens-mpi was built without GPU support: build it with `cargo build --release -p nqueens-mpi --features mpi,gpu`"
+    ))
 }
 
 fn print_stats(outcome: &nqueens_mpi::Outcome) {

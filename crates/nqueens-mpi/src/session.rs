@@ -20,7 +20,7 @@ use nqueens::engines::counter::{
     Checkpoint, CounterError, Report as CountReport, Shard, SplitList, TaskId, TaskResult,
 };
 
-use crate::pool::{Done, Pool};
+use crate::pool::{Done, Pool, Workers};
 use crate::schedule::{Coordinator, Prefetch, RankStats, ScheduleError};
 use crate::wire::{self, MAX_BATCH, MAX_RESULTS, Report, WireError};
 
@@ -40,6 +40,9 @@ pub enum MpiError {
     /// A message that is not one.
     #[error("{0}")]
     Wire(#[from] WireError),
+    /// The rank's device (a GPU) failed.
+    #[error("{0}")]
+    Device(String),
     /// Writing the task times failed.
     #[error("{}", path.display())]
     Io {
@@ -135,14 +138,15 @@ impl Coordination {
         Ok(())
     }
 
-    /// Runs the count: hands out tasks, counts on `threads` threads itself, records each result
-    /// once, until every task is done and every rank has said it is finished.
+    /// Runs the count: hands out tasks, counts on its own `workers` (threads or a GPU),
+    /// records each result once, until every task is done and every rank has said it is
+    /// finished.
     pub fn run(
         mut self,
         link: &mut impl CoordinatorLink,
-        threads: usize,
+        workers: impl Into<Workers>,
     ) -> Result<Outcome, MpiError> {
-        let mut result = self.schedule(link, threads);
+        let mut result = self.schedule(link, &workers.into());
         if let Some(times) = self.times.as_mut() {
             if let (Ok(_), Err(e)) = (&result, times.file.flush()) {
                 result = Err(times.io_error(e));
@@ -161,16 +165,17 @@ impl Coordination {
     fn schedule(
         &mut self,
         link: &mut impl CoordinatorLink,
-        threads: usize,
+        workers: &Workers,
     ) -> Result<Outcome, MpiError> {
         let list = &self.list;
         let ranks = link.ranks();
+        let threads = workers.threads();
         let mut coordinator = Coordinator::new(list.len(), ranks, threads, &self.recorded)?;
         let mut finished = vec![false; ranks];
-        let mut pool = Pool::start(list.clone(), threads);
+        let mut pool = Pool::with(list.clone(), workers);
         // Rank 0's own queue must outlast the longest gap between two turns of this loop (on a
         // loaded machine the loop's thread waits for a core too).
-        let mut prefetch = Prefetch::new(threads);
+        let mut prefetch = Prefetch::new(workers.queue_slots());
         let (mut worst_gap, mut last_turn) = (Duration::ZERO, Instant::now());
         let (mut own_tasks, mut own_busy) = (0u32, Duration::ZERO);
         let mut own_exhausted = false;
@@ -197,6 +202,9 @@ impl Coordination {
                 own_tasks += 1;
                 own_busy += done.busy;
                 add(&mut coordinator, checkpoint, times, 0, &done)?;
+            }
+            if let Some(reason) = pool.failure() {
+                return Err(MpiError::Device(format!("rank 0: {reason}")));
             }
             while let Some((rank, words)) = link.poll() {
                 let report = Report::decode(&words, list.fingerprint(), list.len())?;
@@ -286,15 +294,18 @@ impl TaskTimes {
     }
 }
 
-/// Every rank but 0: asks for batches ahead of need, counts them on `threads` threads, sends
-/// the results back, and returns once rank 0 has no more tasks and every result is sent.
+/// Every rank but 0: asks for batches ahead of need, counts them on its `workers` (threads
+/// or a GPU), sends the results back, and returns once rank 0 has no more tasks and every
+/// result is sent.
 pub fn work(
     list: Arc<SplitList>,
     link: &mut impl WorkerLink,
-    threads: usize,
+    workers: impl Into<Workers>,
 ) -> Result<(), MpiError> {
-    let mut pool = Pool::start(list.clone(), threads);
-    let mut prefetch = Prefetch::new(threads);
+    let workers = workers.into();
+    let threads = workers.threads();
+    let mut pool = Pool::with(list.clone(), &workers);
+    let mut prefetch = Prefetch::new(workers.queue_slots());
     let (mut requested, mut exhausted) = (None, false);
     let mut results = Vec::new();
     // The mean task time, over every task this rank counted.
@@ -310,6 +321,9 @@ pub fn work(
             }
             tasks += results.len() as u32;
             busy += results.iter().map(|d| d.busy).sum::<Duration>();
+        }
+        if let Some(reason) = pool.failure() {
+            return Err(MpiError::Device(reason));
         }
         let want = if requested.is_some() || exhausted {
             0

@@ -7,6 +7,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use nqueens::engines::counter::checkpoint::record_line;
 use nqueens::engines::counter::{SplitList, TaskCounter, TaskId};
 use nqueens::instances::oeis;
+use nqueens_mpi::pool::Workers;
 use nqueens_mpi::{Coordination, CoordinatorLink, MpiError, Outcome, WorkerLink, work};
 
 struct Hub {
@@ -79,6 +80,58 @@ fn job_with_times(
         let mut hub = Hub { inbox, outboxes };
         coordination.run(&mut hub, threads)
     })
+}
+
+/// Runs a job whose ranks count with `workers(rank)`.
+fn mixed_job(
+    list: &Arc<SplitList>,
+    ranks: usize,
+    workers: impl Fn(usize) -> Workers + Sync,
+) -> Result<Outcome, MpiError> {
+    let coordination = Coordination::open(list.clone(), None)?;
+    let (up, inbox) = channel();
+    let mut outboxes = Vec::new();
+    let workers = &workers;
+    std::thread::scope(|scope| {
+        for rank in 1..ranks {
+            let (down_sender, down) = channel();
+            outboxes.push(down_sender);
+            let mut spoke = Spoke {
+                rank,
+                up: up.clone(),
+                down,
+            };
+            let list = list.clone();
+            scope.spawn(move || work(list, &mut spoke, workers(rank)).unwrap());
+        }
+        let mut hub = Hub { inbox, outboxes };
+        coordination.run(&mut hub, workers(0))
+    })
+}
+
+#[test]
+fn ranks_with_devices_count_beside_ranks_with_threads() {
+    // The CPU stand-in for a GPU on every other rank (rank 0 included), threads on the rest.
+    use nqueens::engines::counter::SharedDevice;
+    use nqueens::engines::counter::device::SplitOnCpu;
+    for n in [8, 11, 12] {
+        let list = Arc::new(SplitList::new(n, 0));
+        let outcome = mixed_job(&list, 3, |rank| {
+            if rank % 2 == 0 {
+                Workers::Device(SharedDevice::new(SplitOnCpu::default()))
+            } else {
+                Workers::Threads(2)
+            }
+        })
+        .unwrap();
+        assert_eq!(outcome.report.total, oeis::total(n).unwrap(), "n = {n}");
+        assert_eq!(outcome.report.unique, oeis::unique(n).unwrap(), "n = {n}");
+        // A device rank counts as one worker.
+        assert_eq!(
+            outcome.ranks.iter().map(|r| r.threads).collect::<Vec<_>>(),
+            [1, 2, 1]
+        );
+    }
 }
 
 #[test]

@@ -112,7 +112,7 @@ mod on_a_gpu {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("count16.ckpt");
         let p = path.display().to_string();
-        let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        let child = StdCommand::new(assert_cmd::cargo::cargo_bin("nqueens"))
             .args(["count", "16", "--device", "gpu", "--checkpoint", &p])
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -11,7 +11,7 @@
 //!
 //! - [`split`] searches each task's tree from the task's prefix down to `start_row` with the
 //!   counting loop's own rules (the class's allowed squares, the four-row lookahead of
-//!   [`RowMasks::dead_after`]) and counts those rows' queens as the loop would; every node
+//!   `RowMasks::dead_after`) and counts those rows' queens as the loop would; every node
 //!   that reaches `start_row` alive becomes a [`SubBoard`]. (A solution found above
 //!   `start_row`, on tiny boards, is counted by the host.)
 //! - The device searches each sub-board to the end with the same loop and returns its

@@ -91,9 +91,16 @@ impl RowMasks {
     /// (always so after the last row, where a full `next.columns` is a solution).
     #[inline(always)]
     pub(crate) fn dead_after(&self, row: usize, next: State) -> bool {
-        let below = &self.below[row];
+        self.below[row].dead_after(next)
+    }
+}
+
+impl Below {
+    /// [`RowMasks::dead_after`] for the row these rows are below.
+    #[inline(always)]
+    fn dead_after(&self, next: State) -> bool {
         let look = |k: usize| {
-            (next.columns | next.left << k | next.right >> k | below.blocked[k]) & below.live[k]
+            (next.columns | next.left << k | next.right >> k | self.blocked[k]) & self.live[k]
                 == u64::MAX
         };
         (0..LOOKAHEAD).fold(false, |dead, k| dead | look(k))
@@ -239,7 +246,8 @@ fn search<const TRACK: bool>(
                 left: next_left,
                 right: next_right,
             };
-            if !masks.dead_after(row, next) {
+            let below = &masks.below[row];
+            if !below.dead_after(next) {
                 stack[depth] = Frame {
                     taken,
                     columns,
@@ -252,7 +260,7 @@ fn search<const TRACK: bool>(
                 left = next_left;
                 right = next_right;
                 row += 1;
-                taken = next_columns | next_left | next_right | blocked[row];
+                taken = next_columns | next_left | next_right | below.blocked[0];
             } else if TRACK {
                 if next_columns == u64::MAX {
                     on_solution(&placed[..n]);
