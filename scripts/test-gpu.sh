@@ -9,22 +9,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libvulkan1 mesa-vulkan-drivers)
-missing=()
-for package in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' ||
-        missing+=("$package")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
-        echo "installing ${missing[*]} (the Vulkan loader and Mesa's software Vulkan driver, to run the GPU kernel without a GPU)"
-        apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-    else
-        echo "test-gpu: install the Vulkan loader and a driver first: apt-get install ${missing[*]}" >&2
-        exit 1
-    fi
-fi
+. scripts/debian-packages.sh
+need_packages test-gpu "the Vulkan loader and Mesa's software Vulkan driver, to run the GPU kernel without a GPU" \
+    libvulkan1 mesa-vulkan-drivers
 
 # Mesa's device-selection layer prints "error:" lines when no display server runs.
 export NODEVICE_SELECT=1

@@ -8,22 +8,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libopenmpi-dev openmpi-bin clang libclang-dev libvulkan1 mesa-vulkan-drivers)
-missing=()
-for package in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' ||
-        missing+=("$package")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
-        echo "installing ${missing[*]} (OpenMPI and libclang for the MPI binary, the Vulkan loader and Mesa's software driver for --device gpu)"
-        apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-    else
-        echo "test-mpi: install OpenMPI, libclang and Vulkan first: apt-get install ${missing[*]}" >&2
-        exit 1
-    fi
-fi
+. scripts/debian-packages.sh
+need_packages test-mpi "OpenMPI and libclang for the MPI binary, the Vulkan loader and Mesa's software driver for --device gpu" \
+    libopenmpi-dev openmpi-bin clang libclang-dev libvulkan1 mesa-vulkan-drivers
 command -v mpirun >/dev/null || { echo "test-mpi: mpirun not found (apt-get install openmpi-bin)" >&2; exit 1; }
 
 cargo build -p nqueens-mpi --features mpi,gpu --profile checked

@@ -5,19 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-need=()
-command -v man >/dev/null || need+=(man-db)
-command -v groff >/dev/null || need+=(groff-base)
-command -v zsh >/dev/null || need+=(zsh)
-command -v fish >/dev/null || need+=(fish)
-if [ ${#need[@]} -gt 0 ]; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
-    else
-        echo "install these packages first (Debian names): ${need[*]}" >&2
-        exit 1
-    fi
-fi
+. scripts/debian-packages.sh
+need_packages test-shell-docs "man and groff to render the manual pages, zsh and fish to parse the completions" \
+    man-db groff-base zsh fish
 
 cargo build --profile checked -q -p nqueens-cli
 bin=target/checked/nqueens

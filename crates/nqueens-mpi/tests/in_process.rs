@@ -59,27 +59,13 @@ fn job_with_times(
     checkpoint: Option<&std::path::Path>,
     times: Option<&std::path::Path>,
 ) -> Result<Outcome, MpiError> {
-    let mut coordination = Coordination::open(list.clone(), checkpoint)?;
-    if let Some(path) = times {
-        coordination.record_task_times(path)?;
-    }
-    let (up, inbox) = channel();
-    let mut outboxes = Vec::new();
-    std::thread::scope(|scope| {
-        for rank in 1..ranks {
-            let (down_sender, down) = channel();
-            outboxes.push(down_sender);
-            let mut spoke = Spoke {
-                rank,
-                up: up.clone(),
-                down,
-            };
-            let list = list.clone();
-            scope.spawn(move || work(list, &mut spoke, threads).unwrap());
-        }
-        let mut hub = Hub { inbox, outboxes };
-        coordination.run(&mut hub, threads)
-    })
+    mixed_job(
+        list,
+        ranks,
+        |_| Workers::Threads(threads),
+        checkpoint,
+        times,
+    )
 }
 
 /// Runs a job whose ranks count with `workers(rank)`.
@@ -87,8 +73,13 @@ fn mixed_job(
     list: &Arc<SplitList>,
     ranks: usize,
     workers: impl Fn(usize) -> Workers + Sync,
+    checkpoint: Option<&std::path::Path>,
+    times: Option<&std::path::Path>,
 ) -> Result<Outcome, MpiError> {
-    let coordination = Coordination::open(list.clone(), None)?;
+    let mut coordination = Coordination::open(list.clone(), checkpoint)?;
+    if let Some(path) = times {
+        coordination.record_task_times(path)?;
+    }
     let (up, inbox) = channel();
     let mut outboxes = Vec::new();
     let workers = &workers;
@@ -116,14 +107,14 @@ fn ranks_with_devices_count_beside_ranks_with_threads() {
     use nqueens::engines::counter::device::SplitOnCpu;
     for n in [8, 11, 12] {
         let list = Arc::new(SplitList::new(n, 0));
-        let outcome = mixed_job(&list, 3, |rank| {
+        let workers = |rank: usize| {
             if rank % 2 == 0 {
                 Workers::Device(SharedDevice::new(SplitOnCpu::default()))
             } else {
                 Workers::Threads(2)
             }
-        })
-        .unwrap();
+        };
+        let outcome = mixed_job(&list, 3, workers, None, None).unwrap();
         assert_eq!(outcome.report.total, oeis::total(n).unwrap(), "n = {n}");
         assert_eq!(outcome.report.unique, oeis::unique(n).unwrap(), "n = {n}");
         // A device rank counts as one worker.

@@ -1,11 +1,10 @@
 //! `nqueens count` with the counter: `auto`, checkpoints (killed and resumed), shards and
 //! `nqueens merge`.
 
-use std::path::Path;
 use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{assert_one_line_error, run, write_temp};
+use crate::util::{assert_one_line_error, records, run, write_temp};
 use nqueens::instances::oeis;
 
 #[test]
@@ -91,13 +90,6 @@ fn shards_print_json_and_merge_to_the_total() {
         2,
         "--checkpoint and --shard need the counter method, not backtrack",
     );
-}
-
-/// Records (complete lines after the header) in a checkpoint file.
-fn records(path: &Path) -> usize {
-    std::fs::read_to_string(path)
-        .map(|t| t.matches('\n').count().saturating_sub(1))
-        .unwrap_or(0)
 }
 
 #[test]

@@ -43,7 +43,6 @@ fn without_gpu_support_a_gpu_is_refused_and_auto_counts_on_the_cpu() {
 
 #[cfg(feature = "gpu")]
 mod on_a_gpu {
-    use std::path::Path;
     use std::process::{Command as StdCommand, Stdio};
     use std::time::{Duration, Instant};
 
@@ -98,13 +97,6 @@ mod on_a_gpu {
                 "{args:?}: {stderr}"
             );
         }
-    }
-
-    /// Records (complete lines after the header) in a checkpoint file.
-    fn records(path: &Path) -> usize {
-        std::fs::read_to_string(path)
-            .map(|t| t.matches('\n').count().saturating_sub(1))
-            .unwrap_or(0)
     }
 
     #[test]

@@ -84,3 +84,10 @@ pub fn write_temp(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
     std::fs::write(&path, text).expect("writes the temporary file");
     path.display().to_string()
 }
+
+/// Records (complete lines after the header) in a checkpoint file.
+pub fn records(path: &std::path::Path) -> usize {
+    std::fs::read_to_string(path)
+        .map(|t| t.matches('\n').count().saturating_sub(1))
+        .unwrap_or(0)
+}
