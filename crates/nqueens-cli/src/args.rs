@@ -11,7 +11,7 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use nqueens::engines::sat::Encoding;
 use nqueens::formats::render::{Colour, Format, SvgStyle};
 use nqueens::methods::{Config, Method};
-use nqueens::{Engine, Problem, Queen, formats::partial};
+use nqueens::{Engine, Job, Problem, Queen, formats::partial};
 
 use crate::output;
 use crate::progress::ProgressLine;
@@ -44,10 +44,9 @@ impl BoardArgs {
             match n {
                 Some(n) if n != board.n => {
                     bail!(
-                        "N is {n} but {} describes a {}×{} board",
+                        "N is {n} but {} describes {}",
                         output::display_name(path),
-                        board.n,
-                        board.n
+                        nqueens::board::ABoard(board.n)
                     )
                 }
                 _ => n = Some(board.n),
@@ -65,6 +64,22 @@ impl BoardArgs {
 fn read_partial(path: &Path) -> Result<partial::PartialBoard> {
     let (name, text) = output::read_input(path, partial::MAX_BYTES, "a partial-board file")?;
     partial::parse(&text).with_context(|| name)
+}
+
+/// The methods other than `auto` and `refused` whose own check accepts `job` on `problem`, in
+/// the order of [`Method::ALL`].
+pub fn methods_able(
+    job: Job,
+    problem: &Problem,
+    config: &Config,
+    refused: &str,
+) -> Vec<&'static str> {
+    Method::ALL
+        .iter()
+        .filter(|&&m| m != Method::Auto && m.name() != refused)
+        .filter(|m| m.build(job, problem, config).check(job, problem).is_ok())
+        .map(|m| m.name())
+        .collect()
 }
 
 /// Parses the board size with a message that says what is expected.
@@ -185,6 +200,52 @@ impl MethodArgs {
         (config, line)
     }
 
+    /// Builds the engine for `job` and runs its own check on `problem`. A refusal names the
+    /// methods that can do the job on this board, each checked the same way, so that the
+    /// advice works when followed; when none can and the user left the choice to `auto`, the
+    /// message names no method at all.
+    pub fn engine_for(
+        &self,
+        job: Job,
+        problem: &Problem,
+        config: &Config,
+    ) -> Result<Box<dyn Engine>> {
+        let engine = self.method.build(job, problem, config);
+        match engine.check(job, problem) {
+            Ok(()) => Ok(engine),
+            Err(err) => Err(self.with_advice(err, job, problem, config)),
+        }
+    }
+
+    /// A refusal with the methods that can do `job` on `problem` instead (see
+    /// [`engine_for`](Self::engine_for)); other errors unchanged.
+    pub fn with_advice(
+        &self,
+        err: nqueens::Error,
+        job: Job,
+        problem: &Problem,
+        config: &Config,
+    ) -> anyhow::Error {
+        let refused = match &err {
+            nqueens::Error::Unsupported { method, .. }
+            | nqueens::Error::TooLarge { method, .. } => *method,
+            _ => return err.into(),
+        };
+        let able = methods_able(job, problem, config, refused);
+        match (able.as_slice(), &err) {
+            ([], nqueens::Error::Unsupported { job, reason, .. })
+                if self.method == Method::Auto =>
+            {
+                anyhow::anyhow!("cannot {job}: {reason} (no method can)")
+            }
+            ([], _) => anyhow::anyhow!("{err} (no other method can either)"),
+            ([one], _) => anyhow::anyhow!("{err} (--method {one} can)"),
+            ([rest @ .., last], _) => {
+                anyhow::anyhow!("{err} (--method {} or {last} can)", rest.join(", "))
+            }
+        }
+    }
+
     /// Prints `method=... elapsed=... <counters>` on stderr when `--stats` was given.
     pub fn report(&self, engine: &dyn Engine, elapsed: Duration) {
         if self.stats {
@@ -216,20 +277,26 @@ pub struct OutputArgs {
 }
 
 impl OutputArgs {
-    /// The format asked for, or the one the output file's extension implies.
-    pub fn format(&self) -> Format {
+    /// The format asked for, or the one the output file's extension implies (none, `.txt`:
+    /// unicode). Any other extension needs --format: `-o board.png` would otherwise get text
+    /// in a file named as a picture.
+    pub fn format(&self) -> Result<Format> {
         if let Some(format) = self.format {
-            return format;
+            return Ok(format);
         }
-        let extension = self
-            .output
-            .as_deref()
-            .and_then(Path::extension)
-            .and_then(|e| e.to_str());
-        match extension.map(str::to_ascii_lowercase).as_deref() {
-            Some("svg") => Format::Svg,
-            Some("json" | "jsonl") => Format::Json,
-            _ => Format::Unicode,
+        let Some(extension) = self.output.as_deref().and_then(Path::extension) else {
+            return Ok(Format::Unicode);
+        };
+        let lower = extension.to_string_lossy().to_ascii_lowercase();
+        match lower.as_str() {
+            "svg" => Ok(Format::Svg),
+            "json" | "jsonl" => Ok(Format::Json),
+            "txt" | "text" => Ok(Format::Unicode),
+            _ => anyhow::bail!(
+                "--output {}: no format writes .{} files (the extension picks svg for .svg, json for .json and .jsonl, unicode for .txt); give --format to write another",
+                self.output.as_deref().unwrap_or(Path::new("")).display(),
+                extension.to_string_lossy()
+            ),
         }
     }
 }
@@ -239,7 +306,7 @@ impl OutputArgs {
     /// to draw gets `permutation` when no format was asked for, and an error (naming the formats
     /// that work) when a grid format was.
     pub fn format_for(&self, n: u32) -> Result<Format> {
-        let format = self.format();
+        let format = self.format()?;
         let implied = self.format.is_none() && format == Format::Unicode;
         if implied && format.check_size(n).is_err() {
             return Ok(Format::Permutation);

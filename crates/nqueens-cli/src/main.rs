@@ -185,14 +185,9 @@ fn report_error(err: &anyhow::Error) -> ExitCode {
         );
         return ExitCode::from(3);
     }
-    let mut message = nqueens_support::error_line(err.as_ref());
-    // The library names methods, never flags; the flag is this front end's word.
-    if matches!(
-        err.downcast_ref::<nqueens::Error>(),
-        Some(nqueens::Error::Unsupported { .. } | nqueens::Error::TooLarge { .. })
-    ) {
-        message.push_str(" (--method picks another; --help lists them)");
-    }
+    // The library names methods, never flags; the commands add which `--method` can do the
+    // job instead (`MethodArgs::engine_for`).
+    let message = nqueens_support::error_line(err.as_ref());
     let _ = writeln!(io::stderr(), "error: {message}");
     if err.downcast_ref::<Failure>().is_some() {
         ExitCode::from(1)

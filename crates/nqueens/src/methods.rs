@@ -92,10 +92,13 @@ impl Method {
     pub fn about(self) -> String {
         let up_to = |n: u32| format!("n ≤ {n}");
         match self {
-            Method::Auto => "pick the best method for the job and the board (completions: a \
-                             root check, then cp with randomised restarts interleaved with \
-                             dancing links, so no board takes much longer than its peers)"
-                .into(),
+            Method::Auto => format!(
+                "pick the best method for the job and the board: the counter for counts of \
+                 whole boards (n ≤ {}), backtracking or the construction for one solution, and \
+                 for completions a root check, then cp with randomised restarts interleaved \
+                 with dancing links",
+                counter::MAX_N
+            ),
             Method::Backtrack => format!(
                 "bitboard backtracking, row by row ({}); the honest baseline",
                 up_to(crate::engines::backtrack::MAX_N)
@@ -186,7 +189,7 @@ impl Method {
     /// Refuses, under `auto`, a run no one would wait for: counting the solutions of a whole
     /// board beyond the counter's [`counter::MAX_N`] rows, which only plain backtracking can
     /// do, without symmetry and in roughly [`backtrack_count_seconds`]. The error gives that
-    /// estimate; asking for the backtracking method by name runs it (with progress).
+    /// estimate; asking for a search method by name runs it (with progress).
     pub fn refuse_hopeless(self, job: Job, problem: &Problem, threads: usize) -> Result<(), Error> {
         let n = problem.n();
         if self != Method::Auto
@@ -202,7 +205,7 @@ impl Method {
             method: self.name(),
             job,
             reason: format!(
-                "n = {n} is beyond the counter (it covers n ≤ {}; the largest board ever counted is n = 27), and plain backtracking would need {} on {threads} thread{plural}; ask for the backtracking method by name to run it anyway",
+                "n = {n} is beyond the counter (it covers n ≤ {}; the largest board ever counted is n = 27), and plain backtracking would need {} on {threads} thread{plural}; ask for a search method by name to run it anyway",
                 counter::MAX_N,
                 rough_duration(backtrack_count_seconds(n, threads))
             ),

@@ -71,16 +71,20 @@ pub fn run(args: CountArgs) -> Result<Status> {
         refuse_on_a_device(&args, &problem)?;
         crate::gpu::open(args.device, args.gpu_index)?
     };
-    args.method
-        .method
-        .refuse_hopeless(job, &problem, threads)
-        .map_err(|e| anyhow!("{e} (--method backtrack)"))?;
+    if let Err(hopeless) = args.method.method.refuse_hopeless(job, &problem, threads) {
+        // The library says which method it would take; the flag is ours to name.
+        let (config, _) = args.method.config(threads);
+        let by_name = crate::args::methods_able(job, &problem, &config, "auto");
+        match by_name.first() {
+            Some(method) => bail!("{hopeless} (--method {method})"),
+            None => bail!("{hopeless}"),
+        }
+    }
     if args.checkpoint.is_some() || args.shard.is_some() || device.is_some() {
         return run_counter(&args, &problem, threads, device);
     }
     let (config, progress) = args.method.config(threads);
-    let mut engine = args.method.method.build(job, &problem, &config);
-    engine.check(job, &problem)?;
+    let mut engine = args.method.engine_for(job, &problem, &config)?;
     if engine.name() == "backtrack" && !problem.is_completion() && problem.n() > counter::MAX_N {
         // Asked for by name: run it, but never silently.
         eprintln!(
@@ -193,7 +197,8 @@ fn run_counter(
     counter.progress = config.progress.clone();
     counter.limits = config.limits.clone();
     counter.device = device;
-    nqueens::Engine::check(&counter, job, problem)?;
+    nqueens::Engine::check(&counter, job, problem)
+        .map_err(|e| args.method.with_advice(e, job, problem, &config))?;
     let options = RunOptions {
         checkpoint: args.checkpoint.clone(),
         shard: args.shard,

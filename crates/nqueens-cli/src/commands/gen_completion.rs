@@ -73,9 +73,10 @@ pub fn run(args: GenCompletionArgs) -> Result<Status> {
             Ok(problem) => problem,
             Err(GenerateError::OutOfTries { n, queens, tries }) => {
                 eprintln!(
-                    "no non-attacking placement of {queens} queens on a {n}×{n} board found in \
+                    "no non-attacking placement of {queens} queens on {} found in \
                  {tries} random draws; such placements get rare as K grows (try fewer queens, \
-                 a larger --max-tries or --method sequential)"
+                 a larger --max-tries or --method sequential)",
+                    nqueens::board::ABoard(n)
                 );
                 return Ok(Status::GaveUp);
             }

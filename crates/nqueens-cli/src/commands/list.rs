@@ -36,8 +36,7 @@ pub fn run(args: ListArgs) -> Result<Status> {
             || args.output.output.is_some()
             || !std::io::IsTerminal::is_terminal(&std::io::stdout())
     });
-    let mut engine = args.method.method.build(Job::List, &problem, &config);
-    engine.check(Job::List, &problem)?;
+    let mut engine = args.method.engine_for(Job::List, &problem, &config)?;
     let out = output::open(args.output.output.as_deref())?;
     let mut writer = SolutionWriter::new(out, format, &problem, args.output.svg.style());
     // A picture of all solutions of a bare board has a size known from the published counts,

@@ -105,7 +105,10 @@ pub fn run(args: SatArgs) -> Result<Status> {
         }
         Outcome::Unknown(reason) => {
             writeln!(out, "s UNKNOWN")?;
-            eprintln!("{}", crate::gave_up_line(&reason.to_string(), "sat solver"));
+            // Stopped by Ctrl-C: the interrupt line alone says so (from `main`).
+            if !crate::interrupt::requested() {
+                eprintln!("{}", crate::gave_up_line(&reason.to_string(), "sat solver"));
+            }
             Status::GaveUp
         }
     };

@@ -26,8 +26,7 @@ pub fn run(args: SolveArgs) -> Result<Status> {
     let problem = args.board.problem()?;
     let format = args.output.format_for(problem.n())?;
     let (config, progress) = args.method.config(1);
-    let mut engine = args.method.method.build(Job::Solve, &problem, &config);
-    engine.check(Job::Solve, &problem)?;
+    let mut engine = args.method.engine_for(Job::Solve, &problem, &config)?;
     let start = Instant::now();
     let outcome = engine.solve(&problem)?;
     drop(progress);

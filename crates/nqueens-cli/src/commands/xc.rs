@@ -178,8 +178,11 @@ pub fn run(args: XcArgs) -> Result<Status> {
         );
     }
     if let Some(reason) = solver.gave_up() {
-        let by = format!("{} engine", solver.engine().name());
-        eprintln!("{}", crate::gave_up_line(&reason.to_string(), &by));
+        // Stopped by Ctrl-C: the interrupt line alone says so (from `main`), not "gave up".
+        if !crate::interrupt::requested() {
+            let by = format!("{} engine", solver.engine().name());
+            eprintln!("{}", crate::gave_up_line(&reason.to_string(), &by));
+        }
         return Ok(Status::GaveUp);
     }
     if found == Some(0) {

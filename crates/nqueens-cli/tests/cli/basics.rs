@@ -3,7 +3,7 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Command as StdCommand, Stdio};
 
-use crate::util::{assert_usage_error, run};
+use crate::util::{assert_usage_error, run, write_temp};
 use nqueens::{Problem, Solution, instances::oeis, verify};
 
 #[test]
@@ -234,6 +234,30 @@ fn output_goes_to_a_file_in_the_format_its_extension_names() {
 }
 
 #[test]
+fn an_extension_no_format_writes_is_refused_unless_a_format_is_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("x.png");
+    let p = png.to_str().unwrap();
+    for args in [&["solve", "8", "-o", p][..], &["list", "6", "-o", p]] {
+        assert_usage_error(args, &format!("--output {p}: no format writes .png files"));
+        assert!(!png.exists(), "nothing written for {args:?}");
+    }
+    // With --format the name is the user's business; .txt and no extension are text.
+    let (code, _, stderr) = run(&["solve", "8", "-o", p, "--format", "coords"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(std::fs::read_to_string(&png).unwrap().lines().count(), 1);
+    for name in ["board.txt", "board.TXT", "board"] {
+        let path = dir.path().join(name);
+        let (code, _, stderr) = run(&["solve", "4", "-o", path.to_str().unwrap()]);
+        assert_eq!(code, 0, "{name}: {stderr}");
+        assert!(
+            std::fs::read_to_string(&path).unwrap().contains('♕'),
+            "{name}"
+        );
+    }
+}
+
+#[test]
 fn a_closed_pipe_ends_quietly() {
     let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("nqueens"))
         .args(["list", "14", "--format", "coords"])
@@ -250,4 +274,83 @@ fn a_closed_pipe_ends_quietly() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
+#[test]
+fn an_off_board_queen_in_a_file_names_the_file_and_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_temp(&dir, "board.txt", "# two queens\n8\n1:1\n9:9\n");
+    assert_usage_error(
+        &["solve", "--fix-file", &path],
+        &format!(
+            "{path}: line 4, column 1: fixed queen 9:9 is off the 8×8 board (rows and columns run from 1 to 8)"
+        ),
+    );
+    let fine = write_temp(&dir, "fine.txt", "8\n1:1\n");
+    assert_usage_error(
+        &["solve", "11", "--fix-file", &fine],
+        &format!("N is 11 but {fine} describes an 8×8 board"),
+    );
+}
+
+/// The methods an error's advice names: `(--method a, b or c can)` or `(--method a)`.
+fn advised_methods(stderr: &str) -> Vec<String> {
+    let Some((_, advice)) = stderr.rsplit_once("(--method ") else {
+        return Vec::new();
+    };
+    let advice = advice
+        .trim_end()
+        .trim_end_matches(')')
+        .trim_end_matches(" can");
+    advice
+        .split([',', ' '])
+        .filter(|w| !w.is_empty() && *w != "or")
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn every_method_an_error_advises_takes_the_job() {
+    // Refusals of every kind; each method the advice names is run with the same arguments
+    // (and a time limit): it must take the job, not refuse it in turn.
+    let refused: &[&[&str]] = &[
+        &["count", "70"],
+        &["count", "40"],
+        &["count", "70", "--method", "backtrack"],
+        &["count", "8", "--method", "construct"],
+        &["count", "8", "--fix", "1:1", "--method", "counter"],
+        &["solve", "70", "--method", "backtrack"],
+        &["solve", "20001", "--method", "cp"],
+        &["solve", "8", "--method", "construct", "--fix", "1:1"],
+        &["list", "8", "--method", "construct"],
+        &["solve", "8", "--method", "counter"],
+    ];
+    let mut followed = 0;
+    for args in refused {
+        let (code, _, stderr) = run(args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        let methods = advised_methods(&stderr);
+        assert!(!methods.is_empty(), "{args:?}: no advice in {stderr:?}");
+        for method in methods {
+            let mut again: Vec<&str> = args.to_vec();
+            if let Some(at) = again.iter().position(|a| *a == "--method") {
+                again.drain(at..at + 2);
+            }
+            again.extend(["--method", &method, "--time-limit", "1", "-o", "/dev/null"]);
+            let (code, _, stderr) = run(&again);
+            assert!(
+                [0, 1, 3].contains(&code),
+                "{again:?} (advised by {args:?}) exited {code}: {stderr}"
+            );
+            followed += 1;
+        }
+    }
+    assert!(followed > 20, "{followed}");
+    // Where no method can, the message says so and advises none.
+    let (code, _, stderr) = run(&["count", "8", "--fix", "1:1", "--unique"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        stderr,
+        "error: cannot count solutions up to symmetry: fixed queens break the board's symmetry, so unique solutions are not defined (no method can)\n"
+    );
 }

@@ -98,7 +98,7 @@ fn impossible_requests_are_refused_at_once() {
         assert_one_line_error(
             &["gen-completion", "8", "-k", "9", "--method", method],
             2,
-            "cannot place 9 non-attacking queens on a 8×8 board: at most 8 fit",
+            "cannot place 9 non-attacking queens on an 8×8 board: at most 8 fit",
         );
     }
     assert_one_line_error(

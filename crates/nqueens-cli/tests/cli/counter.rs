@@ -671,3 +671,28 @@ fn a_count_stopped_at_its_limit_resumes_from_its_checkpoint() {
     let (code, stdout, stderr) = run(&["count", "17", "--checkpoint", path]);
     assert_eq!((code, stdout.as_str()), (0, "95815104\n"), "{stderr}");
 }
+
+#[test]
+fn two_interrupts_within_a_second_are_one_and_say_so() {
+    // What `timeout -s INT` does: SIGINT to the child, then to its process group, microseconds
+    // apart. The second must not kill the first's clean stop.
+    for _ in 0..3 {
+        let child = StdCommand::new(assert_cmd::cargo::cargo_bin("nqueens"))
+            .args(["count", "17", "-j", "1"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        for _ in 0..2 {
+            // SAFETY: kill(2) on our own unreaped child with a plain signal number.
+            assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+            std::thread::sleep(Duration::from_micros(100));
+        }
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(130), "{stderr}");
+        assert!(stderr.starts_with("interrupted after "), "{stderr}");
+        assert!(out.stdout.is_empty());
+    }
+}

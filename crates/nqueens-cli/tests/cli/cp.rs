@@ -50,6 +50,6 @@ fn unsolvable_and_too_large_boards_say_so() {
     assert_eq!(
         stderr,
         "error: the cp method handles n up to 20000; n = 20001 is too large \
-         (--method picks another; --help lists them)\n"
+         (--method construct or local can)\n"
     );
 }

@@ -36,7 +36,7 @@ fn construct_refuses_fixed_queens_and_counting() {
     assert_eq!(
         stderr,
         "error: the construct method cannot find a solution: the construction cannot keep fixed \
-         queens; local search can (--method picks another; --help lists them)\n"
+         queens; local search can (--method backtrack, dlx, dlx-gadgets, sat, cp or local can)\n"
     );
     let (code, _, stderr) = run(&["count", "8", "-m", "construct"]);
     assert_eq!(code, 2);

@@ -5,7 +5,7 @@
 #[path = "../../../sat/tests/rup.rs"]
 mod rup;
 
-use crate::util::{run, write_temp};
+use crate::util::{interrupted, run, write_temp};
 use nqueens::{Problem, Solution, instances::oeis, verify};
 
 /// The clauses and variable count of a DIMACS text (test-side parsing, comments skipped).
@@ -232,4 +232,40 @@ fn malformed_dimacs_is_one_line_with_its_line_number_and_exit_2() {
     assert_eq!((code, stderr.lines().count()), (2, 1));
     let (code, _, stderr) = run(&["cnf", "8", "--encoding", "ladder"]);
     assert_eq!((code, stderr.lines().count()), (2, 1));
+}
+
+#[test]
+fn ctrl_c_says_interrupted_once_and_never_gave_up() {
+    // Eleven pigeons, ten holes: unsatisfiable, and seconds of search for any CDCL solver.
+    let (pigeons, holes) = (11, 10);
+    let var = |p: usize, h: usize| p * holes + h + 1;
+    let mut clauses = Vec::new();
+    for p in 0..pigeons {
+        clauses.push(
+            (0..holes)
+                .map(|h| var(p, h).to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
+    }
+    for h in 0..holes {
+        for a in 0..pigeons {
+            for b in a + 1..pigeons {
+                clauses.push(format!("-{} -{}", var(a, h), var(b, h)));
+            }
+        }
+    }
+    let mut text = format!("p cnf {} {}\n", pigeons * holes, clauses.len());
+    for clause in &clauses {
+        text.push_str(clause);
+        text.push_str(" 0\n");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_temp(&dir, "php.cnf", &text);
+    let (code, stdout, stderr) =
+        interrupted(&["sat", &path], std::time::Duration::from_millis(300));
+    assert_eq!(code, 130, "{stderr}");
+    assert_eq!(stdout, "s UNKNOWN\n");
+    assert_eq!(stderr.lines().count(), 1, "{stderr:?}");
+    assert!(stderr.starts_with("interrupted after "), "{stderr:?}");
 }

@@ -91,3 +91,25 @@ pub fn records(path: &std::path::Path) -> usize {
         .map(|t| t.matches('\n').count().saturating_sub(1))
         .unwrap_or(0)
 }
+
+/// Starts the binary with `args`, sends SIGINT (Ctrl-C) after `delay`, and returns (exit
+/// code, stdout, stderr).
+pub fn interrupted(args: &[&str], delay: std::time::Duration) -> (i32, String, String) {
+    use std::process::{Command as StdCommand, Stdio};
+    let child = StdCommand::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    std::thread::sleep(delay);
+    // SAFETY: kill(2) on our own unreaped child with a plain signal number.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let out = child.wait_with_output().expect("ends");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).expect("UTF-8 stdout"),
+        String::from_utf8(out.stderr).expect("UTF-8 stderr"),
+    )
+}

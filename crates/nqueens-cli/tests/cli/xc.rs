@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::util::{parse_coords, run, run_with};
+use crate::util::{interrupted, parse_coords, run, run_with, write_temp};
 use nqueens::{Problem, Queen, Solution, instances::oeis, verify};
 
 /// A fixture of the exact-cover crate's tests.
@@ -399,4 +399,24 @@ fn time_limits_stop_exact_cover_searches_with_exit_3() {
     // A run under the limit is unaffected.
     let (code, stdout, _) = run(&["count", "10", "-m", "dlx", "--time-limit", "30"]);
     assert_eq!((code, stdout.as_str()), (0, "724\n"));
+}
+
+#[test]
+fn ctrl_c_says_interrupted_once_and_never_gave_up() {
+    // The 64-queens cover in natural order: its first solution takes the solver far longer
+    // than the 300 ms before Ctrl-C.
+    let dir = tempfile::tempdir().unwrap();
+    let (code, text, _) = run(&["xc-export", "64"]);
+    assert_eq!(code, 0);
+    let path = write_temp(&dir, "q64.dlx", &text);
+    for engine in [&["--engine", "bits"][..], &["--engine", "links"]] {
+        let args = [&["xc", path.as_str()][..], engine].concat();
+        let (code, _, stderr) = interrupted(&args, std::time::Duration::from_millis(300));
+        assert_eq!(code, 130, "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr:?}");
+        assert!(
+            stderr.starts_with("interrupted after "),
+            "{args:?}: {stderr:?}"
+        );
+    }
 }

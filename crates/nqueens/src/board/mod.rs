@@ -97,6 +97,23 @@ pub enum ProblemError {
     },
 }
 
+/// "a 9×9 board", "an 8×8 board", "an 11×11 board": a board size in a sentence, with the
+/// article English reads it with (eight, eleven, eighteen, eighty… take "an").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ABoard(pub u32);
+
+impl std::fmt::Display for ABoard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.0;
+        let digits = n.to_string();
+        // The number is read from its leading group of one to three digits: "eight …",
+        // "eleven …", "eighteen …", "eight hundred …".
+        let lead = &digits[..(digits.len() - 1) % 3 + 1];
+        let an = lead.starts_with('8') || (lead.len() == 2 && (lead == "11" || lead == "18"));
+        write!(f, "{} {n}×{n} board", if an { "an" } else { "a" })
+    }
+}
+
 /// An N-Queens problem: place `n` non-attacking queens on an n×n board, keeping the queens in
 /// `fixed` where they are (the *completion* variant; plain N-Queens when `fixed` is empty).
 ///
@@ -248,6 +265,22 @@ impl Solution {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn board_sizes_take_the_article_they_are_read_with() {
+        let said = |n| ABoard(n).to_string();
+        for n in [
+            8, 11, 18, 80, 89, 800, 8_000, 11_000, 18_500, 80_000, 800_000, 8_000_000,
+        ] {
+            assert!(said(n).starts_with("an "), "{}", said(n));
+        }
+        for n in [
+            1, 4, 9, 10, 12, 19, 28, 100, 108, 111, 118, 1_100, 1_800, 110_000,
+        ] {
+            assert!(said(n).starts_with("a "), "{}", said(n));
+        }
+        assert_eq!(said(8), "an 8×8 board");
+    }
 
     #[test]
     fn errors_name_the_squares() {

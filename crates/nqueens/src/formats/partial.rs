@@ -162,6 +162,14 @@ pub fn parse(text: &str) -> Result<PartialBoard, ParseError> {
                     format!("expected a queen as ROW:COL: {}", e.reason),
                 )
             })?;
+            if queen.row >= n || queen.col >= n {
+                // Said here, where the line is known, rather than by the problem's check.
+                return Err(at(
+                    i,
+                    indent(line),
+                    ProblemError::OffBoard { queen, n }.to_string(),
+                ));
+            }
             queens.push(queen);
         }
         return Ok(PartialBoard { n, queens });
@@ -302,6 +310,14 @@ mod tests {
         assert_eq!(
             err("3\n.Q.\n...\n"),
             "line 3, column 1: a drawn board needs exactly 3 rows, found 2"
+        );
+        assert_eq!(
+            err("8\n1:1\n  9:9\n"),
+            "line 3, column 3: fixed queen 9:9 is off the 8×8 board (rows and columns run from 1 to 8)"
+        );
+        assert_eq!(
+            err("8\n2:9\n"),
+            "line 2, column 1: fixed queen 2:9 is off the 8×8 board (rows and columns run from 1 to 8)"
         );
     }
 

@@ -74,7 +74,7 @@
 use nqueens_support::SplitMix64;
 use thiserror::Error;
 
-use crate::board::{Problem, Queen};
+use crate::board::{ABoard, Problem, Queen};
 
 /// How many draws [`random_partial`] makes before giving up.
 pub const DEFAULT_TRIES: u64 = 10_000_000;
@@ -84,7 +84,8 @@ pub const DEFAULT_TRIES: u64 = 10_000_000;
 pub enum GenerateError {
     /// More queens than rows.
     #[error(
-        "cannot place {queens} non-attacking queens on a {n}×{n} board: at most {} fit",
+        "cannot place {queens} non-attacking queens on {}: at most {} fit",
+        ABoard(*n),
         max_queens(*n)
     )]
     TooManyQueens {
@@ -98,8 +99,8 @@ pub enum GenerateError {
     ZeroSize,
     /// The draw would need more memory than the machine can give.
     #[error(
-        "drawing {queens} queens on a {n}×{n} board needs about {} MiB, more than could be \
-         allocated",
+        "drawing {queens} queens on {} needs about {} MiB, more than could be allocated",
+        ABoard(*n),
         bytes.div_ceil(1 << 20)
     )]
     TooLarge {
@@ -112,8 +113,9 @@ pub enum GenerateError {
     },
     /// Every draw had two queens on a diagonal.
     #[error(
-        "no non-attacking placement of {queens} queens on a {n}×{n} board found in {tries} random \
-         draws; such placements get rare as K grows (try fewer queens or more draws)"
+        "no non-attacking placement of {queens} queens on {} found in {tries} random \
+         draws; such placements get rare as K grows (try fewer queens or more draws)",
+        ABoard(*n)
     )]
     OutOfTries {
         /// Board size.
@@ -125,9 +127,10 @@ pub enum GenerateError {
     },
     /// A uniform draw would succeed so rarely that the allowed draws are hopeless.
     #[error(
-        "a uniform draw of {queens} non-attacking queens on a {n}×{n} board succeeds about once \
+        "a uniform draw of {queens} non-attacking queens on {} succeeds about once \
          in 10^{log10_draws} draws, far beyond the {tries} allowed; ask for fewer queens or \
-         place them sequentially"
+         place them sequentially",
+        ABoard(*n)
     )]
     TooRare {
         /// Board size.
@@ -141,9 +144,10 @@ pub enum GenerateError {
     },
     /// Random sequential placement gets stuck far below the queens asked for.
     #[error(
-        "random sequential placement on a {n}×{n} board gets stuck after about {typical} queens \
+        "random sequential placement on {} gets stuck after about {typical} queens \
          (at most {best} in {attempts} attempts), far short of {queens}; ask for fewer queens, \
-         or keep queens of a solution (always completable)"
+         or keep queens of a solution (always completable)",
+        ABoard(*n)
     )]
     Unreachable {
         /// Board size.
@@ -159,8 +163,9 @@ pub enum GenerateError {
     },
     /// Every sequential placement got stuck before K queens.
     #[error(
-        "random sequential placement of {queens} queens on a {n}×{n} board got stuck in all \
-         {attempts} attempts (at most {best} placed); try fewer queens or another seed"
+        "random sequential placement of {queens} queens on {} got stuck in all \
+         {attempts} attempts (at most {best} placed); try fewer queens or another seed",
+        ABoard(*n)
     )]
     OutOfAttempts {
         /// Board size.
