@@ -30,14 +30,14 @@ apt_install() {
 chromium=${CHROMIUM:-/usr/bin/chromium}
 if [ ! -x "$chromium" ]; then
     if $root; then
-        echo "test-web: installing chromium and chromium-driver with apt-get" >&2
+        echo "test-web: installing chromium and chromium-driver with apt-get (the browser tests drive the page in it)" >&2
         apt_install chromium chromium-driver || fail "could not install chromium with apt-get"
     fi
     [ -x "$chromium" ] || fail "no Chromium at $chromium: install it (Debian/Ubuntu: apt-get install chromium chromium-driver) or set CHROMIUM"
 fi
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
     if $root; then
-        echo "test-web: installing nodejs and npm with apt-get" >&2
+        echo "test-web: installing nodejs and npm with apt-get (the browser tests run under node's test runner)" >&2
         apt_install nodejs npm || fail "could not install nodejs and npm with apt-get"
     fi
     command -v node >/dev/null && command -v npm >/dev/null ||
@@ -47,6 +47,7 @@ node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 18 ? 0 : 1)
     fail "node 18 or later is needed (for node --test), this is $(node --version)"
 command -v python3 >/dev/null || fail "python3 is needed to serve the page (apt-get install python3)"
 if command -v rustup >/dev/null && ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    echo "test-web: adding the wasm32-unknown-unknown target with rustup (the page runs the engines as WebAssembly)" >&2
     rustup target add wasm32-unknown-unknown >/dev/null || fail "could not add the wasm32-unknown-unknown target with rustup"
 fi
 

@@ -200,7 +200,7 @@ impl MethodArgs {
         (config, line)
     }
 
-    /// Builds the engine for `job` and runs its own check on `problem`. A refusal names the
+    /// The checked engine for `job` on `problem` ([`Method::engine_for`]). A refusal names the
     /// methods that can do the job on this board, each checked the same way, so that the
     /// advice works when followed; when none can and the user left the choice to `auto`, the
     /// message names no method at all.
@@ -210,11 +210,9 @@ impl MethodArgs {
         problem: &Problem,
         config: &Config,
     ) -> Result<Box<dyn Engine>> {
-        let engine = self.method.build(job, problem, config);
-        match engine.check(job, problem) {
-            Ok(()) => Ok(engine),
-            Err(err) => Err(self.with_advice(err, job, problem, config)),
-        }
+        self.method
+            .engine_for(job, problem, config)
+            .map_err(|err| self.with_advice(err, job, problem, config))
     }
 
     /// A refusal with the methods that can do `job` on `problem` instead (see

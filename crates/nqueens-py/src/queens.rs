@@ -388,8 +388,9 @@ pub fn solve(
         .transpose()?;
     let stop = Arc::new(AtomicBool::new(false));
     let config = config(self::seed(seed)?, 1, &stop, limit);
-    let mut engine = method.build(Job::Solve, &problem, &config);
-    engine.check(Job::Solve, &problem).map_err(value_error)?;
+    let mut engine = method
+        .engine_for(Job::Solve, &problem, &config)
+        .map_err(value_error)?;
     let fixed: Arc<[Queen]> = problem.fixed().into();
     let outcome = worker::run(
         py,
@@ -426,8 +427,9 @@ pub fn solutions(
     let limit = limit
         .map(|l| u64::try_from(l).map_err(|_| value_error(format!("limit must be ≥ 0, not {l}"))))
         .transpose()?;
-    let mut engine = method.build(Job::List, &problem, &config);
-    engine.check(Job::List, &problem).map_err(value_error)?;
+    let mut engine = method
+        .engine_for(Job::List, &problem, &config)
+        .map_err(value_error)?;
     let fixed: Arc<[Queen]> = problem.fixed().into();
     let stream = Stream::spawn(stop, move |feed| {
         engine
@@ -475,8 +477,9 @@ pub fn count(
             *s = (p.done, p.total.unwrap_or(0));
         }
     }));
-    let mut engine = method.build(job, &problem, &config);
-    engine.check(job, &problem).map_err(value_error)?;
+    let mut engine = method
+        .engine_for(job, &problem, &config)
+        .map_err(value_error)?;
     // The engine watches `stop` (raised on Ctrl-C or a failing progress callback) through
     // `config.limits`, so an interrupted count ends promptly on its worker thread too.
     let work = move || -> Result<u128, Failure> {

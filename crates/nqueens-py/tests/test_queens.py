@@ -20,6 +20,19 @@ def test_count_matches_oeis(n):
     assert type(nqueens.count(n)) is int
 
 
+@pytest.mark.parametrize("unique", [False, True])
+def test_a_count_no_one_would_wait_for_is_refused_at_once_with_the_estimate(unique):
+    # The library's guard, as the CLI gives it: beyond the counter, auto refuses to start.
+    start = time.monotonic()
+    with pytest.raises(ValueError) as refused:
+        nqueens.count(33, unique=unique)
+    assert time.monotonic() - start < 5
+    message = str(refused.value)
+    assert "n = 33 is beyond the counter (it covers n ≤ 32" in message
+    assert "years on" in message and "ask for a search method by name" in message
+    assert "--" not in message  # no command-line flags in Python
+
+
 @pytest.mark.parametrize("method", ["backtrack", "dlx", "sat", "cp"])
 def test_count_by_other_methods(method):
     assert nqueens.count(8, method=method) == 92

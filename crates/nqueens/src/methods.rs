@@ -212,6 +212,22 @@ impl Method {
         })
     }
 
+    /// The engine for `job` on `problem`, checked before anything runs: the run no one would
+    /// wait for refused ([`refuse_hopeless`](Self::refuse_hopeless), with its estimate), then
+    /// the engine's own [`Engine::check`]. What every front end (CLI, Python, the page) calls,
+    /// so that each refuses the same runs with the same words.
+    pub fn engine_for(
+        self,
+        job: Job,
+        problem: &Problem,
+        config: &Config,
+    ) -> Result<Box<dyn Engine>, Error> {
+        self.refuse_hopeless(job, problem, config.threads)?;
+        let engine = self.build(job, problem, config);
+        engine.check(job, problem)?;
+        Ok(engine)
+    }
+
     /// Builds the engine for this method (after resolving `auto` for `job` and `problem`).
     pub fn build(self, job: Job, problem: &Problem, config: &Config) -> Box<dyn Engine> {
         match self.resolve(job, problem) {

@@ -211,8 +211,9 @@ fn solve(problem: &Problem, method: &str, seed: Option<u64>, index: u64) -> Resu
         _ => (seed, index),
     };
     let job = if skip == 0 { Job::Solve } else { Job::List };
-    let mut engine = method.build(job, problem, &config(seed));
-    engine.check(job, problem).map_err(|e| e.to_string())?;
+    let mut engine = method
+        .engine_for(job, problem, &config(seed))
+        .map_err(|e| e.to_string())?;
     let outcome = if skip == 0 {
         engine.solve(problem).map_err(|e| e.to_string())?
     } else {

@@ -71,15 +71,6 @@ pub fn run(args: CountArgs) -> Result<Status> {
         refuse_on_a_device(&args, &problem)?;
         crate::gpu::open(args.device, args.gpu_index)?
     };
-    if let Err(hopeless) = args.method.method.refuse_hopeless(job, &problem, threads) {
-        // The library says which method it would take; the flag is ours to name.
-        let (config, _) = args.method.config(threads);
-        let by_name = crate::args::methods_able(job, &problem, &config, "auto");
-        match by_name.first() {
-            Some(method) => bail!("{hopeless} (--method {method})"),
-            None => bail!("{hopeless}"),
-        }
-    }
     if args.checkpoint.is_some() || args.shard.is_some() || device.is_some() {
         return run_counter(&args, &problem, threads, device);
     }

@@ -337,7 +337,14 @@ fn every_method_an_error_advises_takes_the_job() {
                 again.drain(at..at + 2);
             }
             again.extend(["--method", &method, "--time-limit", "1", "-o", "/dev/null"]);
-            let (code, _, stderr) = run(&again);
+            // The time limit must hold too: a run that ignores it is killed after a minute.
+            let out = crate::util::nqueens()
+                .args(&again)
+                .timeout(std::time::Duration::from_secs(60))
+                .output()
+                .unwrap();
+            let code = out.status.code().unwrap_or(-1);
+            let stderr = String::from_utf8_lossy(&out.stderr);
             assert!(
                 [0, 1, 3].contains(&code),
                 "{again:?} (advised by {args:?}) exited {code}: {stderr}"

@@ -573,7 +573,9 @@ fn auto_refuses_counts_beyond_the_counter_and_lists_big_boards_fast() {
             "{stderr}"
         );
         assert!(
-            stderr.trim_end().ends_with("(--method backtrack)"),
+            stderr
+                .trim_end()
+                .ends_with("(--method backtrack, dlx, dlx-gadgets, sat or cp can)"),
             "{stderr}"
         );
     }

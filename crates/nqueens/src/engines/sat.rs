@@ -34,6 +34,7 @@
 //! Reference: C. Sinz, "Towards an optimal CNF encoding of Boolean cardinality constraints",
 //! CP 2005 (the sequential counter, LTSEQ for k = 1).
 
+use std::ops::ControlFlow;
 use std::str::FromStr;
 
 use sat::{ClauseCounter, ClauseSink, Header, Lit, Model, Solver, Var};
@@ -415,10 +416,21 @@ impl Engine for Sat {
         self.stats.set("variables", u128::from(solver.num_vars()));
         let queens: Vec<Var> = (0..n * n).map(Var::from_index).collect();
         let mut solutions = 0u128;
+        // The solver's limits apply to each model's search; the time budget and the stop
+        // flag are for the whole enumeration, so they are looked at between models too.
+        let budget = engine::Budget::start(&self.limits);
+        let mut ran_out = None;
         let end = solver.enumerate(&queens, |model| {
             let solution = decode(n, model).expect("every model of the formula is a board");
             solutions += 1;
-            visit(&solution)
+            let visited = visit(&solution);
+            if visited.is_continue() {
+                if let Err(reached) = budget.check_now() {
+                    ran_out = Some(reached);
+                    return ControlFlow::Break(());
+                }
+            }
+            visited
         });
         let s = solver.stats();
         self.stats.set("solutions", solutions);
@@ -428,7 +440,13 @@ impl Engine for Sat {
         self.stats.set("restarts", u128::from(s.restarts));
         match end {
             sat::Enumeration::Complete(_) => Ok(Enumeration::Complete),
-            sat::Enumeration::Stopped(_) => Ok(Enumeration::Stopped),
+            sat::Enumeration::Stopped(_) => match ran_out {
+                None => Ok(Enumeration::Stopped),
+                Some(reason) => Err(Error::GaveUp {
+                    method: self.name(),
+                    reason,
+                }),
+            },
             sat::Enumeration::Unknown(_, why) => {
                 let reason = match why {
                     sat::StopReason::Conflicts => LimitReached::Nodes,
@@ -453,6 +471,27 @@ impl Engine for Sat {
 mod tests {
     use super::*;
     use crate::board::Queen;
+
+    #[test]
+    fn a_time_limit_bounds_the_whole_enumeration_not_each_model() {
+        // n = 40 has about 10^23 solutions, each found in a few conflicts: only a budget
+        // looked at between models stops the count.
+        let mut engine = Sat::new(Encoding::Pairwise, 0);
+        engine.limits.time = Some(std::time::Duration::from_millis(200));
+        let start = std::time::Instant::now();
+        let result = engine.count(&Problem::new(40).unwrap(), false);
+        assert!(
+            matches!(
+                result,
+                Err(Error::GaveUp {
+                    reason: LimitReached::Time,
+                    ..
+                })
+            ),
+            "{result:?}"
+        );
+        assert!(start.elapsed() < std::time::Duration::from_secs(5));
+    }
 
     #[test]
     fn the_size_formula_matches_the_encoder() {
