@@ -4,8 +4,6 @@
 //! `range(n)`); error messages come from the library and so name squares the way the CLI does,
 //! 1-based as `ROW:COL`.
 
-use std::collections::hash_map::DefaultHasher;
-use std::hash::{Hash, Hasher};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -196,17 +194,31 @@ impl Solution {
         Ok(PyTuple::new(py, &self.columns)?.try_iter()?.into_any())
     }
 
+    /// Equal to a solution with the same columns, and to any list or tuple of the same
+    /// columns (`nqueens.solve(6) == [1, 3, 5, 0, 2, 4]`).
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        match other.downcast::<Solution>() {
-            Ok(other) => self.columns == other.get().columns,
+        if let Ok(other) = other.downcast::<Solution>() {
+            return self.columns == other.get().columns;
+        }
+        if other.downcast::<PyList>().is_err() && other.downcast::<PyTuple>().is_err() {
+            return false;
+        }
+        match other.extract::<Vec<i64>>() {
+            Ok(columns) => {
+                columns.len() == self.columns.len()
+                    && columns
+                        .iter()
+                        .zip(&self.columns)
+                        .all(|(&a, &b)| a == i64::from(b))
+            }
             Err(_) => false,
         }
     }
 
-    fn __hash__(&self) -> u64 {
-        let mut hasher = DefaultHasher::new();
-        self.columns.hash(&mut hasher);
-        hasher.finish()
+    /// The hash of the tuple of its columns, so that a solution and the equal tuple are one
+    /// key of a dict or set.
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        PyTuple::new(py, &self.columns)?.hash()
     }
 
     /// The Unicode board: `♕` a queen, `♛` a fixed queen, `·` an empty square.

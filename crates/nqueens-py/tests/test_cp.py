@@ -94,3 +94,31 @@ def test_errors():
         other.add_all_different([x])
     with pytest.raises(TypeError):
         cp_model.CpSolver().solve(model, object())
+
+
+def test_an_empty_domain_is_refused_at_once():
+    model = cp_model.CpModel()
+    with pytest.raises(ValueError, match=r"new_int_var\(5, 1\): the domain 5\.\.1 is empty"):
+        model.new_int_var(5, 1, "x")
+    model.new_int_var(3, 3, "y")  # one value is a domain
+
+
+def test_the_cp_sat_example_scripts_calls_work(capsys):
+    # What the N-Queens examples of the CP-SAT documentation call beside solving.
+    model, q = queens_model(8)
+    assert model.validate() == "" and model.Validate() == ""
+    solver = cp_model.CpSolver()
+    solver.parameters.log_search_progress = True
+    solver.parameters.enumerate_all_solutions = True
+    collector = Collector(q)
+    assert solver.solve(model, collector) == cp_model.OPTIMAL
+    logged = capsys.readouterr().out
+    assert "CpSolverResponse summary:" in logged and "status: OPTIMAL" in logged
+    stats = solver.response_stats()
+    assert stats == solver.ResponseStats()
+    assert "solutions: 92" in stats and f"branches: {solver.num_branches}" in stats
+    assert f"conflicts: {solver.num_conflicts}" in stats
+    # Quiet unless asked.
+    solver.parameters.log_search_progress = False
+    solver.solve(model)
+    assert capsys.readouterr().out == ""

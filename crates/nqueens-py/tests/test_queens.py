@@ -282,3 +282,13 @@ def test_engines_with_limits_stop_at_once(idle, ctrl_c):
         nqueens.count(17, method="backtrack", threads=1)
     press.join()
     assert idle(0.5)
+
+
+def test_a_solution_equals_the_list_or_tuple_of_its_columns():
+    s = nqueens.solve(6)
+    assert s == list(s.columns) and s == tuple(s.columns)
+    assert list(s.columns) == s  # both ways round
+    assert s != list(s.columns)[::-1] and s != list(s.columns) + [0] and s != "135024"
+    # Equal things hash alike: a solution and its tuple are one key.
+    assert hash(s) == hash(tuple(s.columns))
+    assert len({s, tuple(s.columns)}) == 1

@@ -156,3 +156,18 @@ def test_problem_and_solver_shape():
     assert sorted(sorted(len(row) for row in s) for s in every) == [[1, 1, 2], [1, 1, 3], [2, 3]]
     assert len(every) == 3
     assert len(xc.Solver(limit=2).solve(problem)) == 2
+
+
+def test_add_row_refuses_an_unknown_item_at_the_row_that_names_it():
+    problem = xc.Problem(["a", "b"], secondary=["s"])
+    assert problem.add_row(["a", ("s", "red")]) == 0
+    assert problem.add_row(["b", "s"]) == 1
+    with pytest.raises(ValueError, match=r"row 2: unknown item 'c' \(not among the primary or secondary items\)"):
+        problem.add_row(["a", "c"])
+    with pytest.raises(ValueError, match="row 2: items must be hashable"):
+        problem.add_row([["a"]])
+    assert len(problem.rows) == 2  # nothing half-added
+    assert problem.add_row(["b"]) == 2
+    found = xc.Solver().solve_single(problem)
+    assert found is not None
+    assert {frozenset(row) for row in found} == {frozenset({"a", ("s", "red")}), frozenset({"b"})}

@@ -152,7 +152,10 @@ class CpModel:
         self._removed: List[Tuple[int, int]] = []
 
     def new_int_var(self, lb: int, ub: int, name: str = "") -> IntVar:
-        """A new variable with values ``lb..ub`` (both included)."""
+        """A new variable with values ``lb..ub`` (both included); ``lb > ub`` (an empty
+        domain) raises ``ValueError``, as CP-SAT does."""
+        if lb > ub:
+            raise ValueError(f"new_int_var({lb}, {ub}): the domain {lb}..{ub} is empty (lb > ub)")
         var = IntVar(self, len(self._vars), lb, ub, name)
         self._vars.append(var)
         self._domains.append((lb, ub))
@@ -200,8 +203,15 @@ class CpModel:
             self._fixed.append((var, right - offset))
         return Constraint()
 
+    def validate(self) -> str:
+        """CP-SAT's model check: an empty string for a valid model. Here every malformed
+        piece (an empty domain, a variable of another model, an unsupported relation) is
+        refused when it is added, so a model that exists is valid and this returns ``""``."""
+        return ""
+
     # CamelCase, as older OR-Tools versions spell them.
     NewIntVar = new_int_var
+    Validate = validate
     AddAllDifferent = add_all_different
     Add = add
 
@@ -262,11 +272,15 @@ class _Parameters:
         self.random_seed = 0
         self.num_workers = 1
         self.num_search_workers = 1
+        # Print the search's summary when it ends (CP-SAT logs its progress to stdout).
+        self.log_search_progress = False
+        self.log_to_stdout = True
 
 
 class CpSolver:
     """Solves a :class:`CpModel`; ``parameters`` holds ``enumerate_all_solutions``,
-    ``max_time_in_seconds`` and ``random_seed``."""
+    ``max_time_in_seconds``, ``random_seed`` and ``log_search_progress`` (print
+    :meth:`response_stats` when a search ends)."""
 
     def __init__(self) -> None:
         self.parameters = _Parameters()
@@ -313,7 +327,22 @@ class CpSolver:
             self._status = FEASIBLE
         else:
             self._status = FEASIBLE if found else UNKNOWN
+        if self.parameters.log_search_progress and self.parameters.log_to_stdout:
+            print(self.response_stats(), flush=True)
         return self._status
+
+    def response_stats(self) -> str:
+        """The last search's summary, in the shape of CP-SAT's ``CpSolverResponse summary``."""
+        return "\n".join(
+            [
+                "CpSolverResponse summary:",
+                f"status: {self.status_name()}",
+                f"conflicts: {self._conflicts}",
+                f"branches: {self._branches}",
+                f"solutions: {self._solutions}",
+                f"walltime: {self._wall:.6f}",
+            ]
+        )
 
     def search_for_all_solutions(self, model: CpModel, callback: CpSolverSolutionCallback) -> int:
         """Visits every solution with ``callback`` (as ``enumerate_all_solutions = True``)."""
@@ -349,6 +378,7 @@ class CpSolver:
     SearchForAllSolutions = search_for_all_solutions
     Value = value
     StatusName = status_name
+    ResponseStats = response_stats
 
     def WallTime(self) -> float:  # noqa: N802 (CP-SAT's name)
         return self._wall

@@ -202,8 +202,23 @@ class Problem:
         self.rows: List[List[Hashable]] = []
 
     def add_row(self, items: Iterable[Hashable]) -> int:
-        """Adds an option; returns its 0-based row number."""
-        self.rows.append(list(items))
+        """Adds an option; returns its 0-based row number. Every item must be one of the
+        primary or secondary items (a secondary one may come as ``(item, colour)``): an unknown
+        item raises ``ValueError`` here, at the row that names it."""
+        row = list(items)
+        known = set(self.primary) | set(self.secondary)
+        for entry in row:
+            try:
+                ok = entry in known or (
+                    isinstance(entry, tuple) and len(entry) == 2 and entry[0] in self.secondary
+                )
+            except TypeError as error:
+                raise ValueError(f"row {len(self.rows)}: items must be hashable: {error}") from None
+            if not ok:
+                raise ValueError(
+                    f"row {len(self.rows)}: unknown item {entry!r} (not among the primary or secondary items)"
+                )
+        self.rows.append(row)
         return len(self.rows) - 1
 
     def _cover(self) -> ExactCover:
