@@ -9,18 +9,25 @@
   var MAX_BOARD = 64; // interactive boards; larger ones are drawn as a permutation plot
   var MAX_N = 100000;
   var MAX_COUNT = 14;
-  var METHODS = ["backtrack", "dlx", "sat", "cp", "construct", "local"];
 
   var $ = function (id) { return document.getElementById(id); };
   // Compiled once; the workers get the compiled module, so restarting one is cheap.
   var wasmModule = new WebAssembly.Module(NQEngine.decodeBase64(NQ_WASM_BASE64));
   var engine = NQEngine.fromModule(wasmModule);
+  // The library's list, `auto` (the default) first: the picker is built from it.
+  var METHODS = engine.call({ op: "methods" }).methods;
+  METHODS.forEach(function (name) {
+    var option = document.createElement("option");
+    option.value = name;
+    option.textContent = name;
+    $("method").appendChild(option);
+  });
 
   // ---- state -------------------------------------------------------------------------------
   var state = {
     n: 8,
     fix: [], // [[row, col]] 1-based, the queens the user placed (fixed for the engines)
-    method: "backtrack",
+    method: "auto",
     seed: 0,
     solution: null, // 1-based columns of the shown solution (null: none)
     index: 0, // which solution of the method is shown (next solution)
@@ -36,7 +43,7 @@
 
   // ---- URL state: #n=8&fix=1:1,2:5&method=dlx&seed=3 ---------------------------------------
   function parseHash(hash) {
-    var out = { n: 8, fix: [], method: "backtrack", seed: 0, errors: [] };
+    var out = { n: 8, fix: [], method: "auto", seed: 0, errors: [] };
     var text = hash.replace(/^#/, "");
     if (!text) return out;
     text.split("&").forEach(function (part) {

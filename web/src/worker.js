@@ -14,7 +14,7 @@ self.onmessage = function (event) {
   }
   if (data.race) {
     var results = [];
-    var methods = ["backtrack", "dlx", "sat", "cp", "construct", "local"];
+    var methods = engine.call({ op: "methods" }).methods;
     for (var i = 0; i < methods.length; i++) {
       var request = {
         op: "solve",

@@ -18,7 +18,7 @@ const BASE = process.env.NQ_BASE_URL;
 const CLI = process.env.NQ_CLI;
 if (!BASE || !CLI) throw new Error("run these tests through scripts/test-web.sh (NQ_BASE_URL and NQ_CLI are not set)");
 const SHOTS = process.env.NQ_SCREENSHOTS || path.join(os.tmpdir(), "nqueens-web-screenshots");
-const METHODS = ["backtrack", "dlx", "sat", "cp", "construct", "local"];
+const METHODS = ["auto", "backtrack", "dlx", "dlx-gadgets", "sat", "cp", "construct", "local"];
 
 let browser;
 before(async () => {
@@ -187,6 +187,7 @@ test("the state lives in the URL and survives a reload", async () => {
 test("invalid URL states show a message, not a blank page", async () => {
   for (const [hash, expected] of [
     ["#n=0", /at least 1/],
+    ["#n=0&fix=9:9", /board size n must be at least 1/],
     ["#n=8&fix=1:1,2:2", /1:1 and 2:2 are on the same diagonal/],
     ["#n=8&fix=9:1", /off the 8×8 board/],
     ["#n=eight", /whole number/],
@@ -202,6 +203,17 @@ test("invalid URL states show a message, not a blank page", async () => {
     assert.deepEqual(page.errors, [], hash);
     await page.close();
   }
+});
+
+test("the picker offers every method, auto first and by default, and auto solves n = 200", async () => {
+  const page = await open("#n=200");
+  assert.deepEqual(await page.$$eval("#method option", (os) => os.map((o) => o.value)), METHODS);
+  assert.equal(await page.inputValue("#method"), "auto");
+  await page.click("#solve");
+  await page.waitForFunction(() => /solution 1/.test(document.querySelector("#status").textContent));
+  assert.doesNotMatch(await page.textContent("#status"), /handles n up to/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });
 
 test("n = 64 is solved with dlx", async () => {
@@ -257,7 +269,7 @@ test("the race runs every method and draws a table and a bar chart", async () =>
       assert.ok(Number(r[2]) >= 0);
     }
   }
-  assert.equal(await page.$$eval("#race-chart .bar", (bars) => bars.length), 6);
+  assert.equal(await page.$$eval("#race-chart .bar", (bars) => bars.length), METHODS.length);
   await page.close();
 });
 

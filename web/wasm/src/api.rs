@@ -27,10 +27,14 @@ pub const MAX_SVG_N: u32 = 256;
 /// The node budget of one solve: the page never waits forever for a hopeless completion.
 pub const SOLVE_NODES: u64 = 50_000_000;
 
-/// The methods the page offers, in the order of its picker.
+/// The methods the page offers, in the order of its picker (`auto` first, the default):
+/// every method of the library that finds solutions (the counter only counts whole boards,
+/// with threads the browser does not have).
 pub const METHODS: &[Method] = &[
+    Method::Auto,
     Method::Backtrack,
     Method::Dlx,
+    Method::DlxGadgets,
     Method::Sat,
     Method::Cp,
     Method::Construct,
@@ -41,6 +45,8 @@ pub const METHODS: &[Method] = &[
 #[derive(Debug, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
 enum Request {
+    /// The methods the page offers ([`METHODS`]), by name.
+    Methods,
     /// Is this a valid board (size and fixed queens)?
     Check { n: u64, fix: Vec<[u64; 2]> },
     /// The `index`-th solution (0-based) the method finds.
@@ -93,6 +99,9 @@ pub fn error_json(message: &str) -> String {
 
 fn run(request: Request) -> Result<Value, String> {
     match request {
+        Request::Methods => Ok(json!({
+            "methods": METHODS.iter().map(|m| m.name()).collect::<Vec<_>>()
+        })),
         Request::Check { n, fix } => {
             let problem = problem(n, &fix)?;
             Ok(json!({ "n": problem.n(), "fixed": problem.fixed().len() }))
@@ -150,7 +159,11 @@ fn problem(n: u64, fix: &[[u64; 2]]) -> Result<Problem, String> {
         .ok()
         .filter(|&n| n <= MAX_N)
         .ok_or_else(|| format!("the page takes boards up to n = {MAX_N}, not {n}"))?;
-    let fixed = squares(fix, n.max(1))?;
+    if n == 0 {
+        // Said before any square is judged against a board that is not there.
+        return Err(nqueens::ProblemError::ZeroSize.to_string());
+    }
+    let fixed = squares(fix, n)?;
     Problem::with_fixed(n, fixed).map_err(|e| e.to_string())
 }
 
@@ -472,6 +485,11 @@ mod tests {
                 "unknown method",
             ),
             (json!({"op": "dance"}), "bad request"),
+            // No board at all: the size is what is wrong, not the square.
+            (
+                json!({"op": "check", "n": 0, "fix": [[9, 9]]}),
+                "the board size n must be at least 1",
+            ),
         ] {
             let answer = call(request.clone());
             let message = answer["error"]
@@ -481,6 +499,31 @@ mod tests {
             assert!(!message.contains('\n'));
         }
         assert!(handle("{").contains("error"));
+    }
+
+    #[test]
+    fn the_page_offers_every_method_that_finds_solutions_auto_first() {
+        let answer = call(json!({"op": "methods"}));
+        let names: Vec<&str> = answer["methods"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        let expected: Vec<&str> = Method::ALL
+            .iter()
+            .filter(|m| **m != Method::Counter)
+            .map(|m| m.name())
+            .collect();
+        assert_eq!(names[0], "auto");
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        let mut all = expected.clone();
+        all.sort_unstable();
+        assert_eq!(sorted, all);
+        // auto solves a board beyond backtracking's n ≤ 64.
+        let answer = call(json!({"op": "solve", "n": 200, "fix": [], "method": "auto"}));
+        assert!(answer.get("error").is_none(), "{answer}");
     }
 
     #[test]
