@@ -36,6 +36,28 @@ fn solver(problem: &Problem, seed: Option<u64>, stop: &Arc<AtomicBool>) -> Solve
     solver
 }
 
+/// [`solver`] with the options at `select` (indices) put into every solution first, as the
+/// write-ups do for the queens already on the board; a clash is a `ValueError` naming the
+/// option.
+fn preselected(
+    problem: &Problem,
+    seed: Option<u64>,
+    stop: &Arc<AtomicBool>,
+    select: &[usize],
+) -> Result<Solver, Failure> {
+    let mut solver = solver(problem, seed, stop);
+    for &index in select {
+        let option = u32::try_from(index)
+            .ok()
+            .filter(|&i| (i as usize) < problem.option_count())
+            .ok_or_else(|| Failure::value(format!("there is no option {index} to select")))?;
+        solver
+            .select(OptionId(option))
+            .map_err(|e| Failure::value(format!("selecting option {index}: {e}")))?;
+    }
+    Ok(solver)
+}
+
 /// The compiled form of an exact cover problem (use `nqueens.xc.ExactCover`).
 #[pyclass(module = "nqueens.xc", frozen)]
 pub struct Compiled {
@@ -154,9 +176,10 @@ impl Compiled {
         Ok(dict)
     }
 
-    /// The number of solutions (GIL released; Ctrl-C stops it).
-    #[pyo3(signature = (seed = None))]
-    fn count(&self, py: Python<'_>, seed: Option<u64>) -> PyResult<u128> {
+    /// The number of solutions that contain the options at `select` (GIL released; Ctrl-C
+    /// stops it).
+    #[pyo3(signature = (seed = None, select = Vec::new()))]
+    fn count(&self, py: Python<'_>, seed: Option<u64>, select: Vec<usize>) -> PyResult<u128> {
         let problem = Arc::clone(&self.problem);
         let stats = Arc::clone(&self.stats);
         let stop = Arc::new(AtomicBool::new(false));
@@ -166,7 +189,7 @@ impl Compiled {
             stop,
             None,
             move || {
-                let mut solver = solver(&problem, seed, &worker_stop);
+                let mut solver = preselected(&problem, seed, &worker_stop, &select)?;
                 let mut count = 0u128;
                 solver.for_each(|_| {
                     if worker_stop.load(Ordering::Relaxed) {
@@ -187,15 +210,25 @@ impl Compiled {
         )
     }
 
-    /// The solutions, lazily, as lists of labels.
-    #[pyo3(signature = (limit = None, seed = None))]
-    fn solutions(&self, limit: Option<u64>, seed: Option<u64>) -> Covers {
+    /// The solutions that contain the options at `select`, lazily, as lists of labels. A
+    /// selection that clashes is a `ValueError` here, before any search.
+    #[pyo3(signature = (limit = None, seed = None, select = Vec::new()))]
+    fn solutions(
+        &self,
+        limit: Option<u64>,
+        seed: Option<u64>,
+        select: Vec<usize>,
+    ) -> PyResult<Covers> {
         let problem = Arc::clone(&self.problem);
         let stats = Arc::clone(&self.stats);
         let stop = Arc::new(AtomicBool::new(false));
         let search_stop = Arc::clone(&stop);
+        // Checked here, so the error comes from this call, not from the first `next`.
+        if let Err(Failure::Value(message)) = preselected(&problem, seed, &stop, &select) {
+            return Err(value_error(message));
+        }
         let stream = Stream::spawn(stop, move |feed| {
-            let mut solver = solver(&problem, seed, &search_stop);
+            let mut solver = preselected(&problem, seed, &search_stop, &select)?;
             let mut seen = 0u64;
             if limit != Some(0) {
                 solver.for_each(|options| {
@@ -213,10 +246,10 @@ impl Compiled {
             }
             Ok(())
         });
-        Covers {
+        Ok(Covers {
             stream: Shared::new(stream),
             labels: Arc::clone(&self.labels),
-        }
+        })
     }
 }
 

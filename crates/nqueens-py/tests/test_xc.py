@@ -171,3 +171,31 @@ def test_add_row_refuses_an_unknown_item_at_the_row_that_names_it():
     found = xc.Solver().solve_single(problem)
     assert found is not None
     assert {frozenset(row) for row in found} == {frozenset({"a", ("s", "red")}), frozenset({"b"})}
+
+
+def queens_cover(n):
+    """N-Queens as exact cover, the first write-up's way: options labelled by their square."""
+    options = {
+        (r, c): [f"r{r}", f"c{c}", ("a", r + c), ("b", r - c)] for r in range(n) for c in range(n)
+    }
+    secondary = [("a", s) for s in range(2 * n - 1)] + [("b", d) for d in range(-n + 1, n)]
+    return xc.ExactCover(options, secondary=secondary)
+
+
+def test_preselected_options_are_in_every_solution_like_fixed_queens():
+    cover = queens_cover(8)
+    assert cover.count() == 92
+    # A queen in the corner: as many completions as the CLI counts for --fix 1:1.
+    assert cover.count(select=[(0, 0)]) == 4
+    solutions = list(cover.solutions(select=[(0, 0)]))
+    assert len(solutions) == 4
+    assert all((0, 0) in s and len(s) == 8 for s in solutions)
+    first = cover.first(select=[(0, 0), (1, 4)])
+    assert first is not None and {(0, 0), (1, 4)} <= set(first)
+    # Two queens that attack each other cannot both be selected; an unknown label is named.
+    with pytest.raises(ValueError, match="selecting option"):
+        cover.count(select=[(0, 0), (1, 1)])
+    with pytest.raises(ValueError, match="selecting option"):
+        cover.solutions(select=[(0, 0), (0, 5)])
+    with pytest.raises(ValueError, match=r"no option labelled \(9, 9\)"):
+        cover.first(select=[(9, 9)])

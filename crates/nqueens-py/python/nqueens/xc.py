@@ -123,6 +123,7 @@ class ExactCover:
             colour_taken.add(name)
             colour_names.append(name)
         labels = [label for label, _ in pairs]
+        self._labels: Dict[Any, int] = {label: i for i, label in enumerate(labels)}
         self._items = primary_items + secondary_items
         self._compiled = _Compiled.build(
             names, n_primary, colour_names, rows, labels, [repr(label) for label in labels]
@@ -143,6 +144,7 @@ class ExactCover:
         0, 1, 2, ... (0-based) in order; ``option_text(label)`` gives an option back."""
         self = cls.__new__(cls)
         self._compiled = _Compiled.parse(text)
+        self._labels = {i: i for i in range(self._compiled.option_count())}
         primary, secondary = self._compiled.item_names()
         self._items = [*primary, *secondary]
         self._init_order(random, seed)
@@ -153,24 +155,39 @@ class ExactCover:
         text format."""
         return self._compiled.option_text(label)
 
-    def solutions(self, *, limit: Optional[int] = None, seed: Optional[int] = None) -> Iterator[List[Any]]:
+    def _selected(self, select: Iterable[Any]) -> List[int]:
+        """The option indices of the labels in ``select``."""
+        indices = []
+        for label in select:
+            try:
+                indices.append(self._labels[label])
+            except (KeyError, TypeError):
+                raise ValueError(f"select: there is no option labelled {label!r}") from None
+        return indices
+
+    def solutions(
+        self, *, limit: Optional[int] = None, seed: Optional[int] = None, select: Iterable[Any] = ()
+    ) -> Iterator[List[Any]]:
         """The solutions, lazily, as lists of option labels (in the order the search chose
         them). ``seed`` randomises the order of the search (the same seed, the same order);
-        ``limit`` stops after that many. Breaking out of the loop stops the search."""
+        ``limit`` stops after that many. ``select`` puts the options with these labels into
+        every solution first, as the write-ups do for queens already on the board (an option
+        that clashes with another selected one raises ``ValueError``). Breaking out of the loop
+        stops the search."""
         if limit is not None and limit < 0:
             raise ValueError(f"limit must be >= 0, not {limit}")
         if seed is not None and seed < 0:
             raise ValueError(f"the seed must be >= 0, not {seed}")
-        return self._compiled.solutions(limit, seed)
+        return self._compiled.solutions(limit, seed, self._selected(select))
 
-    def first(self, seed: Optional[int] = None) -> Optional[List[Any]]:
-        """One solution (a list of labels), or ``None`` when there is none."""
-        iterator = self.solutions(limit=1, seed=seed)
+    def first(self, seed: Optional[int] = None, select: Iterable[Any] = ()) -> Optional[List[Any]]:
+        """One solution (a list of labels) containing the ``select`` options, or ``None``."""
+        iterator = self.solutions(limit=1, seed=seed, select=select)
         return next(iterator, None)
 
-    def count(self) -> int:
-        """The number of solutions (an exact int)."""
-        return self._compiled.count()
+    def count(self, select: Iterable[Any] = ()) -> int:
+        """The number of solutions (an exact int) containing the ``select`` options."""
+        return self._compiled.count(None, self._selected(select))
 
     @property
     def stats(self) -> Dict[str, int]:
