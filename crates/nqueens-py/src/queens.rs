@@ -8,6 +8,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use nqueens::board::Numbering;
 use nqueens::engine::Limits;
 use nqueens::engines::counter::{self, Counter, RunOptions, Shard};
 use nqueens::formats::render::{self, Colour, Format, SvgStyle};
@@ -48,7 +49,7 @@ fn problem(n: i64, fixed: &[(i64, i64)]) -> PyResult<Problem> {
             }
         }
     }
-    Problem::with_fixed(n, queens).map_err(value_error)
+    Problem::with_fixed(n, queens).map_err(|e| value_error(e.describe(Numbering::ZeroBased)))
 }
 
 fn method(name: &str) -> PyResult<Method> {
@@ -589,7 +590,7 @@ pub fn _merge_json(texts: Vec<String>) -> PyResult<(u128, u128)> {
 /// Checks that `columns` (the 0-based column of each row's queen; a `Solution` or any
 /// sequence of ints) places n non-attacking queens on the n×n board, n = len(columns), keeping
 /// the `fixed` queens (0-based `(row, col)`). Raises `ValueError` naming the two attacking
-/// queens (1-based `ROW:COL`, as the CLI prints them) otherwise.
+/// queens (0-based `(row, col)`, as everything in Python) otherwise.
 #[pyfunction]
 #[pyo3(signature = (columns, *, fixed = Vec::new()), text_signature = "(columns, *, fixed=())")]
 pub fn verify(columns: &Bound<'_, PyAny>, fixed: Vec<(i64, i64)>) -> PyResult<()> {
@@ -613,7 +614,8 @@ pub fn verify(columns: &Bound<'_, PyAny>, fixed: Vec<(i64, i64)>) -> PyResult<()
     if columns.is_empty() {
         return Err(value_error("a solution needs at least one row"));
     }
-    nqueens::verify(&problem, &nqueens::Solution::from_columns(columns)).map_err(value_error)
+    nqueens::verify(&problem, &nqueens::Solution::from_columns(columns))
+        .map_err(|v| value_error(v.describe(Numbering::ZeroBased)))
 }
 
 /// The method names with what each can do: `{name: {"about": str, "jobs": (...)}}`, the jobs

@@ -151,14 +151,17 @@ def test_solution_is_a_sequence_with_pictures():
 
 
 def test_verify_names_the_attacking_queens():
-    with pytest.raises(ValueError, match=r"queens 1:1 and 2:2 attack each other along a diagonal"):
+    with pytest.raises(ValueError, match=r"queens \(0, 0\) and \(1, 1\) attack each other along a diagonal"):
         nqueens.verify([0, 1, 2, 3])
     with pytest.raises(ValueError, match="along a column"):
         nqueens.verify([1, 3, 1, 2])
-    with pytest.raises(ValueError, match="was moved"):
+    with pytest.raises(ValueError, match=r"fixed queen \(0, 2\) was moved: row 0 has its queen on \(0, 1\)"):
         nqueens.verify([1, 3, 0, 2], fixed=[(0, 2)])
     with pytest.raises(ValueError):
         nqueens.verify([0, -1])
+    # Python speaks 0-based everywhere, errors included.
+    with pytest.raises(ValueError, match=r"^the queen on row 0 is in column 5, off the 2-column board \(0-based\)$"):
+        nqueens.verify([5, 1])
     assert nqueens.verify([1, 3, 0, 2]) is None
 
 
@@ -182,7 +185,7 @@ def test_bad_arguments_are_value_or_type_errors():
             call()
     with pytest.raises(ValueError, match="unknown method 'dancing'"):
         nqueens.solve(8, method="dancing")
-    with pytest.raises(ValueError, match="on the same diagonal"):
+    with pytest.raises(ValueError, match=r"^fixed queens \(0, 0\) and \(1, 1\) are on the same diagonal$"):
         nqueens.solve(8, fixed=[(0, 0), (1, 1)])
     with pytest.raises(TypeError):
         nqueens.count("8")

@@ -42,15 +42,14 @@ impl fmt::Display for Queen {
     }
 }
 
-/// Why a [`Problem`] cannot be built. Every variant names the squares involved (1-based).
+/// Why a [`Problem`] cannot be built. Every variant names the squares involved: 1-based
+/// `ROW:COL` in its `Display`, or as a front end numbers them ([`ProblemError::describe`]).
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum ProblemError {
     /// n = 0.
-    #[error("the board size n must be at least 1")]
     ZeroSize,
     /// A fixed queen lies outside the n×n board.
-    #[error("fixed queen {queen} is off the {n}×{n} board (rows and columns run from 1 to {n})")]
     OffBoard {
         /// The offending queen.
         queen: Queen,
@@ -58,13 +57,11 @@ pub enum ProblemError {
         n: u32,
     },
     /// The same square was given twice.
-    #[error("fixed queen {queen} is given twice")]
     Duplicate {
         /// The repeated square.
         queen: Queen,
     },
     /// Two fixed queens share a row.
-    #[error("fixed queens {first} and {second} are on the same row")]
     SameRow {
         /// The queen given first.
         first: Queen,
@@ -72,7 +69,6 @@ pub enum ProblemError {
         second: Queen,
     },
     /// Two fixed queens share a column.
-    #[error("fixed queens {first} and {second} are on the same column")]
     SameColumn {
         /// The queen given first.
         first: Queen,
@@ -80,7 +76,6 @@ pub enum ProblemError {
         second: Queen,
     },
     /// Two fixed queens share a diagonal (row − column equal).
-    #[error("fixed queens {first} and {second} are on the same diagonal")]
     SameDiagonal {
         /// The queen given first.
         first: Queen,
@@ -88,13 +83,84 @@ pub enum ProblemError {
         second: Queen,
     },
     /// Two fixed queens share an anti-diagonal (row + column equal).
-    #[error("fixed queens {first} and {second} are on the same anti-diagonal")]
     SameAntiDiagonal {
         /// The queen given first.
         first: Queen,
         /// The queen given later.
         second: Queen,
     },
+}
+
+impl ProblemError {
+    /// The message with squares numbered the front end's way.
+    pub fn describe(&self, numbering: Numbering) -> String {
+        let q = |queen: &Queen| numbering.square(*queen);
+        let pair = |first: &Queen, second: &Queen, line: &str| {
+            format!(
+                "fixed queens {} and {} are on the same {line}",
+                q(first),
+                q(second)
+            )
+        };
+        match self {
+            ProblemError::ZeroSize => "the board size n must be at least 1".to_string(),
+            ProblemError::OffBoard { queen, n } => format!(
+                "fixed queen {} is off the {n}×{n} board ({})",
+                q(queen),
+                numbering.range(*n)
+            ),
+            ProblemError::Duplicate { queen } => format!("fixed queen {} is given twice", q(queen)),
+            ProblemError::SameRow { first, second } => pair(first, second, "row"),
+            ProblemError::SameColumn { first, second } => pair(first, second, "column"),
+            ProblemError::SameDiagonal { first, second } => pair(first, second, "diagonal"),
+            ProblemError::SameAntiDiagonal { first, second } => {
+                pair(first, second, "anti-diagonal")
+            }
+        }
+    }
+}
+
+impl fmt::Display for ProblemError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.describe(Numbering::OneBased))
+    }
+}
+
+/// How messages number squares: 1-based `ROW:COL`, as the CLI, the files and the page do, or
+/// 0-based `(row, col)`, as Python does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Numbering {
+    /// `3:5` is row 3, column 5, counting from 1.
+    #[default]
+    OneBased,
+    /// `(2, 4)` is the same square, counting from 0.
+    ZeroBased,
+}
+
+impl Numbering {
+    /// A square.
+    pub fn square(self, queen: Queen) -> String {
+        match self {
+            Numbering::OneBased => queen.to_string(),
+            Numbering::ZeroBased => format!("({}, {})", queen.row, queen.col),
+        }
+    }
+
+    /// A row or column number.
+    pub fn index(self, zero_based: u32) -> u64 {
+        u64::from(zero_based) + u64::from(self == Numbering::OneBased)
+    }
+
+    /// "rows and columns run from 1 to n", or from 0 to n − 1.
+    pub fn range(self, n: u32) -> String {
+        match self {
+            Numbering::OneBased => format!("rows and columns run from 1 to {n}"),
+            Numbering::ZeroBased => format!(
+                "0-based rows and columns run from 0 to {}",
+                u64::from(n).saturating_sub(1)
+            ),
+        }
+    }
 }
 
 /// "a 9×9 board", "an 8×8 board", "an 11×11 board": a board size in a sentence, with the
@@ -265,6 +331,40 @@ impl Solution {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn front_ends_number_squares_their_way() {
+        let error = Problem::with_fixed(8, [Queen::new(0, 0), Queen::new(1, 1)]).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "fixed queens 1:1 and 2:2 are on the same diagonal"
+        );
+        assert_eq!(
+            error.describe(Numbering::ZeroBased),
+            "fixed queens (0, 0) and (1, 1) are on the same diagonal"
+        );
+        let off = ProblemError::OffBoard {
+            queen: Queen::new(8, 2),
+            n: 8,
+        };
+        assert_eq!(
+            off.describe(Numbering::ZeroBased),
+            "fixed queen (8, 2) is off the 8×8 board (0-based rows and columns run from 0 to 7)"
+        );
+        let violation = crate::verify(
+            &Problem::new(2).unwrap(),
+            &Solution::from_columns(vec![5, 1]),
+        )
+        .unwrap_err();
+        assert_eq!(
+            violation.to_string(),
+            "the queen on row 1 is in column 6, off the 2-column board"
+        );
+        assert_eq!(
+            violation.describe(Numbering::ZeroBased),
+            "the queen on row 0 is in column 5, off the 2-column board (0-based)"
+        );
+    }
 
     #[test]
     fn board_sizes_take_the_article_they_are_read_with() {

@@ -7,14 +7,14 @@
 
 use thiserror::Error;
 
-use crate::board::{Problem, Queen, Solution};
+use crate::board::{Numbering, Problem, Queen, Solution};
 
-/// Why a claimed solution does not solve a problem. Squares are shown 1-based as `ROW:COL`.
+/// Why a claimed solution does not solve a problem. Squares are shown 1-based as `ROW:COL` by
+/// `Display`, or as a front end numbers them ([`Violation::describe`]).
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum Violation {
     /// The solution has a different number of rows than the board.
-    #[error("the solution has {found} rows but the board has {expected}")]
     WrongSize {
         /// The board size.
         expected: u32,
@@ -22,7 +22,6 @@ pub enum Violation {
         found: usize,
     },
     /// A queen's column is outside the board.
-    #[error("the queen on row {} is in column {}, off the {n}-column board", u64::from(*row) + 1, u64::from(*col) + 1)]
     OffBoard {
         /// 0-based row.
         row: u32,
@@ -32,7 +31,6 @@ pub enum Violation {
         n: u32,
     },
     /// A fixed queen of the problem is not where the problem put it.
-    #[error("fixed queen {fixed} was moved: row {} has its queen on {found}", u64::from(fixed.row) + 1)]
     FixedQueenMoved {
         /// The square the problem fixed.
         fixed: Queen,
@@ -40,7 +38,6 @@ pub enum Violation {
         found: Queen,
     },
     /// Two queens share a column.
-    #[error("queens {first} and {second} attack each other along a column")]
     SameColumn {
         /// The earlier queen.
         first: Queen,
@@ -48,7 +45,6 @@ pub enum Violation {
         second: Queen,
     },
     /// Two queens share a diagonal (row − column equal).
-    #[error("queens {first} and {second} attack each other along a diagonal")]
     SameDiagonal {
         /// The earlier queen.
         first: Queen,
@@ -56,13 +52,58 @@ pub enum Violation {
         second: Queen,
     },
     /// Two queens share an anti-diagonal (row + column equal).
-    #[error("queens {first} and {second} attack each other along an anti-diagonal")]
     SameAntiDiagonal {
         /// The earlier queen.
         first: Queen,
         /// The later queen.
         second: Queen,
     },
+}
+
+impl Violation {
+    /// The message with squares numbered the front end's way.
+    pub fn describe(&self, numbering: Numbering) -> String {
+        let q = |queen: &Queen| numbering.square(*queen);
+        let attack = |first: &Queen, second: &Queen, line: &str| {
+            format!(
+                "queens {} and {} attack each other along {line}",
+                q(first),
+                q(second)
+            )
+        };
+        match self {
+            Violation::WrongSize { expected, found } => {
+                format!("the solution has {found} rows but the board has {expected}")
+            }
+            Violation::OffBoard { row, col, n } => format!(
+                "the queen on row {} is in column {}, off the {n}-column board{}",
+                numbering.index(*row),
+                numbering.index(*col),
+                if numbering == Numbering::ZeroBased {
+                    " (0-based)"
+                } else {
+                    ""
+                }
+            ),
+            Violation::FixedQueenMoved { fixed, found } => format!(
+                "fixed queen {} was moved: row {} has its queen on {}",
+                q(fixed),
+                numbering.index(fixed.row),
+                q(found)
+            ),
+            Violation::SameColumn { first, second } => attack(first, second, "a column"),
+            Violation::SameDiagonal { first, second } => attack(first, second, "a diagonal"),
+            Violation::SameAntiDiagonal { first, second } => {
+                attack(first, second, "an anti-diagonal")
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for Violation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.describe(Numbering::OneBased))
+    }
 }
 
 /// Checks that `solution` places n non-attacking queens on the board of `problem` and keeps
