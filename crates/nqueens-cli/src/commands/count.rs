@@ -84,6 +84,13 @@ pub fn run(args: CountArgs) -> Result<Status> {
             nqueens::methods::backtrack_count_seconds(problem.n(), threads),
         );
     }
+    if let Some(warning) = args
+        .method
+        .method
+        .long_count_warning(job, &problem, threads)
+    {
+        eprintln!("note: {warning}; Ctrl-C stops it (--progress shows its rate off a terminal)");
+    }
     let start = Instant::now();
     let counts = engine.count(&problem, args.unique);
     if crate::interrupt::requested() {

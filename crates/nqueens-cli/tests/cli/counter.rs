@@ -698,3 +698,49 @@ fn two_interrupts_within_a_second_are_one_and_say_so() {
         assert!(out.stdout.is_empty());
     }
 }
+
+#[test]
+fn a_completion_count_that_cannot_finish_says_so_before_it_starts() {
+    use std::io::{BufRead, BufReader};
+    let (code, board, _) = run(&[
+        "gen-completion",
+        "50",
+        "--queens",
+        "20",
+        "--method",
+        "from-solution",
+        "--seed",
+        "2",
+    ]);
+    assert_eq!(code, 0);
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_temp(&dir, "b50.txt", &board);
+    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .args(["count", "--fix-file", &path])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The first line comes at once (the estimate takes milliseconds), not after the count.
+    let stderr = child.stderr.take().unwrap();
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = BufReader::new(stderr).read_line(&mut line);
+        let _ = sender.send(line);
+    });
+    let line = receiver.recv_timeout(Duration::from_secs(10));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let line = line.expect("a note on stderr within 10 s");
+    assert!(
+        line.starts_with(
+            "note: counting the completions of this board by plain backtracking needs about "
+        ) && line.contains("years")
+            && line.contains("Ctrl-C stops it"),
+        "{line}"
+    );
+    // A small completion is counted without a word.
+    let (code, stdout, stderr) = run(&["count", "8", "--fix", "1:1"]);
+    assert_eq!((code, stdout.as_str(), stderr.as_str()), (0, "4\n", ""));
+}
