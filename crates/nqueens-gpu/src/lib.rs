@@ -263,10 +263,7 @@ impl GpuCounter {
                 Some(index) => index,
                 None => return Ok(None),
             },
-            Choice::Index(index) if adapters.is_empty() => {
-                let _ = index;
-                return Err(GpuError::NoAdapter);
-            }
+            Choice::Index(_) if adapters.is_empty() => return Err(GpuError::NoAdapter),
             Choice::Index(index) if index >= adapters.len() => {
                 return Err(GpuError::NoSuchAdapter {
                     index,
