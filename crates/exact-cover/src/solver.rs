@@ -5,10 +5,26 @@
 //! same order, and with a seed the same random draws), so the choice of engine changes the time
 //! only: solutions, their order and the node counts are the same. [`Engine`] names them;
 //! [`EngineChoice::Auto`], the default, takes bit sets when the problem fits.
+//!
+//! # One solution, fast: restarts
+//!
+//! Counting and enumeration visit the whole tree, so the order changes nothing but the order of
+//! the solutions. The first solution is another matter: its time depends on the order so much
+//! that a problem nobody ordered by hand can take a minute in the declared order and a
+//! millisecond in a random one (64 queens in Knuth's order: over 300 million nodes; in most
+//! random orders: about 64). So [`Solver::first`] of an unseeded solver races orders: the
+//! search in the declared order runs for a round of nodes and pauses, then a search in a fresh
+//! random order gets as many nodes; each round doubles the budget, and the declared search
+//! resumes where it paused. A search that ends ends the race: with a solution, or with the
+//! proof that there is none (any complete search proves it). The declared order never gets
+//! less than half the work, so the race costs at most about twice the plain search, and the
+//! first solution of an easy problem is still the declared order's. The random orders come from
+//! a fixed stream of seeds, so the answer is the same every time for the same problem. A seeded
+//! solver searches its one order only.
 
 use std::ops::ControlFlow;
 
-use nqueens_support::{Budget, LimitReached, Limits};
+use nqueens_support::{Budget, LimitReached, Limits, SplitMix64};
 
 use crate::bits::BitSearch;
 use crate::dlx::{DancingLinks, ItemChoice};
@@ -26,6 +42,18 @@ pub struct Stats {
     pub updates: u64,
     /// Solutions found.
     pub solutions: u64,
+    /// Searches in a random order that [`Solver::first`] started and gave up on (see the
+    /// [module documentation](self)); their nodes and updates are in the counts above.
+    pub restarts: u64,
+}
+
+impl std::ops::AddAssign for Stats {
+    fn add_assign(&mut self, other: Stats) {
+        self.nodes += other.nodes;
+        self.updates += other.updates;
+        self.solutions += other.solutions;
+        self.restarts += other.restarts;
+    }
 }
 
 /// How an enumeration ended.
@@ -101,6 +129,162 @@ enum Inner {
     Bits(Box<BitSearch>),
 }
 
+impl Inner {
+    fn build(problem: &Problem, config: Config, bits: bool) -> Self {
+        if bits {
+            Inner::Bits(Box::new(BitSearch::new(problem, config.seed)))
+        } else {
+            let mut links = DancingLinks::new(problem, config.seed);
+            links.set_item_choice(config.item_choice);
+            Inner::Links(Box::new(links))
+        }
+    }
+
+    fn select(&mut self, option: OptionId) -> Result<(), Error> {
+        match self {
+            Inner::Links(links) => links.select(option),
+            Inner::Bits(bits) => bits.select(option),
+        }
+    }
+
+    fn stats(&self) -> Stats {
+        match self {
+            Inner::Links(links) => links.stats(),
+            Inner::Bits(bits) => bits.stats(),
+        }
+    }
+
+    fn restart(&mut self) {
+        match self {
+            Inner::Links(links) => links.restart(),
+            Inner::Bits(bits) => bits.restart(),
+        }
+    }
+
+    /// Searches on until the next solution (`(true, _)`), the end (`(false, false)`) or the
+    /// node count `pause_at` (`(false, true)`).
+    fn step(&mut self, pause_at: u64) -> (bool, bool) {
+        match self {
+            Inner::Links(links) => {
+                links.pause_at = pause_at;
+                (links.step(), std::mem::take(&mut links.paused))
+            }
+            Inner::Bits(bits) => {
+                bits.pause_at = pause_at;
+                (bits.step(), std::mem::take(&mut bits.paused))
+            }
+        }
+    }
+
+    fn fill(&self, buffer: &mut Vec<OptionId>) {
+        match self {
+            Inner::Links(links) => links.fill(buffer),
+            Inner::Bits(bits) => bits.fill(buffer),
+        }
+    }
+}
+
+/// What an unseeded solver keeps to build its engine again in a random order (see the
+/// [module documentation](self)): the problem, the configuration and the options selected.
+#[derive(Clone, Debug)]
+struct Rebuild {
+    problem: Box<Problem>,
+    config: Config,
+    bits: bool,
+    selected: Vec<OptionId>,
+}
+
+/// Nodes the first round of [`Solver::first`]'s race gives each order (then twice as many per
+/// round): enough for the declared order to finish what a designed order finishes at once (a
+/// puzzle, Knuth's examples), small enough that a random order gets its turn within a
+/// millisecond.
+const FIRST_ROUND_NODES: u64 = 1 << 12;
+
+/// The stream of seeds of [`Solver::first`]'s random orders.
+const RESTART_SEEDS: u64 = 0x005E_ED0F_0DE5;
+
+/// How a search run for a while ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    /// At a solution.
+    Found,
+    /// The search is over: no solution is left.
+    Exhausted,
+    /// The round's nodes are spent; the search can resume.
+    RoundOver,
+    /// A limit of [`Solver::set_limits`] was reached ([`Watch::gave_up`] says which).
+    GaveUp,
+}
+
+/// The limits of the searches of one call, looked at every [`NODES_PER_LOOK`] nodes.
+#[derive(Clone, Debug)]
+struct Watch {
+    /// When to give up (see [`Solver::set_limits`]).
+    limits: Limits,
+    /// The limits of the search under way.
+    budget: Budget,
+    /// Which limit ended the last search, if one did.
+    gave_up: Option<LimitReached>,
+    /// The node count (of the whole call) at which the search next looks at its limits.
+    next_look: u64,
+}
+
+impl Watch {
+    fn start(&mut self) {
+        self.budget = Budget::start(&self.limits);
+        // A flag raised (or a budget spent) before the search starts stops it at once.
+        self.gave_up = self.budget.check_now().err();
+        self.next_look = NODES_PER_LOOK;
+    }
+
+    /// Runs `engine` until a solution, its end, its node count `round_end`, or a limit.
+    /// `before`: the nodes this call spent in other engines, which count against the limits.
+    fn advance(&mut self, engine: &mut Inner, before: u64, round_end: u64) -> Step {
+        if self.gave_up.is_some() {
+            return Step::GaveUp;
+        }
+        let unlimited =
+            self.limits.is_unlimited() && self.limits.work.is_none() && round_end == u64::MAX;
+        loop {
+            let own = engine.stats().nodes;
+            if own >= round_end {
+                return Step::RoundOver;
+            }
+            let pause_at = if unlimited {
+                u64::MAX
+            } else {
+                let look = self
+                    .limits
+                    .nodes
+                    .map_or(self.next_look, |l| l.min(self.next_look));
+                look.saturating_sub(before).min(round_end)
+            };
+            match engine.step(pause_at) {
+                (true, _) => return Step::Found,
+                (false, false) => return Step::Exhausted,
+                (false, true) => {}
+            }
+            let nodes = before + engine.stats().nodes;
+            if nodes >= self.next_look {
+                self.budget.publish(nodes);
+                self.next_look = nodes.saturating_add(NODES_PER_LOOK);
+                let reached = if self.limits.nodes.is_some_and(|limit| nodes >= limit) {
+                    Err(LimitReached::Nodes)
+                } else {
+                    self.budget.check_now()
+                };
+                if let Err(reached) = reached {
+                    self.gave_up = Some(reached);
+                    return Step::GaveUp;
+                }
+            } else if self.limits.nodes.is_some_and(|limit| nodes >= limit) {
+                self.gave_up = Some(LimitReached::Nodes);
+                return Step::GaveUp;
+            }
+        }
+    }
+}
+
 /// Algorithm X over one [`Problem`], by dancing links or by bit sets (see the
 /// [module documentation](self)).
 ///
@@ -122,14 +306,13 @@ enum Inner {
 #[derive(Clone, Debug)]
 pub struct Solver {
     inner: Inner,
-    /// When to give up (see [`Solver::set_limits`]).
-    limits: Limits,
-    /// The limits of the search under way.
-    budget: Budget,
-    /// Which limit ended the last search, if one did.
-    gave_up: Option<LimitReached>,
-    /// The node count at which the search next looks at its limits.
-    next_look: u64,
+    /// The limits and what the last search met of them.
+    watch: Watch,
+    /// What [`Solver::first`]'s restarts need (unseeded solvers only).
+    rebuild: Option<Rebuild>,
+    /// The counters of the last call's searches in random orders ([`Solver::first`]), added
+    /// to the engine's own.
+    restarts: Stats,
 }
 
 /// Search nodes between two looks at the clock and the stop flag.
@@ -169,19 +352,22 @@ impl Solver {
                 true
             }
         };
-        let inner = if bits {
-            Inner::Bits(Box::new(BitSearch::new(problem, config.seed)))
-        } else {
-            let mut links = DancingLinks::new(problem, config.seed);
-            links.set_item_choice(config.item_choice);
-            Inner::Links(Box::new(links))
-        };
+        let rebuild = config.seed.is_none().then(|| Rebuild {
+            problem: Box::new(problem.clone()),
+            config,
+            bits,
+            selected: Vec::new(),
+        });
         Ok(Solver {
-            inner,
-            limits: Limits::default(),
-            budget: Budget::start(&Limits::default()),
-            gave_up: None,
-            next_look: 0,
+            inner: Inner::build(problem, config, bits),
+            watch: Watch {
+                limits: Limits::default(),
+                budget: Budget::start(&Limits::default()),
+                gave_up: None,
+                next_look: 0,
+            },
+            rebuild,
+            restarts: Stats::default(),
         })
     }
 
@@ -204,18 +390,18 @@ impl Solver {
     /// Puts `option` into every solution, as if the search had chosen it first. Fails if the
     /// option clashes with an option selected before, or once a search has started.
     pub fn select(&mut self, option: OptionId) -> Result<(), Error> {
-        match &mut self.inner {
-            Inner::Links(links) => links.select(option),
-            Inner::Bits(bits) => bits.select(option),
+        self.inner.select(option)?;
+        if let Some(rebuild) = &mut self.rebuild {
+            rebuild.selected.push(option);
         }
+        Ok(())
     }
 
-    /// The counters of the last search (or of the one in progress).
+    /// The counters of the last search (or of the one in progress), restarts included.
     pub fn stats(&self) -> Stats {
-        match &self.inner {
-            Inner::Links(links) => links.stats(),
-            Inner::Bits(bits) => bits.stats(),
-        }
+        let mut stats = self.inner.stats();
+        stats += self.restarts;
+        stats
     }
 
     /// Checks the engine's internal consistency (the links of dancing links; the bit engine
@@ -227,10 +413,70 @@ impl Solver {
         }
     }
 
-    /// The first solution, if any: its options, preselected ones first, then in the order the
-    /// search chose them.
+    /// A solution, if there is one: its options, preselected ones first, then in the order the
+    /// search chose them. A seeded solver returns the first solution of its order. An unseeded
+    /// one races the declared order against random ones with restarts (see the
+    /// [module documentation](self)): the answer is a solution whenever there is one, the same
+    /// one every time, and the declared order's first solution when that order finds it within
+    /// its share of the work; [`Stats::restarts`] says how many random orders were given up.
     pub fn first(&mut self) -> Option<Vec<OptionId>> {
-        self.solutions().next()
+        let Some(rebuild) = self.rebuild.take() else {
+            return self.solutions().next();
+        };
+        let found = self.race(&rebuild);
+        self.rebuild = Some(rebuild);
+        found
+    }
+
+    /// [`Solver::first`] by restarts: rounds of doubling node budgets, each spent once by the
+    /// declared order (resumed) and once by a fresh random order.
+    fn race(&mut self, rebuild: &Rebuild) -> Option<Vec<OptionId>> {
+        self.restart();
+        let mut seeds = SplitMix64::new(RESTART_SEEDS);
+        let mut round = FIRST_ROUND_NODES;
+        let mut declared_end = 0u64;
+        let mut buffer = Vec::new();
+        loop {
+            declared_end = declared_end.saturating_add(round);
+            let before = self.restarts.nodes;
+            match self.watch.advance(&mut self.inner, before, declared_end) {
+                Step::Found => {
+                    self.inner.fill(&mut buffer);
+                    return Some(buffer);
+                }
+                Step::Exhausted | Step::GaveUp => return None,
+                Step::RoundOver => {}
+            }
+            let config = Config {
+                seed: Some(seeds.next_u64()),
+                ..rebuild.config
+            };
+            let mut random = Inner::build(&rebuild.problem, config, rebuild.bits);
+            for &option in &rebuild.selected {
+                random
+                    .select(option)
+                    .expect("the options selected here once were compatible");
+            }
+            let before = self.inner.stats().nodes + self.restarts.nodes;
+            let step = self.watch.advance(&mut random, before, round);
+            let spent = random.stats();
+            match step {
+                Step::Found => {
+                    self.restarts += spent;
+                    random.fill(&mut buffer);
+                    return Some(buffer);
+                }
+                Step::Exhausted | Step::GaveUp => {
+                    self.restarts += spent;
+                    return None;
+                }
+                Step::RoundOver => {
+                    self.restarts += spent;
+                    self.restarts.restarts += 1;
+                }
+            }
+            round = round.saturating_mul(2);
+        }
     }
 
     /// The number of solutions. The fast path: solutions are counted, never built.
@@ -288,71 +534,27 @@ impl Solver {
     /// flag another thread may raise. A search that reaches one ends as if no solution were
     /// left, and [`Solver::gave_up`] then says which limit it was.
     pub fn set_limits(&mut self, limits: Limits) {
-        self.limits = limits;
+        self.watch.limits = limits;
     }
 
     /// Which limit ended the last search (`None`: it ran to its end, or its caller stopped it).
     pub fn gave_up(&self) -> Option<LimitReached> {
-        self.gave_up
+        self.watch.gave_up
     }
 
     fn restart(&mut self) {
-        self.budget = Budget::start(&self.limits);
-        // A flag raised (or a budget spent) before the search starts stops it at once.
-        self.gave_up = self.budget.check_now().err();
-        self.next_look = NODES_PER_LOOK;
-        match &mut self.inner {
-            Inner::Links(links) => links.restart(),
-            Inner::Bits(bits) => bits.restart(),
-        }
+        self.watch.start();
+        self.restarts = Stats::default();
+        self.inner.restart();
     }
 
     /// The next solution, or `false` at the end of the search or at a limit.
     fn step(&mut self) -> bool {
-        if self.gave_up.is_some() {
-            return false;
-        }
-        let unlimited = self.limits.is_unlimited() && self.limits.work.is_none();
-        loop {
-            let pause_at = if unlimited {
-                u64::MAX
-            } else {
-                let look = self.next_look;
-                self.limits.nodes.map_or(look, |limit| look.min(limit))
-            };
-            let (found, paused) = match &mut self.inner {
-                Inner::Links(links) => {
-                    links.pause_at = pause_at;
-                    (links.step(), std::mem::take(&mut links.paused))
-                }
-                Inner::Bits(bits) => {
-                    bits.pause_at = pause_at;
-                    (bits.step(), std::mem::take(&mut bits.paused))
-                }
-            };
-            if found || !paused {
-                return found;
-            }
-            let nodes = self.stats().nodes;
-            self.budget.publish(nodes);
-            self.next_look = nodes.saturating_add(NODES_PER_LOOK);
-            let reached = if self.limits.nodes.is_some_and(|limit| nodes >= limit) {
-                Err(LimitReached::Nodes)
-            } else {
-                self.budget.check_now()
-            };
-            if let Err(reached) = reached {
-                self.gave_up = Some(reached);
-                return false;
-            }
-        }
+        self.watch.advance(&mut self.inner, 0, u64::MAX) == Step::Found
     }
 
     fn fill(&self, buffer: &mut Vec<OptionId>) {
-        match &self.inner {
-            Inner::Links(links) => links.fill(buffer),
-            Inner::Bits(bits) => bits.fill(buffer),
-        }
+        self.inner.fill(buffer);
     }
 }
 

@@ -46,7 +46,8 @@ fn counters_match_dlx1() {
             Stats {
                 nodes,
                 updates: 0,
-                solutions: solutions as u64
+                solutions: solutions as u64,
+                restarts: 0,
             }
         );
         let mut solver = links(&problem);
@@ -56,7 +57,8 @@ fn counters_match_dlx1() {
             Stats {
                 nodes,
                 updates,
-                solutions: solutions as u64
+                solutions: solutions as u64,
+                restarts: 0,
             }
         );
         // Enumerating does the same work as counting.
@@ -149,7 +151,8 @@ fn many_items_are_chosen_in_linear_total_work() {
             Stats {
                 nodes: n as u64,
                 updates: n as u64,
-                solutions: 1
+                solutions: 1,
+                restarts: 0,
             }
         );
         let first = solver.first().unwrap();

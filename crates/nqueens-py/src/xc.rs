@@ -173,6 +173,7 @@ impl Compiled {
         dict.set_item("nodes", stats.nodes)?;
         dict.set_item("updates", stats.updates)?;
         dict.set_item("solutions", stats.solutions)?;
+        dict.set_item("restarts", stats.restarts)?;
         Ok(dict)
     }
 
@@ -208,6 +209,40 @@ impl Compiled {
             },
             |_| Ok(()),
         )
+    }
+
+    /// One solution containing the options at `select` (option indices), or `None`: the
+    /// solver's `first`, which races the declared order against random ones when there is no
+    /// seed, so an order nobody tuned does not take minutes. Ctrl-C stops it.
+    #[pyo3(signature = (seed = None, select = Vec::new()))]
+    fn first<'py>(
+        &self,
+        py: Python<'py>,
+        seed: Option<u64>,
+        select: Vec<usize>,
+    ) -> PyResult<Option<Bound<'py, PyList>>> {
+        let problem = Arc::clone(&self.problem);
+        let stats = Arc::clone(&self.stats);
+        let stop = Arc::new(AtomicBool::new(false));
+        let worker_stop = Arc::clone(&stop);
+        let found = worker::run(
+            py,
+            stop,
+            None,
+            move || {
+                let mut solver = preselected(&problem, seed, &worker_stop, &select)?;
+                let found = solver.first();
+                if let Ok(mut s) = stats.lock() {
+                    *s = solver.stats();
+                }
+                if found.is_none() && solver.gave_up().is_some() {
+                    return Err(Failure::Stopped);
+                }
+                Ok(found)
+            },
+            |_| Ok(()),
+        )?;
+        Ok(found.map(|options| labels(py, &self.labels, &options)))
     }
 
     /// The solutions that contain the options at `select`, lazily, as lists of labels. A

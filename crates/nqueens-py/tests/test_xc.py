@@ -199,3 +199,32 @@ def test_preselected_options_are_in_every_solution_like_fixed_queens():
         cover.solutions(select=[(0, 0), (0, 5)])
     with pytest.raises(ValueError, match=r"no option labelled \(9, 9\)"):
         cover.first(select=[(9, 9)])
+
+
+def test_one_solution_is_fast_whatever_the_order_of_the_items():
+    """The first write-up's script: items in natural order, one solution asked for. The
+    declared order alone takes over 300 million nodes at n = 64; the race of orders about a
+    hundred, and the same answer every time."""
+    n = 64
+    problem = xc.Problem([f"r{r}" for r in range(n)] + [f"c{c}" for c in range(n)],
+                         secondary=[("a", s) for s in range(2 * n - 1)] + [("b", d) for d in range(-n + 1, n)])
+    for r in range(n):
+        for c in range(n):
+            problem.add_row([f"r{r}", f"c{c}", ("a", r + c), ("b", r - c)])
+    [solution] = xc.Solver(limit=1).solve(problem)
+    queens = sorted((int(next(i for i in row if str(i)[0] == "r")[1:]),
+                     int(next(i for i in row if str(i)[0] == "c")[1:])) for row in solution)
+    assert [r for r, _ in queens] == list(range(n))
+    assert sorted(c for _, c in queens) == list(range(n))
+    assert len({r + c for r, c in queens}) == n and len({r - c for r, c in queens}) == n
+
+    cover = queens_cover(n)
+    first = cover.first()
+    assert first is not None and len(first) == n
+    assert cover.stats["nodes"] < 100_000, cover.stats
+    assert "restarts" in cover.stats
+    assert cover.first() == first
+    # A seed is that order alone; the declared order stays the order of `solutions()`.
+    assert cover.first(seed=3) is not None
+    small = queens_cover(6)
+    assert small.first() == next(small.solutions())

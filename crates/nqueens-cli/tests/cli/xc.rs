@@ -403,14 +403,14 @@ fn time_limits_stop_exact_cover_searches_with_exit_3() {
 
 #[test]
 fn ctrl_c_says_interrupted_once_and_never_gave_up() {
-    // The 64-queens cover in natural order: its first solution takes the solver far longer
-    // than the 300 ms before Ctrl-C.
+    // Two solutions of the 64-queens cover: the enumeration in the declared order takes far
+    // longer than the 300 ms before Ctrl-C to find the first.
     let dir = tempfile::tempdir().unwrap();
     let (code, text, _) = run(&["xc-export", "64"]);
     assert_eq!(code, 0);
     let path = write_temp(&dir, "q64.dlx", &text);
     for engine in [&["--engine", "bits"][..], &["--engine", "links"]] {
-        let args = [&["xc", path.as_str()][..], engine].concat();
+        let args = [&["xc", path.as_str(), "--limit", "2"][..], engine].concat();
         let (code, _, stderr) = interrupted(&args, std::time::Duration::from_millis(300));
         assert_eq!(code, 130, "{args:?}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr:?}");
@@ -419,4 +419,61 @@ fn ctrl_c_says_interrupted_once_and_never_gave_up() {
             "{args:?}: {stderr:?}"
         );
     }
+}
+
+/// The queens of `xc`'s options for an exported N-Queens problem (`rR cC …`, 1-based).
+fn queens_of_options(n: u32, options: &str) -> Solution {
+    let mut cols = vec![u32::MAX; n as usize];
+    for line in options.lines() {
+        let mut words = line.split(' ');
+        let row: u32 = words.next().unwrap()[1..].parse().unwrap();
+        let col: u32 = words.next().unwrap()[1..].parse().unwrap();
+        cols[row as usize - 1] = col - 1;
+    }
+    Solution::from_columns(cols)
+}
+
+#[test]
+fn xc_finds_one_solution_fast_whatever_the_order() {
+    for n in [64u32, 200] {
+        let (_, organ_pipe, _) = run(&["xc-export", &n.to_string()]);
+        // The same problem with the rows and columns in natural order, as a script writes it.
+        let natural: String = organ_pipe
+            .lines()
+            .enumerate()
+            .map(|(i, line)| match i {
+                1 => {
+                    let secondary = line.split_once('|').unwrap().1;
+                    let rows = (1..=n).map(|r| format!("r{r} "));
+                    let cols = (1..=n).map(|c| format!("c{c} "));
+                    format!("{}|{secondary}\n", rows.chain(cols).collect::<String>())
+                }
+                _ => format!("{line}\n"),
+            })
+            .collect();
+        for text in [&organ_pipe, &natural] {
+            // Without the race of orders either takes minutes (over 300 million nodes at 64).
+            let (code, stdout, stderr) =
+                run_with(&["xc", "-", "--stats", "--time-limit", "20"], text);
+            assert_eq!(code, 0, "n = {n}: {stderr}");
+            let solution = queens_of_options(n, &stdout);
+            verify(&Problem::new(n).unwrap(), &solution).unwrap();
+            let nodes: u64 = stderr
+                .split("nodes=")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            assert!(nodes < 100_000, "n = {n}: {stderr}");
+        }
+        // A seed is that order alone, and --limit 2 enumerates: both still give boards.
+        let (code, stdout, _) = run_with(&["xc", "-", "--seed", "1"], &natural);
+        assert_eq!(code, 0);
+        verify(&Problem::new(n).unwrap(), &queens_of_options(n, &stdout)).unwrap();
+    }
+    let (_, help, _) = run(&["xc", "--help"]);
+    assert!(help.contains("How much the order matters"), "{help}");
 }
