@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The MPI front end (crates/nqueens-mpi) under a real mpirun: every count of n = 8..17 on
 # 1, 2, 3 and 4 ranks against the published table, a job killed with SIGKILL (a worker rank,
-# then rank 0) and resumed to the exact count of n = 18, and a checkpoint of another n
+# then rank 0) and resumed to the exact count of n = 18, a job interrupted with Ctrl-C that
+# says what it saved and resumes, and a checkpoint of another n
 # refused, and `--device gpu` on Mesa's software Vulkan driver (1 and 2 ranks). Needs OpenMPI,
 # libclang and the Vulkan loader with a driver: installed with apt-get when run as root,
 # otherwise this fails naming the packages. About 2 to 4 minutes on 2 cores.
@@ -93,6 +94,31 @@ tasks=$(head -1 "$ckpt" | sed -E 's/.* tasks=([0-9]+) .*/\1/')
 [ "$(records "$ckpt")" = "$tasks" ] || fail "the checkpoint holds $(records "$ckpt") records for $tasks tasks"
 [ -z "$(tail -n +2 "$ckpt" | cut -d' ' -f1 | sort | uniq -d)" ] || fail "a task recorded twice"
 echo "n = 18 resumed: 666090624, every task recorded once"
+
+echo "== Ctrl-C: mpirun passes it on, rank 0 says what the checkpoint kept, the same command resumes"
+ickpt=$work/interrupted.ckpt
+mpirun --oversubscribe -n 2 "$bin" count 18 --threads 1 --checkpoint "$ickpt" >"$work/int.out" 2>"$work/int.err" &
+job=$!
+until [ "$(records "$ickpt")" -gt 300 ]; do
+    kill -0 "$job" 2>/dev/null || fail "the job ended before it could be interrupted"
+    sleep 0.2
+done
+kill -INT "$job"
+if wait "$job"; then fail "an interrupted job succeeded"; fi
+line=$(grep "^interrupted: " "$work/int.err") || fail "no interrupt line: $(cat "$work/int.err")"
+echo "$line"
+saved=$(sed -E 's/^interrupted: ([0-9]+) of ([0-9]+) tasks saved in (.*) — run the same command to resume$/\1/' <<<"$line")
+[ "$saved" = "$(records "$ickpt")" ] || fail "the line says $saved tasks saved, the checkpoint holds $(records "$ickpt")"
+out=$(run 2 "$bin" count 18 --threads 1 --checkpoint "$ickpt" --stats 2>"$work/stats-int")
+[ "$out" = 666090624 ] || fail "resumed count of n = 18 after Ctrl-C is $out"
+grep -q "($saved resumed)" "$work/stats-int" || fail "the resumed run did not take the $saved saved tasks"
+# One rank without mpirun: the same line, exit 130, no MPI_ABORT banner.
+status=0
+timeout --preserve-status -s INT 2 "$bin" count 18 --threads 1 >/dev/null 2>"$work/int1.err" || status=$?
+[ "$status" = 130 ] || fail "a single rank interrupted exits $status, not 130"
+grep -q "^interrupted after [0-9.]* s: no checkpoint, nothing saved" "$work/int1.err" || fail "single rank: $(cat "$work/int1.err")"
+! grep -q MPI_ABORT "$work/int1.err" || fail "a single rank aborted the job: $(cat "$work/int1.err")"
+echo "interrupted with $saved tasks saved, resumed to 666090624; one rank: exit 130"
 
 echo "== a checkpoint of another n is refused"
 cp "$ckpt" "$work/before"

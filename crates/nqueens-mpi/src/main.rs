@@ -15,8 +15,9 @@ use mpi::point_to_point::{Destination, MatchedReceiveVec, Source};
 use mpi::topology::{Communicator, SimpleCommunicator};
 use mpi::traits::Root;
 use nqueens::engines::counter::{self, MAX_N, SplitList, distributed::MAX_EXTRA_ROWS};
-use nqueens_mpi::session::{self, CoordinatorLink, WorkerLink};
+use nqueens_mpi::session::{self, CoordinatorLink, MpiError, WorkerLink};
 use nqueens_mpi::{Coordination, Workers, efficiency};
+use nqueens_support::interrupt;
 
 /// Reports from ranks to rank 0.
 const TAG_REPORT: i32 = 1;
@@ -155,10 +156,15 @@ fn main() -> ExitCode {
         }
     };
     let Command::Count(args) = cli.command;
+    // Ctrl-C (SIGINT) and `mpirun` passing it on (SIGTERM to every rank) raise a flag: rank 0
+    // stops the count, says what the checkpoint kept, and ends the job. The other ranks take
+    // the signal too, so that none dies before rank 0 has said it.
+    interrupt::install();
     let code = match run(&world, &args) {
         Ok(()) => 0,
         Err((code, err)) => {
-            if rank == 0 {
+            // An interrupt has been described already.
+            if rank == 0 && code != interrupt::EXIT_CODE {
                 eprintln!("error: {}", nqueens_support::error_line(err.as_ref()));
             }
             code
@@ -221,12 +227,31 @@ fn run(world: &SimpleCommunicator, args: &CountArgs) -> Result<(), (u8, anyhow::
     let mut go = u8::from(opened.is_ok());
     root.broadcast_into(&mut go);
     let coordination = opened.map_err(|e| usage(e.into()))?;
+    let mut coordination = coordination;
+    if let Some(flag) = interrupt::stop_flag() {
+        coordination.stop_when(flag);
+    }
     let outcome = coordination
         .run(&mut MpiHub { world }, workers)
         .map_err(|e| {
             // The other ranks wait for batches that will never come: end the job.
-            eprintln!("error: {}", nqueens_support::error_line(&e));
-            world.abort(2)
+            match e {
+                MpiError::Interrupted { saved, tasks } => {
+                    eprintln!(
+                        "{}",
+                        interrupted_line(saved, tasks, args.checkpoint.as_deref())
+                    );
+                    if world.size() == 1 {
+                        // No rank waits for this one: a plain exit, no MPI_ABORT banner.
+                        return (interrupt::EXIT_CODE, anyhow!("interrupted"));
+                    }
+                    world.abort(i32::from(interrupt::EXIT_CODE))
+                }
+                e => {
+                    eprintln!("error: {}", nqueens_support::error_line(&e));
+                    world.abort(2)
+                }
+            }
         })?;
     let report = &outcome.report;
     let cause = if report.resumed > 0 {
@@ -256,6 +281,20 @@ fn run(world: &SimpleCommunicator, args: &CountArgs) -> Result<(), (u8, anyhow::
     written
         .and_then(|()| out.flush())
         .map_err(|e| usage(e.into()))
+}
+
+/// What an interrupted count kept, in the words of `nqueens count`.
+fn interrupted_line(saved: u64, tasks: u64, checkpoint: Option<&std::path::Path>) -> String {
+    match checkpoint {
+        Some(path) => format!(
+            "interrupted: {saved} of {tasks} tasks saved in {} — run the same command to resume",
+            path.display()
+        ),
+        None => format!(
+            "interrupted after {:.1} s: no checkpoint, nothing saved (use --checkpoint FILE to make a count resumable)",
+            interrupt::elapsed_seconds()
+        ),
+    }
 }
 
 /// The GPU of index `local` (the rank's index among the ranks of its node); with more ranks

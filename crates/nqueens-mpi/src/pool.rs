@@ -263,16 +263,29 @@ fn take(shared: &Shared, most: usize) -> Option<Vec<TaskId>> {
     }
 }
 
+impl Pool {
+    /// Drops the tasks not started and lets the running ones end on their own, without
+    /// waiting for them: for a job about to end (an interrupt), whose tasks in flight are lost
+    /// anyway.
+    pub fn detach(mut self) {
+        self.close();
+        // Dropping a join handle detaches its thread.
+        self.handles.clear();
+    }
+
+    fn close(&self) {
+        let (queue, ready) = &*self.shared;
+        let mut queue = queue.lock().unwrap_or_else(PoisonError::into_inner);
+        queue.tasks.clear();
+        queue.closed = true;
+        ready.notify_all();
+    }
+}
+
 impl Drop for Pool {
     /// Stops the threads: tasks not started are dropped, running ones finish first.
     fn drop(&mut self) {
-        {
-            let (queue, ready) = &*self.shared;
-            let mut queue = queue.lock().unwrap_or_else(PoisonError::into_inner);
-            queue.tasks.clear();
-            queue.closed = true;
-            ready.notify_all();
-        }
+        self.close();
         for handle in self.handles.drain(..) {
             let _ = handle.join();
         }

@@ -14,6 +14,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use nqueens::engines::counter::{
@@ -43,6 +44,16 @@ pub enum MpiError {
     /// The rank's device (a GPU) failed.
     #[error("{0}")]
     Device(String),
+    /// The stop flag was raised (Ctrl-C, or `mpirun` passing on SIGTERM): the checkpoint
+    /// holds `saved` of the `tasks` tasks.
+    #[error("interrupted: {saved} of {tasks} tasks done")]
+    Interrupted {
+        /// Tasks done (resumed or counted in this run), all recorded in the checkpoint if there
+        /// is one.
+        saved: u64,
+        /// Tasks in the list.
+        tasks: u64,
+    },
     /// Writing the task times failed.
     #[error("{}", path.display())]
     Io {
@@ -90,6 +101,7 @@ pub struct Coordination {
     times: Option<TaskTimes>,
     recorded: Vec<(TaskId, TaskResult)>,
     started: Instant,
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl Coordination {
@@ -110,7 +122,16 @@ impl Coordination {
             times: None,
             recorded,
             started,
+            stop: None,
         })
+    }
+
+    /// Stops the count when `flag` is raised: [`run`](Self::run) then returns
+    /// [`MpiError::Interrupted`] at its next turn (within [`POLL`] and one message), with the
+    /// checkpoint synced and without waiting for the tasks in flight (they are lost, as in a
+    /// killed job).
+    pub fn stop_when(&mut self, flag: Arc<AtomicBool>) {
+        self.stop = Some(flag);
     }
 
     /// Writes one line per task counted in this run to `path`: `ID RANK SECONDS NODES`, in
@@ -182,6 +203,13 @@ impl Coordination {
         let checkpoint = &mut self.checkpoint;
         let times = &mut self.times;
         loop {
+            if self.stop.as_ref().is_some_and(|f| f.load(Ordering::SeqCst)) {
+                pool.detach();
+                return Err(MpiError::Interrupted {
+                    saved: coordinator.sums().done,
+                    tasks: list.len() as u64,
+                });
+            }
             worst_gap = worst_gap.max(last_turn.elapsed());
             last_turn = Instant::now();
             if let Some(mean) = own_busy.checked_div(own_tasks) {

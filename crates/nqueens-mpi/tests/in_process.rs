@@ -224,3 +224,42 @@ fn task_times_name_every_task_of_the_run_once() {
     let err = c.record_task_times(dir.path()).unwrap_err();
     assert!(matches!(err, MpiError::Io { .. }), "{err}");
 }
+
+#[test]
+fn a_raised_stop_flag_ends_the_count_and_the_same_command_resumes() {
+    use std::sync::atomic::AtomicBool;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("n11.ckpt");
+    let list = Arc::new(SplitList::new(11, 0));
+    // A first run that recorded every other task.
+    let mut text = list
+        .header(nqueens::engines::counter::Shard::ALL)
+        .line(4242);
+    let mut counter = TaskCounter::default();
+    let done: Vec<TaskId> = list.ids().filter(|id| id.0 % 2 == 0).collect();
+    for &id in &done {
+        let result = counter.count(&list, id).unwrap();
+        text.push_str(&record_line(list.fingerprint(), id, &result));
+    }
+    std::fs::write(&path, &text).unwrap();
+    // Ctrl-C before the first turn: nothing new is counted, the checkpoint is kept as it was.
+    let mut coordination = Coordination::open(list.clone(), Some(&path)).unwrap();
+    coordination.stop_when(Arc::new(AtomicBool::new(true)));
+    let (_up, inbox) = channel();
+    let mut hub = Hub {
+        inbox,
+        outboxes: Vec::new(),
+    };
+    match coordination.run(&mut hub, Workers::Threads(1)) {
+        Err(MpiError::Interrupted { saved, tasks }) => {
+            assert_eq!((saved, tasks), (done.len() as u64, list.len() as u64));
+        }
+        other => panic!("not interrupted: {other:?}"),
+    }
+    // The records are those of the first run (the header names the process that holds it).
+    let records = |text: &str| text.lines().skip(1).map(String::from).collect::<Vec<_>>();
+    assert_eq!(records(&std::fs::read_to_string(&path).unwrap()), records(&text));
+    let outcome = job(&list, 2, 1, Some(&path)).unwrap();
+    assert_eq!(outcome.report.total, oeis::total(11).unwrap());
+    assert_eq!(outcome.report.resumed, done.len() as u64);
+}

@@ -11,6 +11,8 @@
 //! - [`strip_bom`]: drops a UTF-8 byte-order mark at the start of a file's text;
 //! - [`Limits`] and [`Budget`]: the one termination concept every search polls (a node budget,
 //!   a time budget, a stop flag another thread may raise), as Pumpkin's `termination` module;
+//! - [`interrupt`] (feature `signals`): SIGINT and SIGTERM as a raised stop flag, for the
+//!   front ends' binaries;
 //! - [`clock::Instant`]: the clock the engines read, `std::time::Instant` everywhere but on
 //!   `wasm32-unknown-unknown`, where the standard one panics and this one stands still.
 //!
@@ -362,6 +364,9 @@ impl Budget {
         Ok(())
     }
 }
+
+#[cfg(feature = "signals")]
+pub mod interrupt;
 
 pub mod clock {
     //! The clock every engine reads (time budgets, progress intervals, elapsed times).
