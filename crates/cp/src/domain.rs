@@ -18,11 +18,7 @@
 
 use crate::error::Error;
 
-/// Every domain value, view offset and view value lies in `-VALUE_LIMIT..=VALUE_LIMIT`.
-pub const VALUE_LIMIT: i32 = 1 << 28;
-
-/// The most values one bitset domain holds: 2^26 (8 MiB of bits).
-pub const MAX_DOMAIN_SIZE: u64 = 1 << 26;
+pub use crate::bounds::{MAX_DOMAIN_SIZE, VALUE_LIMIT};
 
 /// An integer variable: an index into the solver's domains.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -2,7 +2,7 @@
 
 use thiserror::Error;
 
-use crate::domain::{MAX_DOMAIN_SIZE, VALUE_LIMIT};
+use crate::bounds::{MAX_DOMAIN_SIZE, VALUE_LIMIT};
 
 /// Everything a caller can get wrong when building a model or starting a search.
 ///

@@ -55,18 +55,20 @@
 //! ```
 
 mod alldiff;
+mod bounds;
 mod domain;
 mod error;
 mod hall;
 mod propagator;
 mod search;
 mod solver;
+mod stats;
 mod store;
 
 pub use domain::{MAX_DOMAIN_SIZE, VALUE_LIMIT, Var, View};
 pub use error::Error;
 pub use search::{
-    Observer, Restarts, SearchConfig, SearchResult, Solution, Stats, Status, ValueOrder,
-    VariableOrder,
+    Observer, Restarts, SearchConfig, SearchResult, Solution, Status, ValueOrder, VariableOrder,
 };
 pub use solver::{Solver, Strength};
+pub use stats::Stats;

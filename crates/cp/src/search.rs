@@ -26,6 +26,7 @@ use nqueens_support::{Budget, LimitReached, Limits, SplitMix64 as Rng, luby};
 use crate::domain::{Domains, Var};
 use crate::error::Error;
 use crate::solver::Solver;
+use crate::stats::Stats;
 use crate::store::Mark;
 
 /// How often (in nodes) the search looks at the clock.
@@ -101,27 +102,6 @@ impl Default for SearchConfig {
             progress_every: Duration::from_millis(250),
         }
     }
-}
-
-/// The work counters of a search.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
-    /// Branches taken, left (`x = v`) and right (`x ≠ v`).
-    pub nodes: u64,
-    /// Branches whose propagation failed.
-    pub failures: u64,
-    /// Propagator runs.
-    pub propagations: u64,
-    /// Solutions visited.
-    pub solutions: u64,
-    /// Restarts made.
-    pub restarts: u64,
-    /// The deepest stack of open left branches.
-    pub max_depth: u64,
-    /// Right branches taken at the root on the first variable branched on: each closes the
-    /// subtree of one of its values, so with a domain of d values this counts up to d − 1 (a
-    /// measure of progress through the tree; with restarts, through the current run).
-    pub root_branches: u64,
 }
 
 /// How a search ended.
@@ -204,7 +184,7 @@ impl Solver {
             return Err(Error::InvalidSearch("the restart scale must be at least 1"));
         }
         let start = Instant::now();
-        self.stats = super::search::Stats::default();
+        self.stats = Stats::default();
         let root = self.mark();
         let status = if self.infeasible || self.start().is_err() {
             Status::Complete

@@ -14,7 +14,7 @@ use crate::alldiff::{AllDifferent, Level};
 use crate::domain::{Event, VALUE_LIMIT, Var, View};
 use crate::error::Error;
 use crate::propagator::{NotEqual, PropId, Propagator};
-use crate::search::Stats;
+use crate::stats::Stats;
 use crate::store::{Conflict, Entry, Mark, Store};
 
 /// How hard an all-different constraint works.

@@ -48,7 +48,7 @@ use nqueens_support::SplitMix64;
 use crate::dlx::below;
 use crate::error::Error;
 use crate::problem::{ItemKind, OptionId, Problem};
-use crate::solver::Stats;
+use crate::stats::Stats;
 
 /// The most primary items the bit engine takes.
 pub const MAX_PRIMARY: usize = 1024;

@@ -55,7 +55,7 @@ use nqueens_support::SplitMix64;
 
 use crate::error::Error;
 use crate::problem::{ItemKind, OptionId, Problem};
-use crate::solver::Stats;
+use crate::stats::Stats;
 
 /// One node of the arena: a header, a spacer, or an item of an option.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

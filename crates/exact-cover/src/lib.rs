@@ -32,8 +32,10 @@ pub mod instances;
 pub mod naive;
 pub mod problem;
 pub mod solver;
+pub mod stats;
 
 pub use dlx::ItemChoice;
 pub use error::Error;
 pub use problem::{Builder, ColorId, Entry, Item, ItemId, ItemKind, OptionId, Problem};
-pub use solver::{Config, Engine, EngineChoice, Enumeration, Solutions, Solver, Stats};
+pub use solver::{Config, Engine, EngineChoice, Enumeration, Solutions, Solver};
+pub use stats::Stats;

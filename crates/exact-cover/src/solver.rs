@@ -30,31 +30,7 @@ use crate::bits::BitSearch;
 use crate::dlx::{DancingLinks, ItemChoice};
 use crate::error::Error;
 use crate::problem::{OptionId, Problem};
-
-/// Work counters of the last search. Dancing links counts them as Knuth's DLX1 does; the bit
-/// engine counts the same nodes and no link updates.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
-    /// Search-tree nodes: items chosen for branching.
-    pub nodes: u64,
-    /// Link updates (dancing links only; 0 for bit sets): one per covered item and one per
-    /// node hidden.
-    pub updates: u64,
-    /// Solutions found.
-    pub solutions: u64,
-    /// Searches in a random order that [`Solver::first`] started and gave up on (see the
-    /// [module documentation](self)); their nodes and updates are in the counts above.
-    pub restarts: u64,
-}
-
-impl std::ops::AddAssign for Stats {
-    fn add_assign(&mut self, other: Stats) {
-        self.nodes += other.nodes;
-        self.updates += other.updates;
-        self.solutions += other.solutions;
-        self.restarts += other.restarts;
-    }
-}
+use crate::stats::Stats;
 
 /// How an enumeration ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -258,7 +258,10 @@ fn a_raised_stop_flag_ends_the_count_and_the_same_command_resumes() {
     }
     // The records are those of the first run (the header names the process that holds it).
     let records = |text: &str| text.lines().skip(1).map(String::from).collect::<Vec<_>>();
-    assert_eq!(records(&std::fs::read_to_string(&path).unwrap()), records(&text));
+    assert_eq!(
+        records(&std::fs::read_to_string(&path).unwrap()),
+        records(&text)
+    );
     let outcome = job(&list, 2, 1, Some(&path)).unwrap();
     assert_eq!(outcome.report.total, oeis::total(11).unwrap());
     assert_eq!(outcome.report.resumed, done.len() as u64);

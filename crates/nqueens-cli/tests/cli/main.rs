@@ -11,6 +11,7 @@ mod cp;
 mod docs;
 mod gpu;
 mod huge;
+mod layers;
 mod sat;
 mod terminal;
 mod trust;

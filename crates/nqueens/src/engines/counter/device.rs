@@ -34,7 +34,8 @@
 use std::fmt;
 use std::sync::{Arc, Mutex};
 
-use super::kernel::{self, Completions, RowMasks, Scratch, State, TaskResult, TaskTies};
+use super::attacks::{State, TaskTies};
+use super::kernel::{self, Completions, RowMasks, Scratch, TaskResult};
 use super::tasks::{self, Class, ClassRules};
 
 pub use super::kernel::Completions as SubBoardResult;

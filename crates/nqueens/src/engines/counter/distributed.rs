@@ -236,7 +236,11 @@ mod tests {
         assert_eq!(split.depth(), 5);
         let prefixes: Vec<&[u8]> = split.ids().map(|id| split.prefix(id).unwrap()).collect();
         assert!(prefixes.windows(2).all(|w| w[0] < w[1]));
-        assert!(prefixes.iter().all(|p| kernel::State::after(p).is_some()));
+        assert!(
+            prefixes
+                .iter()
+                .all(|p| crate::engines::counter::attacks::State::after(p).is_some())
+        );
         assert_ne!(split.fingerprint(), TaskList::new(12).fingerprint());
         assert_ne!(split.fingerprint(), SplitList::new(12, 2).fingerprint());
         assert!(split.len() > 3 * TaskList::new(12).len());

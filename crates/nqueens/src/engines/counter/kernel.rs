@@ -3,6 +3,7 @@
 
 use std::cmp::Ordering;
 
+use super::attacks::{State, TaskTies};
 use super::lanes::{self, Levels};
 use super::tasks::{Class, ClassRules, full_mask};
 
@@ -104,43 +105,6 @@ impl Below {
                 == u64::MAX
         };
         (0..LOOKAHEAD).fold(false, |dead, k| dead | look(k))
-    }
-}
-
-/// The attack masks after some rows are filled, in the coordinates of the next row: `columns`
-/// marks used columns, `left` the squares attacked along down-left diagonals, `right` along
-/// down-right ones (the baseline's representation, see [`crate::engines::backtrack`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct State {
-    /// The next row to fill.
-    pub row: usize,
-    pub columns: u64,
-    pub left: u64,
-    pub right: u64,
-}
-
-impl State {
-    /// The state after placing the queens of `prefix` in rows `0..prefix.len()`, or `None` if
-    /// two of them attack each other.
-    pub(crate) fn after(prefix: &[u8]) -> Option<State> {
-        let mut state = State::default();
-        for &col in prefix {
-            let bit = 1u64 << col;
-            if (state.columns | state.left | state.right) & bit != 0 {
-                return None;
-            }
-            state = state.place(bit);
-        }
-        Some(state)
-    }
-
-    fn place(self, bit: u64) -> State {
-        State {
-            row: self.row + 1,
-            columns: self.columns | bit,
-            left: (self.left | bit) << 1,
-            right: (self.right | bit) >> 1,
-        }
     }
 }
 
@@ -387,40 +351,6 @@ fn fits(masks: &RowMasks, prefix: &[u8]) -> bool {
         .iter()
         .enumerate()
         .all(|(row, &col)| masks.allows(row, col))
-}
-
-/// The squares where a solution may tie with one of its images (see [`solve_task_with`]): the
-/// squares `b1` from a corner on the other border lines, where a rotation or reflection of the
-/// solution also has its row-0 queen `b1` from a corner. They are the side columns in rows
-/// `b1` and `n − 1 − b1`, and the last row's square `n − 1 − b1` (column `b1` of the last row
-/// is the row-0 queen's column, so no queen stands there).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct TaskTies {
-    /// Rows `b1` and `n − 1 − b1`.
-    pub side_rows: [usize; 2],
-    /// Columns 0 and n − 1, as bits.
-    pub side_squares: u64,
-    /// Column `n − 1 − b1` of the last row, as a bit.
-    pub last_square: u64,
-}
-
-impl TaskTies {
-    pub(crate) fn new(n: u32, class: Class) -> Self {
-        let (b1, last) = (class.b1 as usize, n as usize - 1);
-        TaskTies {
-            side_rows: [b1, last - b1],
-            side_squares: 1 | 1 << last,
-            last_square: 1 << (last - b1),
-        }
-    }
-
-    /// Whether the solution with these queens (one bit per row) stands on a tie square.
-    pub(crate) fn touched_by(&self, placed: &[u64]) -> bool {
-        self.side_rows
-            .iter()
-            .any(|&row| placed[row] & self.side_squares != 0)
-            || placed[placed.len() - 1] == self.last_square
-    }
 }
 
 /// The completions of a partial board under a class's rules, split as the symmetry rules

@@ -41,7 +41,7 @@
 //! indices are a known AVX2 idiom (AVX-512 has them as instructions); batching by level, so
 //! that the lanes never wait for each other and the row masks are constants, is this module's.
 
-use super::kernel::{State, TaskTies};
+use super::attacks::{State, TaskTies};
 
 /// Nodes a level collects before the level below it is searched.
 pub(crate) const BATCH: usize = 512;

@@ -80,6 +80,7 @@
 //! beyond the next for a free square. Facts and figures from these are used here; the code is
 //! this crate's own.
 
+mod attacks;
 pub mod checkpoint;
 pub mod checksum;
 pub mod device;
