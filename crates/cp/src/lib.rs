@@ -68,7 +68,8 @@ mod store;
 pub use domain::{MAX_DOMAIN_SIZE, VALUE_LIMIT, Var, View};
 pub use error::Error;
 pub use search::{
-    Observer, Restarts, SearchConfig, SearchResult, Solution, Status, ValueOrder, VariableOrder,
+    Observer, Restarts, SearchConfig, SearchResult, Solution, State, Status, Step, ValueOrder,
+    VariableOrder,
 };
 pub use solver::{Solver, Strength};
 pub use stats::Stats;

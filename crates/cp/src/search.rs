@@ -145,6 +145,52 @@ impl Solution<'_> {
     }
 }
 
+/// The domains as they stand during a search, as [`Observer::step`] sees them: valid only
+/// during the call.
+pub struct State<'a> {
+    domains: &'a Domains,
+}
+
+impl State<'_> {
+    /// Whether `value` is still in the domain of `var`.
+    pub fn contains(&self, var: Var, value: i32) -> bool {
+        self.domains.contains(var, value)
+    }
+
+    /// How many values the domain of `var` holds (0 after a failed propagation emptied it).
+    pub fn size(&self, var: Var) -> u32 {
+        self.domains.get(var).size
+    }
+}
+
+/// One step of a search, reported to [`Observer::step`] after the step's propagation: the
+/// search's own branching (`var = value` first, then `var ≠ value` once everything below the
+/// left branch is done), not a replay of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The left branch `var = value`. `failed`: propagation emptied a domain, so the search
+    /// backs up next.
+    Assign {
+        /// The variable branched on.
+        var: Var,
+        /// Its value in this branch.
+        value: i32,
+        /// Whether propagation failed.
+        failed: bool,
+    },
+    /// The right branch `var ≠ value`. `failed` as for [`Step::Assign`].
+    Refute {
+        /// The variable branched on.
+        var: Var,
+        /// The value taken out of its domain.
+        value: i32,
+        /// Whether propagation failed.
+        failed: bool,
+    },
+    /// A restart: the search is back at its root.
+    Restart,
+}
+
 /// What a search reports to.
 pub trait Observer {
     /// Called with each solution; `Break` stops the search.
@@ -152,6 +198,15 @@ pub trait Observer {
 
     /// Called every [`SearchConfig::progress_every`] or so; `Break` stops the search.
     fn progress(&mut self, _stats: &Stats) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+
+    /// Called after every branch's propagation with the domains as they stand (for a replay of
+    /// the search, step by step); `Break` stops the search. The default does nothing and, the
+    /// search being generic over its observer, compiles to nothing: a search that does not
+    /// watch its steps pays nothing for the hook.
+    #[inline(always)]
+    fn step(&mut self, _step: Step, _state: &State<'_>) -> ControlFlow<()> {
         ControlFlow::Continue(())
     }
 }
@@ -264,7 +319,12 @@ impl Solver {
                     self.stats.max_depth = self.stats.max_depth.max(stack.len() as u64);
                     let assigned = self.store.assign(var, value);
                     debug_assert!(assigned.is_ok(), "the chosen value is in the domain");
-                    if self.fixpoint().is_ok() {
+                    let failed = self.fixpoint().is_err();
+                    let step = Step::Assign { var, value, failed };
+                    if self.report(observer, step).is_break() {
+                        return Status::Stopped;
+                    }
+                    if !failed {
                         continue;
                     }
                     self.stats.failures += 1;
@@ -285,6 +345,9 @@ impl Solver {
                     run_failures = 0;
                     budget = Some(restarts.scale.saturating_mul(luby(self.stats.restarts + 1)));
                     random_ties = true;
+                    if self.report(observer, Step::Restart).is_break() {
+                        return Status::Stopped;
+                    }
                     break;
                 }
                 let Some(frame) = stack.pop() else {
@@ -297,13 +360,31 @@ impl Solver {
                 }
                 let removed = self.store.remove(frame.var, frame.value);
                 debug_assert!(removed.is_ok(), "a branched variable had two values");
-                if self.fixpoint().is_ok() {
+                let failed = self.fixpoint().is_err();
+                let step = Step::Refute {
+                    var: frame.var,
+                    value: frame.value,
+                    failed,
+                };
+                if self.report(observer, step).is_break() {
+                    return Status::Stopped;
+                }
+                if !failed {
                     break;
                 }
                 self.stats.failures += 1;
                 run_failures += 1;
             }
         }
+    }
+
+    /// Hands `step` and the domains to the observer.
+    #[inline(always)]
+    fn report<O: Observer + ?Sized>(&self, observer: &mut O, step: Step) -> ControlFlow<()> {
+        let state = State {
+            domains: &self.store.domains,
+        };
+        observer.step(step, &state)
     }
 
     fn select_variable(

@@ -27,30 +27,7 @@ pub use nqueens_support::{Budget, LimitReached, Limits};
 
 use crate::board::{Problem, Solution};
 use crate::error::Error;
-
-/// What a caller asks of an engine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Job {
-    /// Find one solution.
-    Solve,
-    /// Enumerate solutions.
-    List,
-    /// Count all solutions.
-    Count,
-    /// Count solutions up to the eight board symmetries.
-    CountUnique,
-}
-
-impl fmt::Display for Job {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Job::Solve => "find a solution",
-            Job::List => "enumerate solutions",
-            Job::Count => "count solutions",
-            Job::CountUnique => "count solutions up to symmetry",
-        })
-    }
-}
+pub use crate::job::Job;
 
 /// The answer to "find a solution".
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 use thiserror::Error;
 
 use crate::board::ProblemError;
-use crate::engine::Job;
+use crate::job::Job;
 
 /// Everything that can go wrong in this crate, short of a bug.
 #[derive(Debug, Error)]
@@ -40,14 +40,14 @@ pub enum Error {
         /// The method's name.
         method: &'static str,
         /// Which limit.
-        reason: crate::engine::LimitReached,
+        reason: nqueens_support::LimitReached,
     },
     /// A counter run failed (checkpoint or shard files).
     #[error(transparent)]
-    Counter(#[from] crate::engines::counter::CounterError),
+    Counter(#[from] crate::engines::counter::error::CounterError),
     /// A shard name that is not `I/K`.
     #[error(transparent)]
-    Shard(#[from] crate::engines::counter::shard::ShardSyntax),
+    Shard(#[from] crate::engines::counter::part::ShardSyntax),
     /// A partial-board file that does not parse.
     #[error(transparent)]
     PartialBoard(#[from] crate::formats::partial::ParseError),
@@ -68,10 +68,10 @@ pub enum Error {
     BadColour(#[from] crate::formats::render::BadColour),
     /// A completion instance that cannot be drawn.
     #[error(transparent)]
-    Generate(#[from] crate::instances::generate::GenerateError),
+    Generate(#[from] crate::instances::generate::error::GenerateError),
     /// A method name that is not one of the methods.
     #[error(transparent)]
-    UnknownMethod(#[from] crate::methods::UnknownMethod),
+    UnknownMethod(#[from] UnknownMethod),
     /// The board needs more memory than the machine can give.
     #[error("the {method} method needs about {} MiB for n = {n}, more than could be allocated", bytes.div_ceil(1 << 20))]
     OutOfMemory {
@@ -83,6 +83,12 @@ pub enum Error {
         bytes: u64,
     },
 }
+
+/// The error of parsing a method name (here, not beside the methods, so that the errors do
+/// not depend on the registry of methods, which depends on every engine).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("unknown method '{0}'")]
+pub struct UnknownMethod(pub String);
 
 #[cfg(test)]
 mod tests {

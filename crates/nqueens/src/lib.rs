@@ -34,6 +34,7 @@ pub mod engines;
 pub mod error;
 pub mod formats;
 pub mod instances;
+mod job;
 pub mod methods;
 
 pub use board::verify::{Violation, verify};

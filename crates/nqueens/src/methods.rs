@@ -577,10 +577,7 @@ impl fmt::Display for Method {
     }
 }
 
-/// The error of parsing a method name.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown method '{0}'")]
-pub struct UnknownMethod(pub String);
+pub use crate::error::UnknownMethod;
 
 impl FromStr for Method {
     type Err = UnknownMethod;

@@ -115,24 +115,113 @@ impl Model {
     }
 }
 
-/// Hands solutions to the visitor and progress to the sink, if any.
-struct Observer<'a, 'v> {
+/// One step of the search on the board, as [`Cp::trace`] reports it: the engine's own
+/// branching, after each branch's propagation.
+#[derive(Debug)]
+pub enum TraceStep<'a> {
+    /// The left branch: the queen of `row` goes on `col`. `failed`: propagation emptied a
+    /// row's domain, so the search backs up next.
+    Assign {
+        /// The row branched on (0-based).
+        row: u32,
+        /// Its column in this branch (0-based).
+        col: u32,
+        /// Whether propagation failed.
+        failed: bool,
+        /// The rows' domains after propagation.
+        domains: Domains<'a>,
+    },
+    /// The right branch: `col` leaves the domain of `row`, after everything below the left
+    /// branch was searched. `failed` and `domains` as for [`TraceStep::Assign`].
+    Refute {
+        /// The row branched on (0-based).
+        row: u32,
+        /// The column taken out of its domain (0-based).
+        col: u32,
+        /// Whether propagation failed.
+        failed: bool,
+        /// The rows' domains after propagation.
+        domains: Domains<'a>,
+    },
+    /// A restart (seeded first-solution searches only): back to the root.
+    Restart,
+    /// A solution.
+    Solution(&'a Solution),
+}
+
+/// The rows' domains during a [`TraceStep`]: which squares each row may still take.
+pub struct Domains<'a> {
+    rows: &'a [Var],
+    state: &'a cp::State<'a>,
+}
+
+impl Domains<'_> {
+    /// Whether the queen of `row` may still stand in column `col` (0-based).
+    pub fn allows(&self, row: u32, col: u32) -> bool {
+        self.state.contains(self.rows[row as usize], col as i32)
+    }
+
+    /// How many columns `row` may still take.
+    pub fn size(&self, row: u32) -> u32 {
+        self.state.size(self.rows[row as usize])
+    }
+}
+
+impl std::fmt::Debug for Domains<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Domains")
+            .field("rows", &self.rows.len())
+            .finish()
+    }
+}
+
+/// Hands solutions to the visitor and progress to the sink, if any, and every step to `watch`
+/// (a no-op closure, compiled away, except in [`Cp::trace`]).
+struct Observer<'a, 'v, W> {
     rows: &'a [Var],
     /// Subtrees of the root, when known: without fixed queens the middle row is branched on
     /// first and keeps the smallest domain until all its n values are tried.
     root_subtrees: Option<u64>,
     visit: &'a mut Visit<'v>,
     progress: Option<&'a ProgressSink>,
+    watch: &'a mut W,
 }
 
-impl cp::Observer for Observer<'_, '_> {
+impl<W: FnMut(TraceStep<'_>) -> ControlFlow<()>> cp::Observer for Observer<'_, '_, W> {
     fn solution(&mut self, solution: &cp::Solution<'_>) -> ControlFlow<()> {
         let columns = self
             .rows
             .iter()
             .map(|&x| solution.value(x) as u32)
             .collect();
-        (self.visit)(&Solution::from_columns(columns))
+        let solution = Solution::from_columns(columns);
+        (self.watch)(TraceStep::Solution(&solution))?;
+        (self.visit)(&solution)
+    }
+
+    #[inline(always)]
+    fn step(&mut self, step: cp::Step, state: &cp::State<'_>) -> ControlFlow<()> {
+        // The rows' variables are the model's first, in row order.
+        let row = |var: Var| var.index() as u32;
+        let domains = Domains {
+            rows: self.rows,
+            state,
+        };
+        (self.watch)(match step {
+            cp::Step::Assign { var, value, failed } => TraceStep::Assign {
+                row: row(var),
+                col: value as u32,
+                failed,
+                domains,
+            },
+            cp::Step::Refute { var, value, failed } => TraceStep::Refute {
+                row: row(var),
+                col: value as u32,
+                failed,
+                domains,
+            },
+            cp::Step::Restart => TraceStep::Restart,
+        })
     }
 
     fn progress(&mut self, stats: &cp::Stats) -> ControlFlow<()> {
@@ -163,6 +252,52 @@ impl Cp {
         one: bool,
         visit: &mut Visit<'_>,
     ) -> Result<Status, Error> {
+        self.run_watched(problem, values, one, visit, &mut |_| {
+            ControlFlow::Continue(())
+        })
+    }
+
+    /// The search of `solve` (`all` false: to the first solution) or of `for_each` (`all`:
+    /// every solution), with the same settings and so the same nodes, calling `watch` after
+    /// every branch and at every solution; `Break` stops it. For replaying the search step
+    /// by step (the web page does); [`Engine::stats`] then has its counters.
+    pub fn trace(
+        &mut self,
+        problem: &Problem,
+        all: bool,
+        watch: &mut impl FnMut(TraceStep<'_>) -> ControlFlow<()>,
+    ) -> Result<Enumeration, Error> {
+        self.check(if all { Job::List } else { Job::Solve }, problem)?;
+        let (values, one) = if all {
+            (ValueOrder::Min, false)
+        } else {
+            (ValueOrder::MiddleOut, true)
+        };
+        let mut visit = |_: &Solution| {
+            if all {
+                ControlFlow::Continue(())
+            } else {
+                ControlFlow::Break(())
+            }
+        };
+        match self.run_watched(problem, values, one, &mut visit, watch)? {
+            Status::Complete => Ok(Enumeration::Complete),
+            Status::Stopped => Ok(Enumeration::Stopped),
+            Status::GaveUp(reason) => Err(Error::GaveUp {
+                method: self.name(),
+                reason,
+            }),
+        }
+    }
+
+    fn run_watched<W: FnMut(TraceStep<'_>) -> ControlFlow<()>>(
+        &mut self,
+        problem: &Problem,
+        values: ValueOrder,
+        one: bool,
+        visit: &mut Visit<'_>,
+        watch: &mut W,
+    ) -> Result<Status, Error> {
         let mut model = Model::new(problem, self.strength);
         let config = SearchConfig {
             variables: VariableOrder::FirstFail,
@@ -187,6 +322,7 @@ impl Cp {
             root_subtrees: (!problem.is_completion()).then_some(u64::from(problem.n())),
             visit,
             progress: self.progress.as_ref(),
+            watch,
         };
         let result = model
             .solver

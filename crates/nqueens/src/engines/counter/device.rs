@@ -61,10 +61,7 @@ pub trait Device: Send {
     fn solve_batch(&mut self, n: u32, prefixes: &[&[u8]]) -> Result<Vec<TaskResult>, DeviceError>;
 }
 
-/// A device failed (lost, out of memory, a driver error): its own words.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct DeviceError(pub String);
+pub use super::error::DeviceError;
 
 /// A [`Device`] shared between the caller and a counter run.
 #[derive(Clone)]

@@ -17,16 +17,14 @@
 //! must equal the published one. A shard file is at most [`MAX_SHARD_FILE`] bytes, may start
 //! with a UTF-8 byte-order mark, and holds one JSON object.
 
-use std::fmt;
-use std::str::FromStr;
-
 use serde::{Deserialize, Serialize};
 
 use nqueens_support::{excerpt, strip_bom};
 
+use super::MAX_N;
 use super::checksum;
-use super::tasks::{Fingerprint, TaskId, TaskList};
-use super::{CounterError, MAX_N};
+use super::error::{CounterError, check_published};
+use super::tasks::{Fingerprint, TaskList};
 
 /// The most bytes a shard file can need (its JSON line is about 250 bytes).
 pub const MAX_SHARD_FILE: usize = 4096;
@@ -34,75 +32,7 @@ pub const MAX_SHARD_FILE: usize = 4096;
 /// The most shards an error message lists by name.
 const LISTED: usize = 8;
 
-/// One part of a count split K ways (`1/1` is the whole count).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Shard {
-    index: u32,
-    count: u32,
-}
-
-impl Shard {
-    /// The whole task list.
-    pub const ALL: Shard = Shard { index: 1, count: 1 };
-
-    /// Part `index` of `count` (1-based), if `1 ≤ index ≤ count`.
-    pub fn new(index: u32, count: u32) -> Option<Shard> {
-        (1..=count)
-            .contains(&index)
-            .then_some(Shard { index, count })
-    }
-
-    /// Which part, from 1.
-    pub fn index(self) -> u32 {
-        self.index
-    }
-
-    /// Into how many parts the count is split.
-    pub fn count(self) -> u32 {
-        self.count
-    }
-
-    /// Whether task `id` belongs to this shard.
-    pub fn contains(self, id: TaskId) -> bool {
-        id.0 % self.count == self.index - 1
-    }
-
-    /// The number of tasks of a list of `len` this shard counts.
-    pub fn len_of(self, len: usize) -> usize {
-        let (index, count) = (self.index as usize, self.count as usize);
-        len / count + usize::from(len % count >= index)
-    }
-}
-
-impl fmt::Display for Shard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
-
-/// The error of parsing a shard.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("invalid shard '{0}': expected I/K with 1 ≤ I ≤ K, such as 2/8")]
-pub struct ShardSyntax(pub String);
-
-impl FromStr for Shard {
-    type Err = ShardSyntax;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let (index, count) = s.split_once('/').ok_or_else(|| ShardSyntax(s.into()))?;
-        let number = |t: &str| {
-            // Digits only: no sign, no spaces.
-            if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-                return None;
-            }
-            t.parse::<u32>().ok()
-        };
-        number(index)
-            .zip(number(count))
-            .and_then(|(i, k)| Shard::new(i, k))
-            .ok_or_else(|| ShardSyntax(s.into()))
-    }
-}
+pub use super::part::{Shard, ShardSyntax};
 
 /// What one shard's run reports (one line of JSON).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -320,7 +250,7 @@ pub fn merge(sources: &[(String, String)]) -> Result<Merged, CounterError> {
             "the merged total {total} is not between 1 and 8 times the merged unique {unique}: a shard file is damaged or was edited"
         )));
     }
-    super::check_published(
+    check_published(
         "the merged count",
         n,
         total,
@@ -366,6 +296,7 @@ mod tests {
     }
 
     use super::*;
+    use crate::engines::counter::tasks::TaskId;
 
     #[test]
     fn shards_parse_and_partition_the_ids() {

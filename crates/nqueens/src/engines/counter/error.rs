@@ -1,0 +1,135 @@
+//! What can go wrong in a counter run beyond a bad problem (files and their contents, a
+//! device, a count that contradicts the published one), and the check against the published
+//! table. A module of its own, below the counter and its parts and below the crate's error
+//! enum, which lifts [`CounterError`]: the errors do not depend on the engines.
+
+use std::path::PathBuf;
+
+use super::part::Shard;
+use crate::instances::oeis;
+
+/// A device failed (lost, out of memory, a driver error): its own words.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct DeviceError(pub String);
+
+/// What can go wrong in a counter run beyond a bad problem: files and their contents.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CounterError {
+    /// Reading or writing a file failed (the system's message is the error's source, so a
+    /// caller printing the chain, like the CLI, shows it once).
+    #[error("{}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// A checkpoint line that is complete but wrong.
+    #[error("checkpoint {} line {line}: {reason}", path.display())]
+    CorruptCheckpoint {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A checkpoint of another count.
+    #[error("checkpoint {} {reason}", path.display())]
+    CheckpointMismatch {
+        /// The file.
+        path: PathBuf,
+        /// Which count it belongs to instead.
+        reason: String,
+    },
+    /// Another process has the checkpoint open (it holds the file's lock).
+    #[error("checkpoint {} is in use by {}: two runs on one checkpoint would ruin it", path.display(), match pid { Some(pid) => format!("process {pid}"), None => "another process".to_string() })]
+    CheckpointInUse {
+        /// The file.
+        path: PathBuf,
+        /// The process named in the file's header, if it could be read.
+        pid: Option<u32>,
+    },
+    /// Shard results that do not add up to one count.
+    #[error("{0}")]
+    Merge(String),
+    /// A split into more shards than the count has tasks.
+    #[error(
+        "shard {shard} is not a part of n = {n}: its count has {tasks} tasks, so it splits at most {tasks} ways"
+    )]
+    TooManyShards {
+        /// The shard asked for.
+        shard: Shard,
+        /// Board size.
+        n: u32,
+        /// Tasks in the list.
+        tasks: usize,
+    },
+    /// A final count that contradicts the published one (see [`check_published`]).
+    #[error("{what} of n = {n} came out as {}, but the published count is {} (OEIS A000170 and A002562); {cause}", show(*total, *unique), show(published(*n).0, unique.map(|_| published(*n).1)))]
+    WrongTotal {
+        /// What was counted ("the count", "the merged count").
+        what: &'static str,
+        /// Board size.
+        n: u32,
+        /// The total found.
+        total: u128,
+        /// The count up to symmetry found, where it was counted.
+        unique: Option<u128>,
+        /// The likely cause, and what to do.
+        cause: String,
+    },
+    /// The device counting the tasks failed; the tasks it finished are kept.
+    #[error("{device} failed: {source}")]
+    Device {
+        /// The device ([`super::Device::describe`]).
+        device: String,
+        /// What went wrong.
+        source: DeviceError,
+    },
+    /// A sum beyond `u128` (no board this counter can finish comes near).
+    #[error("the count overflowed 128 bits")]
+    Overflow,
+}
+
+/// The published (total, unique) counts of n, or zeros beyond the table.
+fn published(n: u32) -> (u128, u128) {
+    (
+        oeis::total(n).unwrap_or_default(),
+        oeis::unique(n).unwrap_or_default(),
+    )
+}
+
+fn show(total: u128, unique: Option<u128>) -> String {
+    match unique {
+        Some(unique) => format!("{total} ({unique} up to symmetry)"),
+        None => total.to_string(),
+    }
+}
+
+/// Checks a final count of the whole n×n board (no fixed queens) against the published table
+/// ([`oeis`], n ≤ 27): a count that differs is never an answer but a [`CounterError::WrongTotal`]
+/// naming `cause`, the likely reason. Beyond the table there is nothing to check against.
+pub fn check_published(
+    what: &'static str,
+    n: u32,
+    total: u128,
+    unique: Option<u128>,
+    cause: &str,
+) -> Result<(), CounterError> {
+    let Some(known) = oeis::known(n) else {
+        return Ok(());
+    };
+    if total == known.total && unique.is_none_or(|u| u == known.unique) {
+        return Ok(());
+    }
+    Err(CounterError::WrongTotal {
+        what,
+        n,
+        total,
+        unique,
+        cause: cause.to_string(),
+    })
+}
