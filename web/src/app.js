@@ -453,21 +453,31 @@
     var done = replay.at >= t.events.length;
     var status = $("replay-status");
     status.textContent = "step " + replay.at + " of " + t.events.length + " · nodes " + replay.nodes +
-      " · solutions " + replay.solutions + (done ? " · finished" + (t.truncated ? " (trace cut short)" : "") : "");
+      " · solutions " + replay.solutions + (replay.restarts ? " · restarts " + replay.restarts : "") +
+      (replay.deadEnd ? " · dead end: a row has no square left" : "") +
+      (done ? " · finished" + (t.truncated ? " (cut short after " + t.nodes + " nodes)" : "") : "");
     status.setAttribute("data-step", String(replay.at));
+    status.setAttribute("data-nodes", String(replay.nodes));
+    status.setAttribute("data-engine-nodes", String(t.nodes));
     status.setAttribute("data-total", String(t.events.length));
     if (done) status.setAttribute("data-finished", "1"); else status.removeAttribute("data-finished");
     var items = Object.keys(replay.covered).filter(function (k) { return replay.covered[k]; });
     $("replay-items").textContent = items.length ? "covered items: " + items.join(" ") : "";
   }
+  // The events are the engine's own steps (nqueens::trace): the ones the engine counts as
+  // nodes are a queen placed by backtracking, an item exact cover branches on, and both
+  // branches of CP, so the count shown ends at the engine's own --stats figure.
   function replayApply(e) {
+    replay.deadEnd = false;
     switch (e.t) {
-      case "place": replay.board[e.r] = e.c; replay.nodes++; break;
+      case "place": replay.board[e.r] = e.c; if (replay.trace.method === "backtrack") replay.nodes++; break;
       case "remove": replay.board[e.r] = -1; break;
+      case "branch": replay.covered[e.item] = true; replay.nodes++; break;
       case "cover": replay.covered[e.item] = true; break;
       case "uncover": delete replay.covered[e.item]; break;
-      case "assign": replay.domains = e.d; replay.nodes++; break;
-      case "undo": replay.domains = e.d; break;
+      case "assign":
+      case "refute": replay.domains = e.d; replay.nodes++; replay.deadEnd = e.failed; break;
+      case "restart": replay.domains = replay.trace.start.slice(); replay.restarts++; break;
       case "solution": replay.solutions++; break;
     }
   }
@@ -483,11 +493,12 @@
     replayPause();
     if (state.n > 16) { $("replay-status").textContent = "the replay takes boards up to n = 16"; return; }
     var request = { op: "trace", n: state.n, fix: state.fix, method: $("replay-method").value, all: $("replay-all").checked };
+    if (state.seed !== null && state.seed !== undefined) request.seed = state.seed;
     $("replay-status").textContent = "recording the search…";
     if (jobs.busy()) jobs.restart();
     jobs.run({ request: request }, function (answer) {
       if (answer.error) { $("replay-status").textContent = answer.error; return; }
-      replay = { trace: answer, at: 0, timer: null, board: [], covered: {}, domains: answer.start.slice(), nodes: 0, solutions: 0 };
+      replay = { trace: answer, at: 0, timer: null, board: [], covered: {}, domains: answer.start.slice(), nodes: 0, solutions: 0, restarts: 0, deadEnd: false };
       for (var r = 0; r < answer.n; r++) replay.board[r] = -1;
       if (request.method !== "backtrack") state.fix.forEach(function (q) { replay.board[q[0] - 1] = q[1] - 1; });
       replayRender();

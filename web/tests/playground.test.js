@@ -8,7 +8,7 @@
 "use strict";
 const { test, before, after } = require("node:test");
 const assert = require("node:assert/strict");
-const { execFileSync } = require("node:child_process");
+const { execFileSync, spawnSync } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
@@ -315,6 +315,29 @@ test("a dancing-links search of n = 4 replays to its end; backtracking and CP st
     assert.match(await page.textContent("#replay-status"), /solutions 1 · finished/);
     const qs = await page.$$eval("#replay-board [data-replay-queen]", (els) => els.map((e) => e.getAttribute("data-replay-queen").split(":").map(Number)));
     assertSolution(qs, 4);
+  }
+  await page.close();
+});
+
+test("the replay is the engine's own search: its nodes are the CLI's --stats nodes on n = 8", async () => {
+  const page = await open("#n=8&seed=5");
+  for (const method of ["backtrack", "dlx", "cp"]) {
+    for (const all of [false, true]) {
+      await page.selectOption("#replay-method", method);
+      if (all) await page.check("#replay-all"); else await page.uncheck("#replay-all");
+      await page.click("#replay-load");
+      await page.waitForSelector('#replay-status[data-step="0"]');
+      await page.click("#replay-end");
+      await page.waitForSelector("#replay-status[data-finished]");
+      const shown = Number(await page.getAttribute("#replay-status", "data-nodes"));
+      const job = all ? "list" : "solve";
+      const run = spawnSync(CLI, [job, "8", "-m", method, "--seed", "5", "--stats", "-f", "coords"]);
+      assert.equal(run.status, 0, run.stderr.toString());
+      const cli = Number(/nodes=(\d+)/.exec(run.stderr.toString())[1]);
+      assert.equal(shown, cli, `${method} ${job}: the replay counted ${shown} nodes, the CLI ${cli}`);
+      assert.equal(Number(await page.getAttribute("#replay-status", "data-engine-nodes")), cli);
+      assert.match(await page.textContent("#replay-status"), all ? /solutions 92 · (.* · )?finished$/ : /solutions 1 · (.* · )?finished$/);
+    }
   }
   await page.close();
 });

@@ -168,6 +168,12 @@ impl State<'_> {
 /// left branch is done), not a replay of it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {
+    /// The root, after the first propagation and before any branch. `failed`: propagation
+    /// emptied a domain, so there is nothing to search.
+    Root {
+        /// Whether propagation failed.
+        failed: bool,
+    },
     /// The left branch `var = value`. `failed`: propagation emptied a domain, so the search
     /// backs up next.
     Assign {
@@ -241,10 +247,17 @@ impl Solver {
         let start = Instant::now();
         self.stats = Stats::default();
         let root = self.mark();
-        let status = if self.infeasible || self.start().is_err() {
+        let status = if self.infeasible {
             Status::Complete
         } else {
-            self.explore(config, observer, start)
+            let failed = self.start().is_err();
+            if self.report(observer, Step::Root { failed }).is_break() {
+                Status::Stopped
+            } else if failed {
+                Status::Complete
+            } else {
+                self.explore(config, observer, start)
+            }
         };
         self.undo_to(root);
         Ok(SearchResult {

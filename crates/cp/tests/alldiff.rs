@@ -5,7 +5,8 @@ use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 
 use cp::{
-    Restarts, SearchConfig, Solution, Solver, Status, Strength, ValueOrder, VariableOrder, View,
+    Observer, Restarts, SearchConfig, Solution, Solver, State, Status, Step, Strength, ValueOrder,
+    VariableOrder, View,
 };
 use proptest::prelude::*;
 
@@ -107,6 +108,48 @@ impl Problem {
         assert_eq!(result.status, Status::Complete);
         assert_eq!(result.solutions as usize, solutions.len());
         solutions
+    }
+}
+
+/// Writes down every step of a search and checks each against the domains it comes with.
+struct Steps {
+    vars: Vec<cp::Var>,
+    steps: Vec<Step>,
+    solutions: u64,
+    faults: Vec<String>,
+}
+
+impl Observer for Steps {
+    fn solution(&mut self, _: &Solution<'_>) -> ControlFlow<()> {
+        self.solutions += 1;
+        ControlFlow::Continue(())
+    }
+
+    fn step(&mut self, step: Step, state: &State<'_>) -> ControlFlow<()> {
+        let emptied = self.vars.iter().any(|&v| state.size(v) == 0);
+        match step {
+            Step::Assign { var, value, failed } => {
+                // The branch's value stays unless propagation failed.
+                if !failed && (state.size(var) != 1 || !state.contains(var, value)) {
+                    self.faults
+                        .push(format!("{step:?}: the value is not the domain"));
+                }
+                if emptied && !failed {
+                    self.faults
+                        .push(format!("{step:?}: an empty domain, not failed"));
+                }
+            }
+            Step::Refute { var, value, failed } if !failed && state.contains(var, value) => {
+                self.faults
+                    .push(format!("{step:?}: the value is still there"));
+            }
+            Step::Root { .. } if !self.steps.is_empty() => {
+                self.faults.push("a second root".into());
+            }
+            _ => {}
+        }
+        self.steps.push(step);
+        ControlFlow::Continue(())
     }
 }
 
@@ -269,6 +312,32 @@ proptest! {
             let a: Vec<Vec<i32>> = vvars.iter().map(|&v| value.values(v)).collect();
             let b: Vec<Vec<i32>> = pvars.iter().map(|&v| pairwise.values(v)).collect();
             prop_assert_eq!(a, b);
+        }
+    }
+
+    /// The step hook sees the root once, then one step per node, each with the domains the
+    /// branch left; watching changes nothing of the search.
+    #[test]
+    fn the_step_hook_reports_every_node_with_its_domains(problem in problem(), seed in 0u64..4) {
+        for values in [ValueOrder::Min, ValueOrder::MiddleOut, ValueOrder::Random] {
+            let config = config(VariableOrder::FirstFail, values, seed);
+            let (mut solver, vars) = problem.build(Strength::Value);
+            let mut steps = Steps { vars: vars.clone(), steps: Vec::new(), solutions: 0, faults: Vec::new() };
+            let result = solver.search(&config, &mut steps).unwrap();
+            prop_assert!(steps.faults.is_empty(), "{:?}", steps.faults);
+            let stats = solver.stats();
+            let branches = steps.steps.iter().filter(|s| matches!(s, Step::Assign { .. } | Step::Refute { .. })).count();
+            prop_assert_eq!(branches as u64, stats.nodes);
+            let failed = steps.steps.iter().filter(|s| matches!(s, Step::Assign { failed: true, .. } | Step::Refute { failed: true, .. })).count();
+            prop_assert_eq!(failed as u64, stats.failures);
+            let root_first = matches!(steps.steps.first(), None | Some(Step::Root { .. }));
+            prop_assert!(root_first, "the root comes first");
+            // The same search unwatched: the same solutions and nodes.
+            let (mut unwatched, _) = problem.build(Strength::Value);
+            let plain = unwatched.search(&config, &mut |_: &Solution<'_>| ControlFlow::Continue(())).unwrap();
+            prop_assert_eq!(plain.solutions, result.solutions);
+            prop_assert_eq!(unwatched.stats().nodes, stats.nodes);
+            prop_assert_eq!(steps.solutions, result.solutions);
         }
     }
 }

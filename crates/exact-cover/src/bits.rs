@@ -47,7 +47,8 @@ use nqueens_support::SplitMix64;
 
 use crate::dlx::below;
 use crate::error::Error;
-use crate::problem::{ItemKind, OptionId, Problem};
+use crate::observe::Observer;
+use crate::problem::{ItemId, ItemKind, OptionId, Problem};
 use crate::stats::Stats;
 
 /// The most primary items the bit engine takes.
@@ -134,6 +135,9 @@ pub(crate) struct BitSearch {
     usage: Vec<Use>,
     names: Vec<String>,
     selected: Vec<OptionId>,
+    /// By place in declaration order among the primary items: the item's number (for an
+    /// observer).
+    primary_items: Vec<u32>,
 }
 
 /// The sizes of the bit engine's tables for a problem.
@@ -397,6 +401,7 @@ impl BitSearch {
             usage: vec![Use::Free; items],
             names: problem.items.iter().map(|i| i.name.clone()).collect(),
             selected: Vec::new(),
+            primary_items: primary_items.iter().map(|&i| i as u32).collect(),
         }
     }
 
@@ -467,8 +472,9 @@ impl BitSearch {
         );
     }
 
-    /// Runs the search to its next solution; false when there is none left.
-    pub(crate) fn step(&mut self) -> bool {
+    /// Runs the search to its next solution, telling `observer` every step (at the points
+    /// dancing links tells it); false when there is none left.
+    pub(crate) fn step<O: Observer>(&mut self, observer: &mut O) -> bool {
         let (t, m) = (self.live_words, self.mask_words);
         loop {
             match self.phase {
@@ -484,6 +490,9 @@ impl BitSearch {
                     }
                     let item = self.choose_at_start();
                     self.stats.nodes += 1;
+                    if O::WATCHES {
+                        observer.branch(0, self.item_of_slot(item));
+                    }
                     self.item_at[0] = item;
                     self.next[0] = 0;
                     self.phase = Phase::Advance;
@@ -495,6 +504,9 @@ impl BitSearch {
                     }
                     let d = self.level;
                     let Some(option) = self.next_option(d) else {
+                        if O::WATCHES {
+                            observer.back_up(d);
+                        }
                         if d == 0 {
                             self.phase = Phase::Done;
                             return false;
@@ -503,6 +515,9 @@ impl BitSearch {
                         continue;
                     };
                     self.chosen[d] = option;
+                    if O::WATCHES {
+                        observer.try_option(d, OptionId(option));
+                    }
                     match self.descend(d, option) {
                         None => {
                             self.solution_depth = d + 1;
@@ -511,6 +526,9 @@ impl BitSearch {
                         }
                         Some(item) => {
                             self.stats.nodes += 1;
+                            if O::WATCHES {
+                                observer.branch(d + 1, self.item_of_slot(item));
+                            }
                             self.level = d + 1;
                             self.item_at[d + 1] = item;
                             self.next[d + 1] = 0;
@@ -547,6 +565,11 @@ impl BitSearch {
             }
             bits = self.live[base + w];
         }
+    }
+
+    /// The item of a slot, as the problem numbers it (for an observer).
+    fn item_of_slot(&self, slot: u32) -> ItemId {
+        ItemId(self.primary_items[self.declared[slot as usize] as usize])
     }
 
     /// MRV at the start: counts the live options of every item to cover.

@@ -54,7 +54,8 @@
 use nqueens_support::SplitMix64;
 
 use crate::error::Error;
-use crate::problem::{ItemKind, OptionId, Problem};
+use crate::observe::Observer;
+use crate::problem::{ItemId, ItemKind, OptionId, Problem};
 use crate::stats::Stats;
 
 /// One node of the arena: a header, a spacer, or an item of an option.
@@ -571,17 +572,21 @@ impl DancingLinks {
         }
     }
 
-    /// Runs the search to its next solution; false when there is none left.
-    pub(crate) fn step(&mut self) -> bool {
+    /// Runs the search to its next solution, telling `observer` every step; false when there
+    /// is none left.
+    pub(crate) fn step<O: Observer>(&mut self, observer: &mut O) -> bool {
         match (self.has_colors, self.tracking) {
-            (true, true) => self.step_with::<true, true>(),
-            (true, false) => self.step_with::<true, false>(),
-            (false, true) => self.step_with::<false, true>(),
-            (false, false) => self.step_with::<false, false>(),
+            (true, true) => self.step_with::<true, true, O>(observer),
+            (true, false) => self.step_with::<true, false, O>(observer),
+            (false, true) => self.step_with::<false, true, O>(observer),
+            (false, false) => self.step_with::<false, false, O>(observer),
         }
     }
 
-    fn step_with<const COLORS: bool, const TRACK: bool>(&mut self) -> bool {
+    fn step_with<const COLORS: bool, const TRACK: bool, O: Observer>(
+        &mut self,
+        observer: &mut O,
+    ) -> bool {
         loop {
             match self.phase {
                 Phase::Fresh => {
@@ -612,6 +617,10 @@ impl DancingLinks {
                     } else {
                         self.choose_item()
                     };
+                    if O::WATCHES {
+                        // Headers are numbered from 1, items from 0.
+                        observer.branch(self.level, ItemId(item - 1));
+                    }
                     self.cover::<COLORS, TRACK>(item);
                     if self.level == self.choice.len() {
                         self.choice.push(0);
@@ -623,6 +632,9 @@ impl DancingLinks {
                     let p = self.choice[self.level];
                     if p < self.first_spacer {
                         // Every option of this item was tried: back up.
+                        if O::WATCHES {
+                            observer.back_up(self.level);
+                        }
                         self.uncover::<COLORS, TRACK>(p);
                         if self.level == 0 {
                             self.phase = Phase::Done;
@@ -632,6 +644,9 @@ impl DancingLinks {
                         self.level -= 1;
                         self.phase = Phase::Recover;
                         continue;
+                    }
+                    if O::WATCHES {
+                        observer.try_option(self.level, self.option_of(p));
                     }
                     self.commit_others::<COLORS, TRACK>(p);
                     self.phase = Phase::Recover;

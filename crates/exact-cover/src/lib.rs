@@ -6,7 +6,7 @@
 //! - [`Solver`]: the search, by dancing links (module [`dlx`]) for any problem or over bit sets
 //!   (module [`bits`]) for problems that fit, the same solutions in the same order either way:
 //!   first solution, count, a lazy iterator, a callback that can stop, a limit, random order
-//!   from a seed, work counters;
+//!   from a seed, work counters, and an [`Observer`] of every step for a replay;
 //! - [`format`](mod@format): Knuth's text format, read with positioned errors and written back;
 //! - [`naive`]: the brute-force oracle the solver is tested against;
 //! - [`instances`]: pentominoes, Langford pairs and Sudoku, generated, and a large trivial
@@ -30,12 +30,14 @@ pub mod error;
 pub mod format;
 pub mod instances;
 pub mod naive;
+pub mod observe;
 pub mod problem;
 pub mod solver;
 pub mod stats;
 
 pub use dlx::ItemChoice;
 pub use error::Error;
+pub use observe::{Observer, Silent};
 pub use problem::{Builder, ColorId, Entry, Item, ItemId, ItemKind, OptionId, Problem};
 pub use solver::{Config, Engine, EngineChoice, Enumeration, Solutions, Solver};
 pub use stats::Stats;

@@ -29,6 +29,7 @@ use nqueens_support::{Budget, LimitReached, Limits, SplitMix64};
 use crate::bits::BitSearch;
 use crate::dlx::{DancingLinks, ItemChoice};
 use crate::error::Error;
+use crate::observe::{Observer, Silent, Visitor};
 use crate::problem::{OptionId, Problem};
 use crate::stats::Stats;
 
@@ -139,15 +140,15 @@ impl Inner {
 
     /// Searches on until the next solution (`(true, _)`), the end (`(false, false)`) or the
     /// node count `pause_at` (`(false, true)`).
-    fn step(&mut self, pause_at: u64) -> (bool, bool) {
+    fn step<O: Observer>(&mut self, pause_at: u64, observer: &mut O) -> (bool, bool) {
         match self {
             Inner::Links(links) => {
                 links.pause_at = pause_at;
-                (links.step(), std::mem::take(&mut links.paused))
+                (links.step(observer), std::mem::take(&mut links.paused))
             }
             Inner::Bits(bits) => {
                 bits.pause_at = pause_at;
-                (bits.step(), std::mem::take(&mut bits.paused))
+                (bits.step(observer), std::mem::take(&mut bits.paused))
             }
         }
     }
@@ -215,7 +216,13 @@ impl Watch {
 
     /// Runs `engine` until a solution, its end, its node count `round_end`, or a limit.
     /// `before`: the nodes this call spent in other engines, which count against the limits.
-    fn advance(&mut self, engine: &mut Inner, before: u64, round_end: u64) -> Step {
+    fn advance<O: Observer>(
+        &mut self,
+        engine: &mut Inner,
+        before: u64,
+        round_end: u64,
+        observer: &mut O,
+    ) -> Step {
         if self.gave_up.is_some() {
             return Step::GaveUp;
         }
@@ -235,7 +242,7 @@ impl Watch {
                     .map_or(self.next_look, |l| l.min(self.next_look));
                 look.saturating_sub(before).min(round_end)
             };
-            match engine.step(pause_at) {
+            match engine.step(pause_at, observer) {
                 (true, _) => return Step::Found,
                 (false, false) => return Step::Exhausted,
                 (false, true) => {}
@@ -415,7 +422,10 @@ impl Solver {
         loop {
             declared_end = declared_end.saturating_add(round);
             let before = self.restarts.nodes;
-            match self.watch.advance(&mut self.inner, before, declared_end) {
+            match self
+                .watch
+                .advance(&mut self.inner, before, declared_end, &mut Silent)
+            {
                 Step::Found => {
                     self.inner.fill(&mut buffer);
                     return Some(buffer);
@@ -434,7 +444,7 @@ impl Solver {
                     .expect("the options selected here once were compatible");
             }
             let before = self.inner.stats().nodes + self.restarts.nodes;
-            let step = self.watch.advance(&mut random, before, round);
+            let step = self.watch.advance(&mut random, before, round, &mut Silent);
             let spent = random.stats();
             match step {
                 Step::Found => {
@@ -459,7 +469,7 @@ impl Solver {
     pub fn count(&mut self) -> u128 {
         self.restart();
         let mut count = 0u128;
-        while self.step() {
+        while self.step(&mut Silent) {
             count += 1;
         }
         count
@@ -474,15 +484,22 @@ impl Solver {
 
     /// Calls `visit` with each solution's options until it returns `Break` or no solution is
     /// left.
-    pub fn for_each(
-        &mut self,
-        mut visit: impl FnMut(&[OptionId]) -> ControlFlow<()>,
-    ) -> Enumeration {
+    pub fn for_each(&mut self, visit: impl FnMut(&[OptionId]) -> ControlFlow<()>) -> Enumeration {
+        self.observe(&mut Visitor(visit))
+    }
+
+    /// The search of [`Solver::for_each`] (the declared order, or the seed's), telling
+    /// `observer` every step: each branch (one per node [`Stats::nodes`] counts), each option
+    /// tried, each back-up and each solution, until [`Observer::solution`] returns `Break` or
+    /// no solution is left. For a replay of the search; a seeded solver's [`Solver::first`]
+    /// is this search to its first solution (an unseeded one races other orders, which no
+    /// observer sees).
+    pub fn observe<O: Observer>(&mut self, observer: &mut O) -> Enumeration {
         self.restart();
         let mut buffer = Vec::new();
-        while self.step() {
+        while self.step(observer) {
             self.fill(&mut buffer);
-            if visit(&buffer).is_break() {
+            if observer.solution(&buffer).is_break() {
                 return Enumeration::Stopped;
             }
         }
@@ -525,8 +542,8 @@ impl Solver {
     }
 
     /// The next solution, or `false` at the end of the search or at a limit.
-    fn step(&mut self) -> bool {
-        self.watch.advance(&mut self.inner, 0, u64::MAX) == Step::Found
+    fn step<O: Observer>(&mut self, observer: &mut O) -> bool {
+        self.watch.advance(&mut self.inner, 0, u64::MAX, observer) == Step::Found
     }
 
     fn fill(&self, buffer: &mut Vec<OptionId>) {
@@ -544,7 +561,7 @@ impl Iterator for Solutions<'_> {
     type Item = Vec<OptionId>;
 
     fn next(&mut self) -> Option<Vec<OptionId>> {
-        if !self.solver.step() {
+        if !self.solver.step(&mut Silent) {
             return None;
         }
         let mut buffer = Vec::new();

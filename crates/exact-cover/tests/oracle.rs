@@ -5,7 +5,8 @@
 use std::ops::ControlFlow;
 
 use exact_cover::{
-    Config, EngineChoice, Entry, Enumeration, ItemChoice, OptionId, Problem, Solver, naive,
+    Config, EngineChoice, Entry, Enumeration, ItemChoice, ItemId, ItemKind, Observer, OptionId,
+    Problem, Solver, naive,
 };
 use proptest::prelude::*;
 
@@ -47,6 +48,83 @@ fn problems() -> impl Strategy<Value = Problem> {
 
 /// Solutions as lists of options.
 type Solutions = Vec<Vec<OptionId>>;
+
+/// One step an observer was told of.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Told {
+    Branch(usize, ItemId),
+    Try(usize, OptionId),
+    BackUp(usize),
+    Solution(Vec<OptionId>),
+}
+
+/// An observer that writes down every step and checks, as it goes, that the steps nest: a
+/// branch opens the next level, options are tried at the open level, a back-up closes it, and
+/// at a solution the options tried on the open levels are the solution's searched part.
+struct Recorder<'a> {
+    problem: &'a Problem,
+    told: Vec<Told>,
+    /// By open level: the item branched on, and the option tried there (if any yet).
+    open: Vec<(ItemId, Option<OptionId>)>,
+    preselected: Vec<OptionId>,
+    faults: Vec<String>,
+}
+
+impl Observer for Recorder<'_> {
+    fn branch(&mut self, level: usize, item: ItemId) {
+        // A branch comes right after an option tried on the level above (or at the root).
+        if level != self.open.len() || self.open.last().is_some_and(|o| o.1.is_none()) {
+            self.faults
+                .push(format!("branch at level {level} with {:?} open", self.open));
+        }
+        if self.problem.item(item).kind != ItemKind::Primary {
+            self.faults
+                .push(format!("branch on secondary item {item:?}"));
+        }
+        self.open.push((item, None));
+        self.told.push(Told::Branch(level, item));
+    }
+
+    fn try_option(&mut self, level: usize, option: OptionId) {
+        // An option of the item branched on at the open level, the levels below closed.
+        let depth = self.open.len();
+        match self.open.last_mut() {
+            Some(top) if level + 1 == depth => {
+                if !self.problem.option(option).iter().any(|e| e.item == top.0) {
+                    self.faults
+                        .push(format!("option {option:?} lacks item {:?}", top.0));
+                }
+                top.1 = Some(option);
+            }
+            _ => self
+                .faults
+                .push(format!("try at level {level} with {:?} open", self.open)),
+        }
+        self.told.push(Told::Try(level, option));
+    }
+
+    fn back_up(&mut self, level: usize) {
+        if level + 1 != self.open.len() {
+            self.faults.push(format!(
+                "back-up at level {level} with {:?} open",
+                self.open
+            ));
+        }
+        self.open.pop();
+        self.told.push(Told::BackUp(level));
+    }
+
+    fn solution(&mut self, options: &[OptionId]) -> ControlFlow<()> {
+        let mut tried: Vec<OptionId> = self.preselected.clone();
+        tried.extend(self.open.iter().filter_map(|o| o.1));
+        if normalised(vec![tried]) != normalised(vec![options.to_vec()]) {
+            self.faults
+                .push(format!("solution {options:?} with {:?} open", self.open));
+        }
+        self.told.push(Told::Solution(options.to_vec()));
+        ControlFlow::Continue(())
+    }
+}
 
 fn normalised(mut solutions: Vec<Vec<OptionId>>) -> Vec<Vec<OptionId>> {
     for s in &mut solutions {
@@ -155,5 +233,59 @@ proptest! {
         }
         prop_assert_eq!(normalised(found), expected.clone());
         prop_assert_eq!(solver.count(), expected.len() as u128);
+    }
+
+    #[test]
+    fn an_observer_sees_every_node_the_same_on_both_engines(
+        problem in problems(),
+        seed in any::<Option<u64>>(),
+        pick in any::<Option<prop::sample::Index>>(),
+    ) {
+        let preselected: Vec<OptionId> = pick
+            .filter(|_| problem.option_count() > 0)
+            .map(|p| OptionId(p.index(problem.option_count()) as u32))
+            .into_iter()
+            .collect();
+        let mut reference: Option<Vec<Told>> = None;
+        for engine in [EngineChoice::Links, EngineChoice::Bits] {
+            let config = Config { engine, seed, ..Config::default() };
+            // A seeded solver's random ties go on drawing from one stream: a fresh solver
+            // for each search.
+            let solver = || {
+                let mut solver = Solver::configured(&problem, config).unwrap();
+                for &option in &preselected {
+                    solver.select(option).unwrap();
+                }
+                solver
+            };
+            let mut listing = solver();
+            let expected = listing.list(None);
+            let nodes = listing.stats().nodes;
+            let mut solver = solver();
+            let mut recorder = Recorder {
+                problem: &problem,
+                told: Vec::new(),
+                open: Vec::new(),
+                preselected: preselected.clone(),
+                faults: Vec::new(),
+            };
+            prop_assert_eq!(solver.observe(&mut recorder), Enumeration::Complete);
+            prop_assert!(recorder.faults.is_empty(), "{:?}: {:?}", engine, recorder.faults);
+            // The whole search closes every level it opened.
+            prop_assert!(recorder.open.is_empty() || expected.is_empty() && nodes == 0);
+            let branches = recorder.told.iter().filter(|t| matches!(t, Told::Branch(..))).count();
+            prop_assert_eq!(branches as u64, nodes, "one branch per node");
+            prop_assert_eq!(solver.stats().nodes, nodes);
+            let seen: Vec<Vec<OptionId>> = recorder
+                .told
+                .iter()
+                .filter_map(|t| match t { Told::Solution(s) => Some(s.clone()), _ => None })
+                .collect();
+            prop_assert_eq!(&seen, &expected);
+            match &reference {
+                None => reference = Some(recorder.told),
+                Some(told) => prop_assert_eq!(&recorder.told, told, "the engines differ"),
+            }
+        }
     }
 }

@@ -6,7 +6,8 @@
 //! (`pip install ./crates/nqueens-py`).
 //!
 //! Layout: `queens` is the N-Queens API (`solve`, lazy `solutions`, `count`, shards,
-//! `verify`, `Solution` and SVG pictures); `xc`, `satpy` and `cppy` expose the exact
+//! `verify`, `Solution` and SVG pictures); `tracepy` the replay of a search step by step
+//! (`trace`); `xc`, `satpy` and `cppy` expose the exact
 //! cover, SAT and CP engines in the shapes Python users know (the Python modules
 //! `nqueens.xc`, `nqueens.sat` and `nqueens.cp` finish those shapes); `worker` runs every
 //! long search on a thread of its own so that Python keeps the GIL free, answers Ctrl-C
@@ -18,6 +19,7 @@
 mod cppy;
 mod queens;
 mod satpy;
+mod tracepy;
 mod worker;
 mod xc;
 
@@ -36,6 +38,8 @@ fn _nqueens(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(queens::verify, m)?)?;
     m.add_function(wrap_pyfunction!(queens::svg_grid, m)?)?;
     m.add_function(wrap_pyfunction!(queens::_live_searches, m)?)?;
+    m.add_class::<tracepy::Trace>()?;
+    m.add_function(wrap_pyfunction!(tracepy::trace, m)?)?;
     m.add("METHODS", queens::methods(m.py())?)?;
     xc::register(m)?;
     satpy::register(m)?;

@@ -19,7 +19,7 @@ use pyo3::types::{PyDict, PyList, PySlice, PyTuple};
 
 use crate::worker::{self, Failure, Shared, Stream};
 
-fn value_error(error: impl std::fmt::Display) -> PyErr {
+pub(crate) fn value_error(error: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(error.to_string())
 }
 
@@ -34,7 +34,7 @@ pub fn board_size(n: i64) -> PyResult<u32> {
 }
 
 /// The problem of `n` with `fixed` queens given 0-based.
-fn problem(n: i64, fixed: &[(i64, i64)]) -> PyResult<Problem> {
+pub(crate) fn problem(n: i64, fixed: &[(i64, i64)]) -> PyResult<Problem> {
     let n = board_size(n)?;
     let mut queens = Vec::with_capacity(fixed.len());
     for &(row, col) in fixed {
@@ -59,7 +59,7 @@ fn method(name: &str) -> PyResult<Method> {
     })
 }
 
-fn seed(seed: Option<i64>) -> PyResult<Option<u64>> {
+pub(crate) fn seed(seed: Option<i64>) -> PyResult<Option<u64>> {
     seed.map(|s| {
         u64::try_from(s).map_err(|_| value_error(format!("the seed must be ≥ 0, not {s}")))
     })

@@ -36,6 +36,7 @@ pub mod formats;
 pub mod instances;
 mod job;
 pub mod methods;
+pub mod trace;
 
 pub use board::verify::{Violation, verify};
 pub use board::{Problem, ProblemError, Queen, Solution};

@@ -47,4 +47,6 @@ pub use cnf::{ClauseCounter, ClauseSink, Cnf, Model};
 pub use dimacs::{DimacsReader, DimacsWriter, Header, parse_dimacs, read_dimacs, write_dimacs};
 pub use error::Error;
 pub use lit::{Lit, Var};
-pub use solver::{Enumeration, Limits, Options, Outcome, Restarts, Solver, Stats, StopReason};
+pub use solver::{
+    Enumeration, Limits, Observer, Options, Outcome, Restarts, Silent, Solver, Stats, StopReason,
+};

@@ -318,3 +318,93 @@ fn enumeration_stops_between_models_when_the_flag_is_raised() {
     // The conflicts so far were published for a progress display.
     assert_eq!(work.load(Ordering::Relaxed), solver.stats().conflicts);
 }
+
+/// Writes down what a search tells its observer and checks that it hangs together: decisions
+/// open the next level, a learnt clause's back-jump is below its conflict's level.
+#[derive(Default)]
+struct Told {
+    decisions: u64,
+    conflicts: u64,
+    learnt: u64,
+    learnt_literals: u64,
+    restarts: u64,
+    level: u32,
+    conflict_level: u32,
+    faults: Vec<String>,
+}
+
+impl sat::Observer for Told {
+    fn decide(&mut self, level: u32, _lit: Lit) {
+        self.decisions += 1;
+        if level != self.level + 1 {
+            self.faults.push(format!(
+                "decision at level {level} after level {}",
+                self.level
+            ));
+        }
+        self.level = level;
+    }
+
+    fn conflict(&mut self, level: u32) {
+        self.conflicts += 1;
+        if level > self.level {
+            self.faults
+                .push(format!("a conflict at level {level} above {}", self.level));
+        }
+        self.conflict_level = level;
+    }
+
+    fn learn(&mut self, clause: &[Lit], lbd: u32, backjump: u32) {
+        self.learnt += 1;
+        self.learnt_literals += clause.len() as u64;
+        if backjump >= self.conflict_level || clause.is_empty() || lbd as usize > clause.len() {
+            self.faults.push(format!(
+                "learnt {clause:?} (LBD {lbd}) jumps to {backjump} from {}",
+                self.conflict_level
+            ));
+        }
+        self.level = backjump;
+    }
+
+    fn restart(&mut self) {
+        self.restarts += 1;
+        self.level = 0;
+    }
+}
+
+#[test]
+fn an_observer_is_told_every_decision_conflict_learnt_clause_and_restart() {
+    let formulas = SEEDS
+        .map(|seed| random_3sat(50, 218, seed))
+        .chain([pigeonhole(6, 5), pigeonhole(5, 5)]);
+    let mut restarted = false;
+    for (i, cnf) in formulas.enumerate() {
+        // Every other formula restarts often (Luby with a unit of 2 conflicts).
+        let options = if i % 2 == 0 {
+            Options::default()
+        } else {
+            Options {
+                restarts: sat::Restarts::Luby { unit: 2 },
+                ..Options::default()
+            }
+        };
+        let mut watched = Solver::with_options(options.clone());
+        cnf.add_to(&mut watched);
+        let mut told = Told::default();
+        let outcome = watched.solve_observed(&[], &mut told);
+        assert!(told.faults.is_empty(), "formula {i}: {:?}", told.faults);
+        let stats = watched.stats();
+        assert_eq!(told.decisions, stats.decisions, "formula {i}");
+        assert_eq!(told.conflicts, stats.conflicts, "formula {i}");
+        assert_eq!(told.learnt, stats.learnt_clauses, "formula {i}");
+        assert_eq!(told.learnt_literals, stats.learnt_literals, "formula {i}");
+        assert_eq!(told.restarts, stats.restarts, "formula {i}");
+        restarted |= told.restarts > 0;
+        // Watching changes nothing of the search.
+        let mut unwatched = Solver::with_options(options);
+        cnf.add_to(&mut unwatched);
+        assert_eq!(unwatched.solve(), outcome, "formula {i}");
+        assert_eq!(unwatched.stats(), stats, "formula {i}");
+    }
+    assert!(restarted, "some search restarts, so restarts are seen");
+}

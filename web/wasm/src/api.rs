@@ -10,11 +10,10 @@ use std::ops::ControlFlow;
 
 use nqueens::board::symmetry;
 use nqueens::formats::{partial, render};
+use nqueens::trace;
 use nqueens::{Config, Engine, Job, Method, Outcome, Problem, Queen, Solution};
 use serde::Deserialize;
 use serde_json::{Value, json};
-
-use crate::trace;
 
 /// The largest board the page sends (the permutation plot of the construction).
 pub const MAX_N: u32 = 100_000;
@@ -26,6 +25,10 @@ pub const MAX_GALLERY_N: u32 = 12;
 pub const MAX_SVG_N: u32 = 256;
 /// The node budget of one solve: the page never waits forever for a hopeless completion.
 pub const SOLVE_NODES: u64 = 50_000_000;
+/// The largest board the replay shows (domains travel as masks the page reads 32 bits of).
+pub const REPLAY_MAX_N: u32 = 16;
+/// The node budget of one replay: beyond it the search is cut short (and says so).
+pub const REPLAY_NODES: u64 = 50_000;
 
 /// The methods the page offers, in the order of its picker (`auto` first, the default):
 /// every method of the library that finds solutions (the counter only counts whole boards,
@@ -78,6 +81,8 @@ enum Request {
         method: String,
         #[serde(default)]
         all: bool,
+        #[serde(default)]
+        seed: Option<u64>,
     },
 }
 
@@ -144,10 +149,19 @@ fn run(request: Request) -> Result<Value, String> {
             fix,
             method,
             all,
+            seed,
         } => {
             let problem = problem(n, &fix)?;
+            if problem.n() > REPLAY_MAX_N {
+                return Err(format!("the replay takes boards up to n = {REPLAY_MAX_N}"));
+            }
             let method = trace::Method::parse(&method)?;
-            let trace = trace::run(method, &problem, all)?;
+            let settings = trace::Settings {
+                all,
+                seed,
+                max_nodes: REPLAY_NODES,
+            };
+            let trace = trace::run(method, &problem, settings).map_err(|e| e.to_string())?;
             serde_json::to_value(trace).map_err(|e| e.to_string())
         }
     }

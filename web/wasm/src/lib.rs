@@ -18,7 +18,6 @@
 //! `nqueens_support::clock`, which stands still in the browser).
 
 pub mod api;
-pub mod trace;
 
 use std::cell::RefCell;
 

@@ -9,6 +9,8 @@ squares 1-based as ``ROW:COL``.
   :func:`count_shard` / :func:`merge` (a count split over machines), :func:`verify`.
 - :class:`Solution`: a sequence of columns with a Unicode ``str()``, ``to_matrix()``,
   ``to_svg()`` and a picture in Jupyter; :func:`svg_grid` draws many boards at once.
+- :func:`trace`: a search replayed step by step (backtracking, dancing links, CP), the
+  engines' own steps, as the web page shows them.
 - :data:`METHODS`: the method names, what each is and which jobs it does.
 - Submodules: :mod:`nqueens.xc` (exact cover, as the ``exactcover``/``xcover`` packages),
   :mod:`nqueens.sat` (a CDCL SAT solver, as PySAT), :mod:`nqueens.cp` (constraint
@@ -27,6 +29,7 @@ from ._nqueens import (
     METHODS,
     Solution,
     Solutions,
+    Trace,
     _live_searches,
     _merge_json,
     count,
@@ -34,6 +37,7 @@ from ._nqueens import (
     solutions,
     solve,
     svg_grid,
+    trace,
     verify,
 )
 
@@ -47,6 +51,8 @@ __all__ = [
     "solutions",
     "solve",
     "svg_grid",
+    "Trace",
+    "trace",
     "verify",
 ]
 

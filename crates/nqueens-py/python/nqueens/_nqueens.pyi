@@ -74,6 +74,33 @@ def count(
 ) -> int: ...
 def count_shard(n: int, index: int, of: int, *, threads: Optional[int] = None) -> Dict[str, Any]: ...
 def verify(columns: Sequence[int], *, fixed: _Fixed = ()) -> None: ...
+
+class Trace:
+    """A recorded search: iterate for its steps, dicts with a key ``"t"`` (``place``,
+    ``remove``, ``branch``, ``cover``, ``uncover``, ``assign``, ``refute``, ``restart``,
+    ``solution``), 0-based ``r`` and ``c``, an ``item`` name for exact cover, CP's domains ``d``
+    (an int per row, bit ``c`` set while column ``c`` is possible) and ``failed``, and
+    ``node``: whether the engine counts the step as a node."""
+
+    n: int
+    method: str
+    nodes: int
+    solutions: int
+    truncated: bool
+    start: List[int]
+    def __iter__(self) -> Iterator[Dict[str, Any]]: ...
+    def __len__(self) -> int: ...
+    def __getitem__(self, index: int) -> Dict[str, Any]: ...
+
+def trace(
+    n: int,
+    *,
+    method: str = "backtrack",
+    fixed: _Fixed = (),
+    all: bool = False,
+    seed: Optional[int] = None,
+    max_nodes: int = 100000,
+) -> Trace: ...
 def svg_grid(
     solutions: Iterable[Union[Solution, Sequence[int]]],
     *,

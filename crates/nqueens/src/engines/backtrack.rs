@@ -156,15 +156,80 @@ enum End {
     GaveUp(LimitReached),
 }
 
+/// What [`search`] reports: each solution and, when [`Watch::PLACES`], each queen placed.
+trait Watch {
+    /// Whether [`Watch::place`] wants to hear of every queen (false: the calls are compiled
+    /// out).
+    const PLACES: bool;
+
+    /// A node: the queen of `row` goes on `col` (0-based), replacing the queens of rows
+    /// `row..` placed before.
+    #[inline(always)]
+    fn place(&mut self, _row: u32, _col: u32) {}
+
+    /// A solution's columns; `Break` stops the search.
+    fn solution(&mut self, columns: &[u32]) -> ControlFlow<()>;
+}
+
+/// The searches nobody watches: solutions alone.
+impl<F: FnMut(&[u32]) -> ControlFlow<()>> Watch for F {
+    const PLACES: bool = false;
+
+    fn solution(&mut self, columns: &[u32]) -> ControlFlow<()> {
+        self(columns)
+    }
+}
+
+/// One step of the search, as [`Backtrack::trace`] reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraceStep<'a> {
+    /// A node: the queen of `row` goes on `col` (0-based); the queens of the rows below it,
+    /// placed before, are gone.
+    Place {
+        /// The row (0-based).
+        row: u32,
+        /// The column (0-based).
+        col: u32,
+    },
+    /// A solution.
+    Solution(&'a Solution),
+}
+
+/// Hands every step to a watcher, going on after a solution when `all`.
+struct Tracer<'a, W> {
+    watch: &'a mut W,
+    all: bool,
+}
+
+impl<W: FnMut(TraceStep<'_>)> Watch for Tracer<'_, W> {
+    const PLACES: bool = true;
+
+    fn place(&mut self, row: u32, col: u32) {
+        (self.watch)(TraceStep::Place { row, col });
+    }
+
+    fn solution(&mut self, columns: &[u32]) -> ControlFlow<()> {
+        (self.watch)(TraceStep::Solution(&Solution::from_columns(
+            columns.to_vec(),
+        )));
+        if self.all {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    }
+}
+
 /// Depth-first search below the queens in `prefix` (the columns of rows `0..prefix.len()`,
-/// already known to be legal). Calls `visit` with each solution's columns and polls `budget`
-/// at every node (a counter compare; the clock every [`Budget::POLL_EVERY`] nodes). Returns the
-/// number of queens placed (nodes) and how the search ended.
-fn search(
+/// already known to be legal). Tells `watch` each solution's columns (and each queen placed,
+/// if it asks) and polls `budget` at every node (a counter compare; the clock every
+/// [`Budget::POLL_EVERY`] nodes). Returns the number of queens placed (nodes) and how the
+/// search ended.
+fn search<W: Watch>(
     board: &Board,
     prefix: &[u32],
     budget: &mut Budget,
-    visit: &mut impl FnMut(&[u32]) -> ControlFlow<()>,
+    watch: &mut W,
 ) -> (u64, End) {
     let n = board.n;
     let start = prefix.len();
@@ -178,7 +243,7 @@ fn search(
         right = (right | bit) >> 1;
     }
     if start == n {
-        return match visit(&placed) {
+        return match watch.solution(&placed) {
             ControlFlow::Continue(()) => (0, End::Complete),
             ControlFlow::Break(()) => (0, End::Stopped),
         };
@@ -209,8 +274,11 @@ fn search(
         }
         nodes += 1;
         placed[row] = bit.trailing_zeros();
+        if W::PLACES {
+            watch.place(row as u32, placed[row]);
+        }
         if row + 1 == n {
-            if visit(&placed).is_break() {
+            if watch.solution(&placed).is_break() {
                 return (nodes, End::Stopped);
             }
             continue;
@@ -225,6 +293,75 @@ fn search(
             right,
             untried: board.allowed[row] & !(columns | left | right),
         };
+    }
+}
+
+impl Backtrack {
+    /// The search of `solve` (`all` false: to the first solution) or of `for_each` (`all`:
+    /// every solution), calling `watch` at every queen placed (one [`TraceStep::Place`] per
+    /// node) and at every solution. For replaying the search step by step (the web page
+    /// does); [`Engine::stats`] then has its counters, and a limit reached is
+    /// [`Error::GaveUp`].
+    pub fn trace(
+        &mut self,
+        problem: &Problem,
+        all: bool,
+        watch: &mut impl FnMut(TraceStep<'_>),
+    ) -> Result<Enumeration, Error> {
+        self.check(if all { Job::List } else { Job::Solve }, problem)?;
+        self.enumerate(problem, &mut Tracer { watch, all })
+    }
+
+    /// The search of [`Engine::for_each`] and [`Backtrack::trace`].
+    fn enumerate(
+        &mut self,
+        problem: &Problem,
+        watch: &mut impl Watch,
+    ) -> Result<Enumeration, Error> {
+        let board = Board::new(problem);
+        let mut solutions = 0u128;
+        let mut budget = Budget::start(&self.limits);
+        let (nodes, end) = search(
+            &board,
+            &[],
+            &mut budget,
+            &mut Counted {
+                watch,
+                solutions: &mut solutions,
+            },
+        );
+        self.stats = Stats::default();
+        self.stats.set("nodes", u128::from(nodes));
+        self.stats.set("solutions", solutions);
+        match end {
+            End::Complete => Ok(Enumeration::Complete),
+            End::Stopped => Ok(Enumeration::Stopped),
+            End::GaveUp(reason) => Err(Error::GaveUp {
+                method: self.name(),
+                reason,
+            }),
+        }
+    }
+}
+
+/// A watcher that also counts the solutions.
+struct Counted<'a, W> {
+    watch: &'a mut W,
+    solutions: &'a mut u128,
+}
+
+impl<W: Watch> Watch for Counted<'_, W> {
+    const PLACES: bool = W::PLACES;
+
+    #[inline(always)]
+    fn place(&mut self, row: u32, col: u32) {
+        self.watch.place(row, col);
+    }
+
+    #[inline(always)]
+    fn solution(&mut self, columns: &[u32]) -> ControlFlow<()> {
+        *self.solutions += 1;
+        self.watch.solution(columns)
     }
 }
 
@@ -243,24 +380,9 @@ impl Engine for Backtrack {
 
     fn for_each(&mut self, problem: &Problem, visit: &mut Visit<'_>) -> Result<Enumeration, Error> {
         self.check(Job::List, problem)?;
-        let board = Board::new(problem);
-        let mut solutions = 0u128;
-        let mut budget = Budget::start(&self.limits);
-        let (nodes, end) = search(&board, &[], &mut budget, &mut |columns| {
-            solutions += 1;
+        self.enumerate(problem, &mut |columns: &[u32]| {
             visit(&Solution::from_columns(columns.to_vec()))
-        });
-        self.stats = Stats::default();
-        self.stats.set("nodes", u128::from(nodes));
-        self.stats.set("solutions", solutions);
-        match end {
-            End::Complete => Ok(Enumeration::Complete),
-            End::Stopped => Ok(Enumeration::Stopped),
-            End::GaveUp(reason) => Err(Error::GaveUp {
-                method: self.name(),
-                reason,
-            }),
-        }
+        })
     }
 
     fn count(&mut self, problem: &Problem, unique: bool) -> Result<Counts, Error> {
@@ -298,7 +420,7 @@ impl Engine for Backtrack {
                     total: 0,
                     unique: unique.then_some(0),
                 };
-                let (nodes, end) = search(&board, &[col], &mut budget, &mut |columns| {
+                let (nodes, end) = search(&board, &[col], &mut budget, &mut |columns: &[u32]| {
                     counts.total += 1;
                     if let Some(u) = counts.unique.as_mut() {
                         *u += u128::from(symmetry::is_canonical(&Solution::from_columns(

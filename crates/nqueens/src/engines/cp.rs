@@ -119,6 +119,14 @@ impl Model {
 /// branching, after each branch's propagation.
 #[derive(Debug)]
 pub enum TraceStep<'a> {
+    /// The root, after the fixed queens' propagation and before any branch. `failed`: a
+    /// row's domain emptied, so there is nothing to search.
+    Root {
+        /// Whether propagation failed.
+        failed: bool,
+        /// The rows' domains after propagation.
+        domains: Domains<'a>,
+    },
     /// The left branch: the queen of `row` goes on `col`. `failed`: propagation emptied a
     /// row's domain, so the search backs up next.
     Assign {
@@ -220,6 +228,7 @@ impl<W: FnMut(TraceStep<'_>) -> ControlFlow<()>> cp::Observer for Observer<'_, '
                 failed,
                 domains,
             },
+            cp::Step::Root { failed } => TraceStep::Root { failed, domains },
             cp::Step::Restart => TraceStep::Restart,
         })
     }

@@ -171,7 +171,99 @@ pub fn encode(problem: &Problem, encoding: Encoding) -> Instance {
     }
 }
 
+/// A line of the board, as an item of the encodings names it (0-based).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Line {
+    /// A row.
+    Row(u32),
+    /// A column.
+    Column(u32),
+    /// The anti-diagonal of the squares whose row + column is this.
+    AntiDiagonal(u32),
+    /// The diagonal of the squares whose row − column is this.
+    Diagonal(i32),
+}
+
+/// One step of the exact cover search on the board, as [`Dlx::trace`] reports it: the
+/// `exact-cover` engine's own steps, its items read as lines and its options as squares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraceStep<'a> {
+    /// A node: the search branches on the line with the fewest squares left, at `level`
+    /// (counted from 0), and covers it.
+    Branch {
+        /// The depth.
+        level: usize,
+        /// The line branched on.
+        line: Line,
+    },
+    /// The search tries a square of the line branched on at `level` (`None`: a gadget, in
+    /// the gadget encoding), covering the option's other lines; it is taken back before the
+    /// level's next square, or at the level's back-up.
+    Try {
+        /// The depth.
+        level: usize,
+        /// The queen's square.
+        square: Option<Queen>,
+    },
+    /// Every square of the line branched on at `level` was tried: the line is uncovered.
+    BackUp {
+        /// The depth.
+        level: usize,
+    },
+    /// A solution.
+    Solution(&'a Solution),
+}
+
+/// Turns the exact cover engine's steps into [`TraceStep`]s for a watcher.
+struct Watcher<'a, W> {
+    instance: &'a Instance,
+    watch: &'a mut W,
+    /// Whether to go on after a solution.
+    all: bool,
+}
+
+impl<W: FnMut(TraceStep<'_>)> exact_cover::Observer for Watcher<'_, W> {
+    fn branch(&mut self, level: usize, item: exact_cover::ItemId) {
+        let line = self.instance.line(item);
+        (self.watch)(TraceStep::Branch { level, line });
+    }
+
+    fn try_option(&mut self, level: usize, option: OptionId) {
+        let square = self.instance.square(option);
+        (self.watch)(TraceStep::Try { level, square });
+    }
+
+    fn back_up(&mut self, level: usize) {
+        (self.watch)(TraceStep::BackUp { level });
+    }
+
+    fn solution(&mut self, options: &[OptionId]) -> ControlFlow<()> {
+        (self.watch)(TraceStep::Solution(&self.instance.decode(options)));
+        if self.all {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    }
+}
+
 impl Instance {
+    /// The line an item stands for, read from its name (`r3`, `c5`, `a7`, `b-2`, 1-based as
+    /// [`encode`] writes them).
+    pub fn line(&self, item: exact_cover::ItemId) -> Line {
+        let name = &self.problem.item(item).name;
+        let (kind, number) = name.split_at(1);
+        let number: i64 = number
+            .parse()
+            .expect("encode names items by a letter and a number");
+        match kind {
+            "r" => Line::Row(number as u32 - 1),
+            "c" => Line::Column(number as u32 - 1),
+            "a" => Line::AntiDiagonal(number as u32 - 2),
+            _ => Line::Diagonal(number as i32),
+        }
+    }
+
     /// The board a solution's options describe (gadgets are skipped).
     pub fn decode(&self, options: &[OptionId]) -> Solution {
         let n = self.n;
@@ -304,6 +396,51 @@ impl Dlx {
     }
 }
 
+impl Dlx {
+    /// The search of `solve` (`all` false: to the first solution, in the seeded order on
+    /// dancing links) or of `for_each` (`all`: every solution, on the configured engine), with
+    /// the same settings and so the same nodes, calling `watch` at every step the exact cover
+    /// engine takes (one [`TraceStep::Branch`] per node) and at every solution. For replaying
+    /// the search step by step (the web page does); [`Engine::stats`] then has its counters,
+    /// and a limit reached is [`Error::GaveUp`].
+    pub fn trace(
+        &mut self,
+        problem: &Problem,
+        all: bool,
+        watch: &mut impl FnMut(TraceStep<'_>),
+    ) -> Result<Enumeration, Error> {
+        self.check(if all { Job::List } else { Job::Solve }, problem)?;
+        let instance = encode(problem, self.encoding);
+        let mut solver = if all {
+            instance.solver(self.seed, self.engine)
+        } else {
+            instance.solver(Some(self.seed.unwrap_or(DEFAULT_SEED)), self.first_engine())
+        };
+        solver.set_limits(self.limits.clone());
+        let mut watcher = Watcher {
+            instance: &instance,
+            watch,
+            all,
+        };
+        let end = solver.observe(&mut watcher);
+        self.record(&solver);
+        self.gave_up(&solver)?;
+        Ok(match end {
+            exact_cover::Enumeration::Complete => Enumeration::Complete,
+            exact_cover::Enumeration::Stopped => Enumeration::Stopped,
+        })
+    }
+
+    /// The engine a first solution is searched on: dancing links under
+    /// [`EngineChoice::Auto`] (see [`Dlx::engine`]).
+    fn first_engine(&self) -> EngineChoice {
+        match self.engine {
+            EngineChoice::Auto => EngineChoice::Links,
+            chosen => chosen,
+        }
+    }
+}
+
 impl Engine for Dlx {
     fn name(&self) -> &'static str {
         match self.encoding {
@@ -337,11 +474,8 @@ impl Engine for Dlx {
     fn solve(&mut self, problem: &Problem) -> Result<Outcome, Error> {
         self.check(Job::Solve, problem)?;
         let instance = encode(problem, self.encoding);
-        let engine = match self.engine {
-            EngineChoice::Auto => EngineChoice::Links,
-            chosen => chosen,
-        };
-        let mut solver = instance.solver(Some(self.seed.unwrap_or(DEFAULT_SEED)), engine);
+        let mut solver =
+            instance.solver(Some(self.seed.unwrap_or(DEFAULT_SEED)), self.first_engine());
         solver.set_limits(self.limits.clone());
         let found = solver.first();
         self.record(&solver);

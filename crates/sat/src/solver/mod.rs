@@ -58,7 +58,7 @@
 //! job per file: `prop` (the trail, assigning and backtracking, watched-literal propagation),
 //! `analyze` (first-UIP learning, minimisation, failed assumptions), `reduce` (learnt-clause
 //! deletion and arena compaction), `restart` (the restart policies), `memory` (the estimate
-//! and fallible growth), `clause_db` (the clause
+//! and fallible growth), `observe` (the hook a trace of the search watches), `clause_db` (the clause
 //! arena), `heap` (the VSIDS order), `proof` (DRAT output); the public settings and answers are
 //! in `options` ([`Options`], [`Restarts`], [`Limits`]), `outcome` ([`Outcome`],
 //! [`Enumeration`], [`StopReason`]) and `stats` ([`Stats`]).
@@ -74,6 +74,7 @@ mod analyze;
 mod clause_db;
 mod heap;
 mod memory;
+mod observe;
 mod options;
 mod outcome;
 mod proof;
@@ -93,6 +94,7 @@ use nqueens_support::SplitMix64;
 
 use self::clause_db::{ClauseDb, ClauseRef};
 use self::heap::VarHeap;
+pub use self::observe::{Observer, Silent};
 pub use self::options::{Limits, Options, Restarts};
 pub use self::outcome::{Enumeration, Outcome, StopReason};
 use self::proof::Proof;
@@ -295,6 +297,16 @@ impl Solver {
 
     /// Decides the formula with `assumptions` set true.
     pub fn solve_with(&mut self, assumptions: &[Lit]) -> Outcome {
+        self.solve_observed(assumptions, &mut Silent)
+    }
+
+    /// [`Solver::solve_with`], telling `observer` every decision, conflict, learnt clause and
+    /// restart as it happens (for a trace of the search; watching changes nothing of it).
+    pub fn solve_observed<O: Observer>(
+        &mut self,
+        assumptions: &[Lit],
+        observer: &mut O,
+    ) -> Outcome {
         self.failed.clear();
         if let Some(needed) = assumptions.iter().map(|l| l.var().as_u32() + 1).max() {
             self.ensure_vars(needed);
@@ -306,7 +318,7 @@ impl Solver {
             return Outcome::Unsat;
         }
         self.assumptions = assumptions.to_vec();
-        let outcome = self.search();
+        let outcome = self.search(observer);
         self.cancel_until(0);
         outcome
     }
@@ -408,8 +420,8 @@ impl Solver {
         )
     }
 
-    /// The CDCL loop of one [`Solver::solve_with`].
-    fn search(&mut self) -> Outcome {
+    /// The CDCL loop of one [`Solver::solve_observed`].
+    fn search<O: Observer>(&mut self, observer: &mut O) -> Outcome {
         let deadline = self.limits.time.map(|t| Instant::now() + t);
         let conflict_limit = self
             .limits
@@ -420,6 +432,9 @@ impl Solver {
             if let Some(conflict) = self.propagate() {
                 self.stats.conflicts += 1;
                 self.conflicts_since_restart += 1;
+                if O::WATCHES {
+                    observer.conflict(self.decision_level());
+                }
                 if self.decision_level() == 0 {
                     self.set_inconsistent();
                     return Outcome::Unsat;
@@ -427,6 +442,9 @@ impl Solver {
                 let (backjump, lbd) = self.analyze(conflict);
                 self.cancel_until(backjump);
                 self.learn(lbd);
+                if O::WATCHES {
+                    observer.learn(&self.learnt, lbd, backjump);
+                }
                 self.heap.decay(self.options.var_decay);
                 self.lbd_fast.update(f64::from(lbd));
                 self.lbd_slow.update(f64::from(lbd));
@@ -440,6 +458,9 @@ impl Solver {
                     self.stats.restarts += 1;
                     self.conflicts_since_restart = 0;
                     self.cancel_until(0);
+                    if O::WATCHES {
+                        observer.restart();
+                    }
                     continue;
                 }
                 if self.stats.conflicts >= self.next_reduce {
@@ -473,6 +494,9 @@ impl Solver {
                 };
                 self.stats.decisions += 1;
                 self.new_decision_level();
+                if O::WATCHES {
+                    observer.decide(self.decision_level(), next);
+                }
                 self.assign(next, Reason::Decision);
                 ticks += 1;
             }

@@ -1,0 +1,133 @@
+//! `nqueens.trace`: a replay of a search step by step, the engines' own steps as the web page
+//! shows them (`nqueens::trace`), as Python dicts.
+//!
+//! Rows and columns are 0-based; a CP step's domains are one int per row, bit `c` set while
+//! column `c` is possible. The search runs with the GIL released, bounded by its node budget.
+
+use nqueens::trace::{Event, Method, Settings};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use crate::queens::{problem, seed, value_error};
+
+/// A recorded search: iterate over it for its steps (dicts with a key `"t"`: `place`,
+/// `remove`, `branch`, `cover`, `uncover`, `assign`, `refute`, `restart`, `solution`).
+#[pyclass(module = "nqueens", frozen)]
+pub struct Trace {
+    /// The board size.
+    #[pyo3(get)]
+    n: u32,
+    /// The method's name.
+    #[pyo3(get)]
+    method: &'static str,
+    /// The nodes the engine counted (the steps for which `is_node` is true).
+    #[pyo3(get)]
+    nodes: u64,
+    /// The solutions met.
+    #[pyo3(get)]
+    solutions: u64,
+    /// Whether the node budget cut the search short.
+    #[pyo3(get)]
+    truncated: bool,
+    /// CP: the rows' domains after the root's propagation (an int per row); else empty.
+    #[pyo3(get)]
+    start: Vec<u64>,
+    steps: Py<PyList>,
+}
+
+#[pymethods]
+impl Trace {
+    fn __iter__(&self, py: Python<'_>) -> PyResult<PyObject> {
+        Ok(self.steps.bind(py).try_iter()?.into_any().unbind())
+    }
+
+    fn __len__(&self, py: Python<'_>) -> usize {
+        self.steps.bind(py).len()
+    }
+
+    fn __getitem__(&self, py: Python<'_>, index: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        Ok(self.steps.bind(py).as_any().get_item(index)?.unbind())
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<nqueens.Trace {} n={}: {} steps, {} nodes, {} solutions{}>",
+            self.method,
+            self.n,
+            Python::with_gil(|py| self.steps.bind(py).len()),
+            self.nodes,
+            self.solutions,
+            if self.truncated { ", cut short" } else { "" }
+        )
+    }
+}
+
+/// The dict of one step.
+fn step<'py>(py: Python<'py>, event: &Event, method: Method) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    let (name, square, item, domains) = match event {
+        Event::Place { r, c } => ("place", Some((r, c)), None, None),
+        Event::Remove { r, c } => ("remove", Some((r, c)), None, None),
+        Event::Branch { item } => ("branch", None, Some(item), None),
+        Event::Cover { item } => ("cover", None, Some(item), None),
+        Event::Uncover { item } => ("uncover", None, Some(item), None),
+        Event::Assign { r, c, d, failed } => ("assign", Some((r, c)), None, Some((d, failed))),
+        Event::Refute { r, c, d, failed } => ("refute", Some((r, c)), None, Some((d, failed))),
+        Event::Restart => ("restart", None, None, None),
+        Event::Solution => ("solution", None, None, None),
+    };
+    dict.set_item("t", name)?;
+    if let Some((r, c)) = square {
+        dict.set_item("r", r)?;
+        dict.set_item("c", c)?;
+    }
+    if let Some(item) = item {
+        dict.set_item("item", item)?;
+    }
+    if let Some((d, failed)) = domains {
+        dict.set_item("d", d)?;
+        dict.set_item("failed", failed)?;
+    }
+    dict.set_item("node", event.is_node(method))?;
+    Ok(dict)
+}
+
+/// The replay of `method` ("backtrack", "dlx" or "cp") on `n` with `fixed` queens: to the
+/// first solution, or with `all` to the end of the search, at most `max_nodes` nodes.
+#[pyfunction]
+#[pyo3(signature = (n, *, method = "backtrack", fixed = Vec::new(), all = false, seed = None, max_nodes = 100_000), text_signature = "(n, *, method='backtrack', fixed=(), all=False, seed=None, max_nodes=100000)")]
+pub fn trace(
+    py: Python<'_>,
+    n: i64,
+    method: &str,
+    fixed: Vec<(i64, i64)>,
+    all: bool,
+    seed: Option<i64>,
+    max_nodes: i64,
+) -> PyResult<Trace> {
+    let problem = problem(n, &fixed)?;
+    let method = Method::parse(method).map_err(value_error)?;
+    let max_nodes = u64::try_from(max_nodes)
+        .map_err(|_| value_error(format!("max_nodes must be ≥ 0, not {max_nodes}")))?;
+    let settings = Settings {
+        all,
+        seed: self::seed(seed)?,
+        max_nodes,
+    };
+    let recorded = py
+        .allow_threads(|| nqueens::trace::run(method, &problem, settings))
+        .map_err(value_error)?;
+    let steps = PyList::empty(py);
+    for event in &recorded.events {
+        steps.append(step(py, event, method)?)?;
+    }
+    Ok(Trace {
+        n: recorded.n,
+        method: recorded.method,
+        nodes: recorded.nodes,
+        solutions: recorded.solutions,
+        truncated: recorded.truncated,
+        start: recorded.start,
+        steps: steps.unbind(),
+    })
+}

@@ -1,0 +1,71 @@
+"""nqueens.trace: a search replayed step by step, the engines' own steps."""
+
+import pytest
+
+import nqueens
+
+
+def board_at_solutions(trace, fixed=()):
+    """The boards the steps draw at each solution: queens placed and removed (exact cover
+    starts with the fixed queens, which it preselects), or CP's single-value domains."""
+    board = [None] * trace.n
+    if trace.method == "dlx":
+        for row, col in fixed:
+            board[row] = col
+    for row, mask in enumerate(trace.start):
+        if mask & (mask - 1) == 0:
+            board[row] = mask.bit_length() - 1
+    found = []
+    for step in trace:
+        if step["t"] == "place":
+            assert board[step["r"]] is None
+            board[step["r"]] = step["c"]
+        elif step["t"] == "remove":
+            assert board[step["r"]] == step["c"]
+            board[step["r"]] = None
+        elif step["t"] in ("assign", "refute"):
+            board = [m.bit_length() - 1 if m & (m - 1) == 0 and m else None for m in step["d"]]
+        elif step["t"] == "solution":
+            assert None not in board
+            found.append(tuple(board))
+    return found
+
+
+@pytest.mark.parametrize("method", ["backtrack", "dlx", "cp"])
+def test_a_whole_replay_meets_the_92_and_counts_the_nodes_of_the_search(method):
+    trace = nqueens.trace(8, method=method, all=True)
+    found = board_at_solutions(trace)
+    assert len(found) == 92 == trace.solutions
+    assert set(found) == {tuple(s) for s in nqueens.solutions(8, method="backtrack")}
+    for columns in found:
+        nqueens.verify(columns)
+    assert not trace.truncated
+    assert sum(step["node"] for step in trace) == trace.nodes > 92
+
+
+@pytest.mark.parametrize("method", ["backtrack", "dlx", "cp"])
+def test_a_first_solution_replay_ends_at_the_solution_solve_finds(method):
+    fixed = [(0, 1)]
+    trace = nqueens.trace(8, method=method, fixed=fixed, seed=4)
+    assert trace[len(trace) - 1]["t"] == "solution"
+    (columns,) = board_at_solutions(trace, fixed)
+    assert columns == tuple(nqueens.solve(8, method=method, fixed=fixed, seed=4))
+    assert columns[0] == 1
+
+
+def test_the_node_budget_cuts_a_replay_short():
+    trace = nqueens.trace(12, method="cp", all=True, max_nodes=300)
+    assert trace.truncated
+    assert trace.nodes == sum(step["node"] for step in trace) <= 300
+    assert "cut short" in repr(trace)
+
+
+def test_a_replay_refuses_what_it_cannot_show():
+    with pytest.raises(ValueError, match="backtrack, dlx or cp"):
+        nqueens.trace(8, method="sat")
+    with pytest.raises(ValueError, match="up to n = 64"):
+        nqueens.trace(65, method="cp")
+    with pytest.raises(ValueError, match="max_nodes"):
+        nqueens.trace(8, max_nodes=-1)
+    with pytest.raises(ValueError, match="0-based"):
+        nqueens.trace(8, fixed=[(8, 0)])

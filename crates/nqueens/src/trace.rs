@@ -1,0 +1,358 @@
+//! Replays of a search, step by step, told by the engines themselves: what backtracking,
+//! dancing links and constraint programming do to the board, one event at a time, for the web
+//! page's replay and Python's `trace`.
+//!
+//! Each engine reports its own steps through a hook that costs the searches nobody watches
+//! nothing ([`Backtrack::trace`], [`exact_cover::Observer`] under [`Dlx::trace`], `cp`'s
+//! `Observer::step` under [`Cp::trace`]); this module turns them into board events. So a
+//! replay is the search the product runs, node for node: the events that count as nodes
+//! ([`Event::is_node`]) number exactly the `nodes` of the engine's `--stats`, for the same
+//! method, job and seed.
+//!
+//! - **backtrack**: row by row, the lowest free column first: a [`Event::Place`] per queen
+//!   placed (a node), the queens below a row taken back ([`Event::Remove`]) before the row's
+//!   next square is tried;
+//! - **dlx**: Algorithm X on the exact cover encoding (rows and columns primary, diagonals
+//!   secondary): [`Event::Branch`] on the item with the fewest options (a node, covering it),
+//!   then per option its queen and the [`Event::Cover`] of its other items, taken back
+//!   ([`Event::Uncover`], [`Event::Remove`]) before the next; items are named `R3`, `C5`,
+//!   `D2` (row − column, counted 1..2n−1 from the top-right corner) and `A7` (row + column,
+//!   1..2n−1 from the top-left), lines 1-based;
+//! - **cp**: binary branching `row = col` ([`Event::Assign`]) then `row ≠ col`
+//!   ([`Event::Refute`]) on the smallest domain, each with the rows' domains after the
+//!   all-different propagation (both branches are nodes), and Luby restarts with a seed.
+//!
+//! A replay stops at the first solution, or with `all` at the end of the search, or when the
+//! engine's node budget (`max_nodes`) runs out ([`Trace::truncated`]). Cost: the engine's own
+//! search plus O(n) per event.
+
+use std::ops::ControlFlow;
+
+use serde::Serialize;
+
+use crate::board::{Problem, Queen};
+use crate::engine::{Engine, Job, LimitReached, Limits};
+use crate::engines::backtrack::{self, Backtrack};
+use crate::engines::cp::{self, Cp};
+use crate::engines::dlx::{self, Dlx, Encoding, Line};
+use crate::error::Error;
+
+/// The largest board a replay takes: the domains travel as one 64-bit mask per row.
+pub const MAX_N: u32 = 64;
+
+/// The methods a replay shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// Row-by-row backtracking.
+    Backtrack,
+    /// Algorithm X with dancing links (on the bit engine where it would run, the same tree).
+    Dlx,
+    /// Constraint programming.
+    Cp,
+}
+
+impl Method {
+    /// Every method a replay shows.
+    pub const ALL: [Method; 3] = [Method::Backtrack, Method::Dlx, Method::Cp];
+
+    /// The method's name, as `--method` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Backtrack => "backtrack",
+            Method::Dlx => "dlx",
+            Method::Cp => "cp",
+        }
+    }
+
+    /// The method called `name`, or a one-line reason naming the ones there are.
+    pub fn parse(name: &str) -> Result<Method, String> {
+        Method::ALL
+            .into_iter()
+            .find(|m| m.name() == name)
+            .ok_or_else(|| format!("a replay shows backtrack, dlx or cp, not '{name}'"))
+    }
+}
+
+/// One step of a search (rows `r` and columns `c` 0-based; domains `d` one mask per row, bit
+/// `c` set while column `c` is possible).
+#[allow(missing_docs)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum Event {
+    /// A queen goes on (r, c): a node of backtracking; the queen of an option exact cover
+    /// tries.
+    Place { r: u32, c: u32 },
+    /// The queen on (r, c) is taken back.
+    Remove { r: u32, c: u32 },
+    /// Exact cover branches on an item, and covers it: a node.
+    Branch { item: String },
+    /// Exact cover covers one of the other items of the option it tries.
+    Cover { item: String },
+    /// Exact cover uncovers an item.
+    Uncover { item: String },
+    /// CP's left branch `row r = column c`, with the domains after propagation; `failed`:
+    /// a domain emptied, so the search backs up. A node.
+    Assign {
+        r: u32,
+        c: u32,
+        d: Vec<u64>,
+        failed: bool,
+    },
+    /// CP's right branch `row r ≠ column c`, after everything below the left branch was
+    /// searched; `d` and `failed` as for [`Event::Assign`]. A node.
+    Refute {
+        r: u32,
+        c: u32,
+        d: Vec<u64>,
+        failed: bool,
+    },
+    /// CP restarts from the root (seeded first-solution searches).
+    Restart,
+    /// Every row has its queen.
+    Solution,
+}
+
+impl Event {
+    /// Whether this event is one of the nodes the engine counts (for `method`'s replay).
+    pub fn is_node(&self, method: Method) -> bool {
+        match self {
+            Event::Place { .. } => method == Method::Backtrack,
+            Event::Branch { .. } | Event::Assign { .. } | Event::Refute { .. } => true,
+            _ => false,
+        }
+    }
+}
+
+/// A recorded search.
+#[derive(Clone, Debug, Serialize)]
+pub struct Trace {
+    /// The board size.
+    pub n: u32,
+    /// The method's name.
+    pub method: &'static str,
+    /// The rows' domains after the root's propagation, before the first branch (cp only;
+    /// empty otherwise, and for a root that failed).
+    pub start: Vec<u64>,
+    /// The steps, in order.
+    pub events: Vec<Event>,
+    /// The nodes the engine counted, as its `--stats` says them: the number of node events.
+    pub nodes: u64,
+    /// Solutions met.
+    pub solutions: u64,
+    /// Whether the node budget ran out before the search ended.
+    pub truncated: bool,
+}
+
+/// What to replay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// The whole search (every solution) rather than the search for the first one.
+    pub all: bool,
+    /// The engine's seed (dlx and cp; backtracking has no random choice).
+    pub seed: Option<u64>,
+    /// The node budget: the replay stops there, cut short.
+    pub max_nodes: u64,
+}
+
+/// The replay of `method` on `problem` as `settings` say.
+pub fn run(method: Method, problem: &Problem, settings: Settings) -> Result<Trace, Error> {
+    let n = problem.n();
+    if n > MAX_N {
+        return Err(Error::Unsupported {
+            method: method.name(),
+            job: if settings.all { Job::List } else { Job::Solve },
+            reason: format!("a replay takes boards up to n = {MAX_N}"),
+        });
+    }
+    let limits = Limits {
+        nodes: Some(settings.max_nodes),
+        ..Limits::default()
+    };
+    let mut trace = Trace {
+        n,
+        method: method.name(),
+        start: Vec::new(),
+        events: Vec::new(),
+        nodes: 0,
+        solutions: 0,
+        truncated: false,
+    };
+    let (end, stats) = match method {
+        Method::Backtrack => {
+            let mut engine = Backtrack::new(1);
+            engine.limits = limits;
+            // The queens on the board, by row, as the events left them.
+            let mut board: Vec<Option<u32>> = vec![None; n as usize];
+            let end = engine.trace(problem, settings.all, &mut |step| match step {
+                backtrack::TraceStep::Place { row, col } => {
+                    take_back(&mut trace.events, &mut board, row);
+                    board[row as usize] = Some(col);
+                    trace.events.push(Event::Place { r: row, c: col });
+                }
+                backtrack::TraceStep::Solution(_) => {
+                    trace.solutions += 1;
+                    trace.events.push(Event::Solution);
+                }
+            });
+            (end, engine.stats())
+        }
+        Method::Dlx => {
+            let mut engine = Dlx::new(Encoding::Secondary, settings.seed);
+            engine.limits = limits;
+            // By open level: the line branched on and the square tried there.
+            let mut open: Vec<(Line, Option<Queen>)> = Vec::new();
+            let end = engine.trace(problem, settings.all, &mut |step| match step {
+                dlx::TraceStep::Branch { line, .. } => {
+                    trace.events.push(Event::Branch {
+                        item: item_name(n, line),
+                    });
+                    open.push((line, None));
+                }
+                dlx::TraceStep::Try { square, .. } => {
+                    let top = open.last_mut().expect("a square is tried on an open level");
+                    if let Some(old) = top.1.take() {
+                        take_back_square(&mut trace.events, n, top.0, old);
+                    }
+                    let square = square.expect("the dlx method's encoding has no gadgets");
+                    trace.events.push(Event::Place {
+                        r: square.row,
+                        c: square.col,
+                    });
+                    for line in lines(square) {
+                        if line != top.0 {
+                            trace.events.push(Event::Cover {
+                                item: item_name(n, line),
+                            });
+                        }
+                    }
+                    top.1 = Some(square);
+                }
+                dlx::TraceStep::BackUp { .. } => {
+                    let (line, square) = open.pop().expect("a back-up closes an open level");
+                    if let Some(square) = square {
+                        take_back_square(&mut trace.events, n, line, square);
+                    }
+                    trace.events.push(Event::Uncover {
+                        item: item_name(n, line),
+                    });
+                }
+                dlx::TraceStep::Solution(_) => {
+                    trace.solutions += 1;
+                    trace.events.push(Event::Solution);
+                }
+            });
+            (end, engine.stats())
+        }
+        Method::Cp => {
+            let mut engine = Cp::new();
+            engine.seed = settings.seed;
+            engine.limits = limits;
+            let end = engine.trace(problem, settings.all, &mut |step| {
+                let event = match step {
+                    cp::TraceStep::Root { domains, .. } => {
+                        trace.start = masks(n, &domains);
+                        return ControlFlow::Continue(());
+                    }
+                    cp::TraceStep::Assign {
+                        row,
+                        col,
+                        failed,
+                        domains,
+                    } => Event::Assign {
+                        r: row,
+                        c: col,
+                        d: masks(n, &domains),
+                        failed,
+                    },
+                    cp::TraceStep::Refute {
+                        row,
+                        col,
+                        failed,
+                        domains,
+                    } => Event::Refute {
+                        r: row,
+                        c: col,
+                        d: masks(n, &domains),
+                        failed,
+                    },
+                    cp::TraceStep::Restart => Event::Restart,
+                    cp::TraceStep::Solution(_) => {
+                        trace.solutions += 1;
+                        Event::Solution
+                    }
+                };
+                trace.events.push(event);
+                ControlFlow::Continue(())
+            });
+            (end, engine.stats())
+        }
+    };
+    match end {
+        Ok(_) => {}
+        Err(Error::GaveUp {
+            reason: LimitReached::Nodes,
+            ..
+        }) => trace.truncated = true,
+        Err(e) => return Err(e),
+    }
+    trace.nodes = u64::try_from(stats.get("nodes").unwrap_or(0)).unwrap_or(u64::MAX);
+    Ok(trace)
+}
+
+/// Takes back the queens of rows `from..`, the deepest first, as a search backing up would.
+fn take_back(events: &mut Vec<Event>, board: &mut [Option<u32>], from: u32) {
+    for row in (from as usize..board.len()).rev() {
+        if let Some(c) = board[row].take() {
+            events.push(Event::Remove { r: row as u32, c });
+        }
+    }
+}
+
+/// Takes back the square exact cover tried for the line `branched`: the option's other lines
+/// uncovered, the last covered first, then its queen.
+fn take_back_square(events: &mut Vec<Event>, n: u32, branched: Line, square: Queen) {
+    for line in lines(square).into_iter().rev() {
+        if line != branched {
+            events.push(Event::Uncover {
+                item: item_name(n, line),
+            });
+        }
+    }
+    events.push(Event::Remove {
+        r: square.row,
+        c: square.col,
+    });
+}
+
+/// The four lines through a square, in the order the encoding lists an option's items.
+fn lines(square: Queen) -> [Line; 4] {
+    let (r, c) = (square.row, square.col);
+    [
+        Line::Row(r),
+        Line::Column(c),
+        Line::AntiDiagonal(r + c),
+        Line::Diagonal(r as i32 - c as i32),
+    ]
+}
+
+/// A line's name on the page: `R3`, `C5` (1-based), `D` and row − column + n (1..2n−1, from
+/// the top-right corner), `A` and row + column + 1 (1..2n−1, from the top-left corner).
+fn item_name(n: u32, line: Line) -> String {
+    match line {
+        Line::Row(r) => format!("R{}", r + 1),
+        Line::Column(c) => format!("C{}", c + 1),
+        Line::Diagonal(d) => format!("D{}", i64::from(d) + i64::from(n)),
+        Line::AntiDiagonal(s) => format!("A{}", s + 1),
+    }
+}
+
+/// The rows' domains as masks.
+fn masks(n: u32, domains: &cp::Domains<'_>) -> Vec<u64> {
+    (0..n)
+        .map(|row| {
+            (0..n)
+                .filter(|&col| domains.allows(row, col))
+                .fold(0u64, |mask, col| mask | 1 << col)
+        })
+        .collect()
+}
