@@ -542,6 +542,7 @@ impl BitSearch {
 
     /// The next live option of the item branched on at level `d`, from `next[d]` on (and
     /// moves `next[d]` past it).
+    #[inline(always)]
     fn next_option(&mut self, d: usize) -> Option<u32> {
         let p = self.item_at[d] as usize;
         let base = d * self.live_words + self.word_start[p] as usize;
@@ -601,6 +602,7 @@ impl BitSearch {
     /// Writes level `d + 1` from level `d` with `option` chosen, and returns the item to branch
     /// on there, or `None` when nothing is left to cover (a solution): the copy of
     /// [`BitSearch::descend_with`] compiled for this processor.
+    #[inline(always)]
     fn descend(&mut self, d: usize, option: u32) -> Option<u32> {
         if self.popcnt {
             // SAFETY: `has_popcnt` saw the processor support POPCNT.

@@ -3,9 +3,9 @@
 //! [`Silent`], the observer of every search that nobody watches.
 //!
 //! Both engines call the observer at the same points of the same tree, so a replay is the same
-//! on either. The engines are generic over their observer: for [`Silent`] (and the solution
-//! callback of [`crate::Solver::for_each`]) [`Observer::WATCHES`] is false and the calls are
-//! compiled out, so the hook costs the searches that nobody watches nothing (BENCHMARKS.md
+//! on either. The engines are generic over their observer: for [`Silent`], the observer of
+//! [`crate::Solver::count`], [`crate::Solver::for_each`] and the rest, [`Observer::WATCHES`] is
+//! false and the calls are compiled out, so the hook costs the searches that nobody watches nothing (BENCHMARKS.md
 //! measures it). A module of its own, below both engines and the solver.
 
 use std::ops::ControlFlow;
@@ -50,16 +50,4 @@ pub struct Silent;
 
 impl Observer for Silent {
     const WATCHES: bool = false;
-}
-
-/// The observer that sees solutions alone, handing them to a callback: what
-/// [`crate::Solver::for_each`] runs.
-pub(crate) struct Visitor<F>(pub(crate) F);
-
-impl<F: FnMut(&[OptionId]) -> ControlFlow<()>> Observer for Visitor<F> {
-    const WATCHES: bool = false;
-
-    fn solution(&mut self, options: &[OptionId]) -> ControlFlow<()> {
-        (self.0)(options)
-    }
 }

@@ -29,7 +29,7 @@ use nqueens_support::{Budget, LimitReached, Limits, SplitMix64};
 use crate::bits::BitSearch;
 use crate::dlx::{DancingLinks, ItemChoice};
 use crate::error::Error;
-use crate::observe::{Observer, Silent, Visitor};
+use crate::observe::{Observer, Silent};
 use crate::problem::{OptionId, Problem};
 use crate::stats::Stats;
 
@@ -484,8 +484,19 @@ impl Solver {
 
     /// Calls `visit` with each solution's options until it returns `Break` or no solution is
     /// left.
-    pub fn for_each(&mut self, visit: impl FnMut(&[OptionId]) -> ControlFlow<()>) -> Enumeration {
-        self.observe(&mut Visitor(visit))
+    pub fn for_each(
+        &mut self,
+        mut visit: impl FnMut(&[OptionId]) -> ControlFlow<()>,
+    ) -> Enumeration {
+        self.restart();
+        let mut buffer = Vec::new();
+        while self.step(&mut Silent) {
+            self.fill(&mut buffer);
+            if visit(&buffer).is_break() {
+                return Enumeration::Stopped;
+            }
+        }
+        Enumeration::Complete
     }
 
     /// The search of [`Solver::for_each`] (the declared order, or the seed's), telling

@@ -175,6 +175,7 @@ trait Watch {
 impl<F: FnMut(&[u32]) -> ControlFlow<()>> Watch for F {
     const PLACES: bool = false;
 
+    #[inline(always)]
     fn solution(&mut self, columns: &[u32]) -> ControlFlow<()> {
         self(columns)
     }
@@ -273,9 +274,10 @@ fn search<W: Watch>(
             return (nodes, End::GaveUp(reached));
         }
         nodes += 1;
-        placed[row] = bit.trailing_zeros();
+        let col = bit.trailing_zeros();
+        placed[row] = col;
         if W::PLACES {
-            watch.place(row as u32, placed[row]);
+            watch.place(row as u32, col);
         }
         if row + 1 == n {
             if watch.solution(&placed).is_break() {
