@@ -204,6 +204,16 @@ pub fn cross_check(cells: &[Cell]) -> Vec<Disagreement> {
     found
 }
 
+/// Marks the cells each disagreement names as wrong, with its reason.
+pub fn mark_wrong(cells: &mut [Cell], found: &[Disagreement]) {
+    for disagreement in found {
+        for &i in &disagreement.wrong {
+            cells[i].status = CellStatus::Wrong;
+            cells[i].reason = disagreement.fault.reason();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use nqueens::{Problem, Solution, verify};
@@ -421,7 +431,7 @@ mod tests {
             completion(Method::Dlx, 8, 2, 3),
         ];
         let first = cross_check(&cells);
-        super::super::mark_wrong(&mut cells, &first);
+        mark_wrong(&mut cells, &first);
         assert!(cells.iter().all(|c| c.status == CellStatus::Wrong));
         assert_eq!(cells[0].reason, "counted 91, OEIS A000170 has 92");
         assert_eq!(cross_check(&cells), first);

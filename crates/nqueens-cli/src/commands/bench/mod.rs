@@ -1,55 +1,45 @@
 //! `nqueens bench`: every method on the same work, each run in a fresh process.
 //!
-//! The matrix is jobs (`solve`, `count`, `completion`: counting the completions of a random
-//! partial board) × methods × n. Before anything runs, each method's own
-//! [`Engine::check`](nqueens::Engine::check) says whether it can do the job on that board; the
-//! ones that cannot are listed as skipped with the engine's reason, so methods added later
-//! take part without any change here.
+//! Two studies share one runner and one report writer:
+//! - the *method matrix* ([`matrix`]): jobs (`solve`, `count`, `completion`: counting the
+//!   completions of a random partial board) × methods × n. Before anything runs, each method's
+//!   own [`Engine::check`](nqueens::Engine::check) says whether it can do the job on that
+//!   board; the ones that cannot are listed as skipped with the engine's reason, so methods
+//!   added later take part without any change here. After R repeats a cell has its median
+//!   time with the minimum and maximum;
+//! - the *completion study* ([`study`], `--completion-study`): where completion gets hard, for
+//!   each size and share of queens placed, over seeded random instances.
 //!
-//! This module holds the flags and the driver that walks the matrix. Each run re-invokes this
-//! executable with the hidden `bench-run` subcommand ([`child`]), which does the one job on one
-//! thread and prints one report line: the time the job itself took, the answer and its own
-//! peak resident memory. The parent ([`process`]) enforces the time limit (killing the
-//! child). After R repeats the cell has its median time with the minimum
-//! and maximum.
-//!
-//! Every answer is checked ([`check`]): solutions go through [`nqueens::verify()`] as they
-//! arrive, counts must agree across repeats, across methods and with the published OEIS count.
-//! Any disagreement is printed and the command exits 1. [`report`] writes the table, the CSV
-//! and the SVG plot.
+//! One file, one job: this module holds the flags, the cell types and the dispatch; [`runner`]
+//! runs one job with one method in a fresh process (the hidden `bench-run` subcommand,
+//! [`child`], does the job on one thread and prints one report line: the job's own time, the
+//! answer and its peak resident memory; [`process`] enforces the time limit, killing the
+//! child) and judges the answer as it arrives (solutions through [`nqueens::verify()`]);
+//! [`check`] holds the answers to each other and to the published OEIS counts (any
+//! disagreement is printed and the command exits 1); [`report`] writes the table, the CSV
+//! files and the SVG plots of both studies.
 
 mod check;
 mod child;
+mod matrix;
 mod process;
 mod report;
+mod runner;
 mod study;
 
-use std::collections::BTreeMap;
-use std::fmt::Write as _;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{Args, ValueEnum};
-use nqueens::instances::generate::random_partial;
-use nqueens::methods::{Config, Method};
-use nqueens::{Job, Problem, Solution, formats::partial, verify};
+use nqueens::Job;
+use nqueens::methods::Method;
 
 pub use child::{BenchRunArgs, run_child_job};
 
-use self::check::{Checked, Disagreement, cross_check};
-use self::child::{Answer, Report};
+use self::check::Checked;
+use crate::Status;
 use crate::args::{method_parser, parse_n};
-use crate::{Failure, Status};
-
-/// How long past its time budget a child may run before it is killed.
-const KILL_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
-
-/// Random draws allowed for a completion instance; with hundreds of queens a diagonal clash is
-/// almost certain, and the cell is skipped rather than searched for minutes.
-const INSTANCE_TRIES: u64 = 200_000;
 
 /// What a bench row asks of a method: a workload (`--workloads`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, ValueEnum)]
@@ -292,7 +282,6 @@ impl Cell {
     }
 }
 
-/// Marks the cells each disagreement names as wrong, with its reason.
 /// The methods named with `--methods`, each once, in the order first named.
 fn distinct(named: &[Method]) -> Vec<Method> {
     let mut methods = Vec::new();
@@ -304,232 +293,13 @@ fn distinct(named: &[Method]) -> Vec<Method> {
     methods
 }
 
-fn mark_wrong(cells: &mut [Cell], found: &[Disagreement]) {
-    for disagreement in found {
-        for &i in &disagreement.wrong {
-            cells[i].status = CellStatus::Wrong;
-            cells[i].reason = disagreement.fault.reason();
-        }
-    }
-}
-
-/// The board sizes of the `--scale` preset for one workload.
-fn scale_sizes(job: BenchJob) -> Vec<u32> {
-    match job {
-        // 10, 30, 100, 300, … 10^7: even steps on the plot's log axis.
-        BenchJob::Solve => (1..=7)
-            .flat_map(|e| [10u32.pow(e), 3 * 10u32.pow(e)])
-            .filter(|&n| n <= 10_000_000)
-            .collect(),
-        BenchJob::Count => vec![8, 10, 11, 12, 13, 14, 15, 16],
-        BenchJob::Completion => vec![8, 12, 16, 20, 24, 28, 32],
-    }
-}
-
-/// The number of queens a completion board of size `n` fixes for `percent`.
-fn fixed_queens(n: u32, percent: u32) -> u32 {
-    u32::try_from(u64::from(n) * u64::from(percent) / 100)
-        .unwrap_or(n)
-        .max(1)
-}
-
-/// A completion instance: the board, where the children read it, and how to draw it again.
-struct Instance {
-    problem: Problem,
-    path: PathBuf,
-    board: Board,
-}
-
+/// Runs the bench the flags ask for: the method matrix, or the completion study.
 pub fn run(args: BenchArgs) -> Result<Status> {
     if args.completion_study {
-        return study::run(&study_plan(&args)?);
-    }
-    let jobs = if args.jobs.is_empty() {
-        BenchJob::ALL.to_vec()
+        study::run(&study_plan(&args)?)
     } else {
-        let mut jobs = args.jobs.clone();
-        jobs.sort_unstable();
-        jobs.dedup();
-        jobs
-    };
-    let methods: Vec<Method> = if args.methods.is_empty() {
-        Method::ALL
-            .iter()
-            .copied()
-            .filter(|&m| m != Method::Auto)
-            .collect()
-    } else {
-        distinct(&args.methods)
-    };
-    let sizes_for = |job: BenchJob| match (&args.sizes, args.quick, args.scale) {
-        (Some(sizes), _, _) => sizes.0.clone(),
-        (None, true, _) => vec![6, 8, 10],
-        (None, false, true) => scale_sizes(job),
-        (None, false, false) => vec![6, 8, 10, 12, 14],
-    };
-    let percents = match (args.fixed.is_empty(), args.scale) {
-        (false, _) => {
-            let mut percents = args.fixed.clone();
-            percents.sort_unstable();
-            percents.dedup();
-            percents
-        }
-        (true, true) => vec![10, 25, 50],
-        (true, false) => vec![25],
-    };
-    let repeats = args
-        .repeats
-        .unwrap_or(if args.quick || args.scale { 3 } else { 5 });
-    let default_limit = match (args.quick, args.scale) {
-        (true, _) => 5.0,
-        (false, true) => 10.0,
-        (false, false) => 30.0,
-    };
-    let limit = Duration::from_secs_f64(args.timeout.unwrap_or(default_limit));
-    let load = report::load_average();
-    let exe = std::env::current_exe().context("cannot find the nqueens executable to re-run")?;
-
-    // The completion instances, one per n and share fixed, written where the children can
-    // read them.
-    let workdir = tempfile::Builder::new()
-        .prefix("nqueens-bench-")
-        .tempdir()
-        .context("cannot create a temporary directory for the completion boards")?;
-    let mut instances: BTreeMap<(u32, u32), Instance> = BTreeMap::new();
-    let mut no_instance: BTreeMap<(u32, u32), String> = BTreeMap::new();
-    if jobs.contains(&BenchJob::Completion) {
-        for &percent in &percents {
-            for n in sizes_for(BenchJob::Completion) {
-                let k = fixed_queens(n, percent);
-                let seed = args.seed.wrapping_add(u64::from(n));
-                let problem = match random_partial(n, k, seed, INSTANCE_TRIES) {
-                    Ok(problem) => problem,
-                    Err(err) => {
-                        no_instance.insert((n, percent), format!("no partial board: {err}"));
-                        continue;
-                    }
-                };
-                let path = workdir.path().join(format!("completion-{n}-{percent}.txt"));
-                let command = format!("nqueens gen-completion {n} --queens {k} --seed {seed}");
-                std::fs::write(&path, partial::write(&problem, &command))
-                    .with_context(|| format!("cannot write {}", path.display()))?;
-                let board = Board {
-                    percent,
-                    queens: k,
-                    command,
-                };
-                instances.insert(
-                    (n, percent),
-                    Instance {
-                        problem,
-                        path,
-                        board,
-                    },
-                );
-            }
-        }
+        matrix::run(&args)
     }
-
-    let mut table = std::io::stdout().lock();
-    writeln!(table, "{}", report::table_header())?;
-    let mut cells = Vec::new();
-    // Each workload (completion: each share fixed) × method is one series over n.
-    let series: Vec<(BenchJob, Option<u32>)> = jobs
-        .iter()
-        .flat_map(|&job| match job {
-            BenchJob::Completion => percents.iter().map(|&p| (job, Some(p))).collect(),
-            _ => vec![(job, None)],
-        })
-        .collect();
-    for &(job, percent) in &series {
-        for &method in &methods {
-            let mut timed_out_at = None;
-            for n in sizes_for(job) {
-                let key = (n, percent.unwrap_or(0));
-                let instance = instances.get(&key);
-                let problem = match instance {
-                    Some(instance) => instance.problem.clone(),
-                    None => Problem::new(n)?,
-                };
-                let mut cell = Cell::new(job, method, n, instance.map(|i| i.board.clone()));
-                let engine_job = job.engine_job();
-                let engine = method.build(engine_job, &problem, &Config::default());
-                if let Some(reason) = no_instance.get(&key) {
-                    cell.status = CellStatus::Skipped;
-                    cell.reason = reason.clone();
-                } else if let Err(err) = engine.check(engine_job, &problem) {
-                    cell.status = CellStatus::Skipped;
-                    cell.reason = err.to_string();
-                } else if let Some(smaller) = timed_out_at {
-                    cell.status = CellStatus::Skipped;
-                    cell.reason = format!("timed out at n = {smaller}");
-                } else {
-                    let fix_file = instance.map(|i| i.path.as_path());
-                    run_cell(&exe, &mut cell, &problem, fix_file, repeats, limit)?;
-                    if cell.status == CellStatus::Timeout {
-                        timed_out_at = Some(n);
-                    }
-                    // Show a cell that is wrong on its own as wrong in its row already.
-                    let own = cross_check(std::slice::from_ref(&cell));
-                    mark_wrong(std::slice::from_mut(&mut cell), &own);
-                }
-                writeln!(table, "{}", report::table_row(&cell))?;
-                table.flush()?;
-                cells.push(cell);
-            }
-        }
-    }
-    drop(table);
-
-    let problems = cross_check(&cells);
-    mark_wrong(&mut cells, &problems);
-    if let Some(path) = &args.csv {
-        std::fs::write(path, report::csv(&cells))
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    if let Some(path) = &args.svg {
-        let caption = report::machine_caption(repeats, limit, load.as_deref());
-        let plot = report::svg(&cells, &series, &methods, limit, &caption);
-        std::fs::write(path, plot).with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    let failed: Vec<&Cell> = cells
-        .iter()
-        .filter(|c| c.status == CellStatus::Failed)
-        .collect();
-    if problems.is_empty() && failed.is_empty() {
-        let tally = |status: CellStatus| cells.iter().filter(|c| c.status == status).count();
-        eprintln!(
-            "bench: every answer checked: {} ok, {} skipped, {} timed out, {} gave up",
-            tally(CellStatus::Ok),
-            tally(CellStatus::Skipped),
-            tally(CellStatus::Timeout),
-            tally(CellStatus::GaveUp)
-        );
-        return Ok(Status::Success);
-    }
-    for problem in &problems {
-        eprintln!("bench: {problem}");
-    }
-    for cell in &failed {
-        eprintln!(
-            "bench: {} {} n={} failed: {}",
-            cell.job.name(),
-            cell.method,
-            cell.n,
-            cell.reason
-        );
-    }
-    let mut summary = String::new();
-    if !problems.is_empty() {
-        let _ = write!(summary, "{} wrong or disagreeing answers", problems.len());
-    }
-    if !failed.is_empty() {
-        if !summary.is_empty() {
-            summary.push_str(" and ");
-        }
-        let _ = write!(summary, "{} failed runs", failed.len());
-    }
-    Err(Failure(format!("bench found {summary} (listed above)")).into())
 }
 
 /// The completion study's plan from the flags and their presets.
@@ -563,103 +333,4 @@ fn study_plan(args: &BenchArgs) -> Result<study::StudyPlan> {
         csv: args.csv.clone(),
         svg: args.svg.clone(),
     })
-}
-
-/// Runs one cell's repeats, filling in times, memory, checked answers and status; stops at the
-/// first run that does not finish with an answer.
-fn run_cell(
-    exe: &Path,
-    cell: &mut Cell,
-    problem: &Problem,
-    fix_file: Option<&Path>,
-    repeats: u32,
-    limit: Duration,
-) -> Result<()> {
-    for _ in 0..repeats {
-        let mut command = Command::new(exe);
-        command
-            .arg("bench-run")
-            .arg("--job")
-            .arg(cell.job.name())
-            .arg("--method")
-            .arg(cell.method.name())
-            .arg(cell.n.to_string());
-        if let Some(path) = fix_file {
-            command.arg("--fix-file").arg(path);
-        }
-        // The engine stops itself at the budget; killing it is the backstop for the work no
-        // budget covers (building a huge formula, say).
-        command
-            .arg("--time-limit")
-            .arg(format!("{}", limit.as_secs_f64()));
-        let child = process::run_child(&mut command, limit + KILL_GRACE)?;
-        if child.timed_out {
-            cell.peak_rss_kb = cell.peak_rss_kb.max(child.peak_rss_kb);
-            cell.status = CellStatus::Timeout;
-            cell.reason = format!("over the {:.1} s limit", limit.as_secs_f64());
-            return Ok(());
-        }
-        let report = match (child.code, child.stdout.trim_end().parse::<Report>()) {
-            (Some(0), Ok(report)) => report,
-            (Some(3), _) if child.stderr.contains("time limit reached") => {
-                cell.status = CellStatus::Timeout;
-                cell.reason = format!("over the {:.1} s limit", limit.as_secs_f64());
-                return Ok(());
-            }
-            (Some(3), _) => {
-                cell.status = CellStatus::GaveUp;
-                cell.reason = child.stderr.trim().to_string();
-                return Ok(());
-            }
-            (Some(0), Err(err)) => {
-                cell.status = CellStatus::Failed;
-                cell.reason = err.to_string();
-                return Ok(());
-            }
-            (code, _) => {
-                cell.status = CellStatus::Failed;
-                let code = code.map_or("a signal".to_string(), |c| format!("exit {c}"));
-                cell.reason = format!("{code}: {}", child.stderr.trim().replace('\n', " "));
-                return Ok(());
-            }
-        };
-        // The child's own figure where it has one; `wait4`'s includes the parent's memory.
-        cell.peak_rss_kb = cell
-            .peak_rss_kb
-            .max(report.peak_rss_kb.or(child.peak_rss_kb));
-        cell.seconds.push(report.seconds);
-        cell.stats = report.stats;
-        cell.answers.push(match report.answer {
-            Answer::Count(count) => Checked::Count(count),
-            Answer::NoSolution => Checked::NoSolution,
-            Answer::Found(columns) => match verify(problem, &Solution::from_columns(columns)) {
-                Ok(()) => Checked::Found,
-                Err(violation) => Checked::Invalid(violation.to_string()),
-            },
-        });
-    }
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_default_share_fixed_is_a_quarter_as_before() {
-        for n in 1..200 {
-            assert_eq!(fixed_queens(n, 25), (n / 4).max(1), "n = {n}");
-        }
-        assert_eq!(fixed_queens(32, 50), 16);
-        assert_eq!(fixed_queens(8, 10), 1);
-    }
-
-    #[test]
-    fn the_scale_preset_sweeps_solve_to_ten_million() {
-        let solve = scale_sizes(BenchJob::Solve);
-        assert_eq!(solve.first(), Some(&10));
-        assert_eq!(solve.last(), Some(&10_000_000));
-        assert!(solve.windows(2).all(|w| w[0] < w[1]));
-        assert_eq!(scale_sizes(BenchJob::Count).last(), Some(&16));
-    }
 }

@@ -93,31 +93,28 @@ pub const CSV_COLUMNS: [&str; 13] = [
 
 pub fn csv(cells: &[Cell]) -> String {
     let number = |s: Option<f64>| s.map_or(String::new(), |s| format!("{s:.9}"));
-    let mut out = CSV_COLUMNS.join(",");
-    out.push('\n');
-    for cell in cells {
-        let fields = [
-            cell.job.name().to_string(),
-            cell.method.name().to_string(),
-            cell.n.to_string(),
-            cell.board
-                .as_ref()
-                .map_or(String::new(), |b| b.queens.to_string()),
-            number(cell.median()),
-            number(cell.min()),
-            number(cell.max()),
-            cell.peak_rss_kb.map_or(String::new(), |kb| kb.to_string()),
-            cell.answer(),
-            cell.status.name().to_string(),
-            cell.seconds.len().to_string(),
-            cell.stats.clone(),
-            cell.reason.clone(),
-        ];
-        let quoted: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
-        out.push_str(&quoted.join(","));
-        out.push('\n');
-    }
-    out
+    csv_table(
+        &CSV_COLUMNS,
+        cells.iter().map(|cell| {
+            vec![
+                cell.job.name().to_string(),
+                cell.method.name().to_string(),
+                cell.n.to_string(),
+                cell.board
+                    .as_ref()
+                    .map_or(String::new(), |b| b.queens.to_string()),
+                number(cell.median()),
+                number(cell.min()),
+                number(cell.max()),
+                cell.peak_rss_kb.map_or(String::new(), |kb| kb.to_string()),
+                cell.answer(),
+                cell.status.name().to_string(),
+                cell.seconds.len().to_string(),
+                cell.stats.clone(),
+                cell.reason.clone(),
+            ]
+        }),
+    )
 }
 
 /// RFC 4180 quoting: fields with a comma, quote or line break are quoted, quotes doubled.
@@ -227,6 +224,70 @@ pub(super) const PALETTE: [&str; 10] = [
 pub const SVG_WIDTH: f64 = 800.0;
 /// The smallest text in the picture.
 const FONT: f64 = 12.0;
+/// Where the panels of a figure start, below its title.
+pub const FIGURE_TOP: f64 = 48.0;
+
+/// The frame the plots of both studies share: the SVG element on a white page, the title, and
+/// the machine's caption under the panels, wrapped to the picture's width. The panels are
+/// drawn into [`Figure::out`] between [`Figure::new`] and [`Figure::finish`].
+pub struct Figure {
+    /// The document so far.
+    pub out: String,
+    caption_lines: Vec<String>,
+    caption_top: f64,
+}
+
+impl Figure {
+    /// A figure whose panels take `body` units from [`FIGURE_TOP`] down.
+    pub fn new(body: f64, title: &str, caption: &str) -> Figure {
+        let caption_lines = wrap(caption, 104);
+        let caption_top = FIGURE_TOP + body;
+        let height = caption_top + 16.0 * caption_lines.len() as f64 + 8.0;
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{SVG_WIDTH:.0}" height="{height:.0}" viewBox="0 0 {SVG_WIDTH:.0} {height:.0}" font-family="DejaVu Sans, Verdana, sans-serif" font-size="{FONT}">"#
+        );
+        let _ = writeln!(out, r#"<rect width="100%" height="100%" fill="white"/>"#);
+        let _ = writeln!(
+            out,
+            r#"<text x="12" y="28" font-size="18" font-weight="bold">{}</text>"#,
+            xml_escape(title)
+        );
+        Figure {
+            out,
+            caption_lines,
+            caption_top,
+        }
+    }
+
+    /// The document: the panels, then the caption.
+    pub fn finish(mut self) -> String {
+        for (i, line) in self.caption_lines.iter().enumerate() {
+            let _ = writeln!(
+                self.out,
+                r##"<text class="caption" x="12" y="{:.1}" fill="#333">{}</text>"##,
+                self.caption_top + 16.0 * i as f64,
+                xml_escape(line)
+            );
+        }
+        self.out.push_str("</svg>\n");
+        self.out
+    }
+}
+
+/// A CSV document (RFC 4180): the header, then one line per row, each field quoted where it
+/// has a comma, a quote or a line break.
+pub fn csv_table(columns: &[&str], rows: impl IntoIterator<Item = Vec<String>>) -> String {
+    let mut out = columns.join(",");
+    out.push('\n');
+    for row in rows {
+        let quoted: Vec<String> = row.iter().map(|f| csv_field(f)).collect();
+        out.push_str(&quoted.join(","));
+        out.push('\n');
+    }
+    out
+}
 
 /// What one panel shows.
 fn panel_title(job: BenchJob, percent: Option<u32>) -> String {
@@ -303,7 +364,7 @@ pub fn svg(
     limit: Duration,
     caption: &str,
 ) -> String {
-    const TOP: f64 = 48.0;
+    const TOP: f64 = FIGURE_TOP;
     const PAD_LEFT: f64 = 74.0;
     const PAD_RIGHT: f64 = 16.0;
     const TITLE_H: f64 = 26.0;
@@ -325,18 +386,12 @@ pub fn svg(
         })
         .collect();
     let rows = (panels + 1).div_ceil(columns);
-    let caption_lines = wrap(caption, 104);
-    let height = TOP + rows as f64 * ROW_H + 16.0 * caption_lines.len() as f64 + 8.0;
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{SVG_WIDTH:.0}" height="{height:.0}" viewBox="0 0 {SVG_WIDTH:.0} {height:.0}" font-family="DejaVu Sans, Verdana, sans-serif" font-size="{FONT}">"#
+    let mut figure = Figure::new(
+        rows as f64 * ROW_H,
+        "nqueens bench: median time per run against board size",
+        caption,
     );
-    let _ = writeln!(out, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(
-        out,
-        r#"<text x="12" y="28" font-size="18" font-weight="bold">nqueens bench: median time per run against board size</text>"#
-    );
+    let out = &mut figure.out;
     let colour = |m: Method| {
         let i = methods.iter().position(|&x| x == m).unwrap_or(0);
         PALETTE[i % PALETTE.len()]
@@ -549,17 +604,7 @@ pub fn svg(
         y + 42.0,
     );
     let _ = writeln!(out, "</g>");
-    let caption_top = TOP + rows as f64 * ROW_H;
-    for (i, line) in caption_lines.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            r##"<text class="caption" x="12" y="{:.1}" fill="#333">{}</text>"##,
-            caption_top + 16.0 * i as f64,
-            xml_escape(line)
-        );
-    }
-    out.push_str("</svg>\n");
-    out
+    figure.finish()
 }
 
 #[cfg(test)]

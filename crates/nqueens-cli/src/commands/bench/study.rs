@@ -23,16 +23,16 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
 use nqueens::instances::generate::{default_attempts, sequential_partial};
 use nqueens::methods::{Config, Method};
-use nqueens::{Job, Problem, Solution, formats::partial, verify};
+use nqueens::{Job, Problem, formats::partial};
 
-use super::child::{Answer, Report};
-use super::{KILL_GRACE, process, report};
+use super::check::Checked;
+use super::runner::{self, Ran};
+use super::{BenchJob, report};
 use crate::{Failure, Status};
 
 /// The study's grid and limits.
@@ -249,42 +249,27 @@ fn run_one(
     path: &Path,
     limit: Duration,
 ) -> Result<(RunEnd, f64, String)> {
-    let mut command = Command::new(exe);
-    command
-        .arg("bench-run")
-        .arg("--job")
-        .arg("solve")
-        .arg("--method")
-        .arg(method.name())
-        .arg(problem.n().to_string())
-        .arg("--fix-file")
-        .arg(path)
-        .arg("--time-limit")
-        .arg(format!("{}", limit.as_secs_f64()));
-    let child = process::run_child(&mut command, limit + KILL_GRACE)?;
+    let run = runner::Run {
+        job: BenchJob::Solve,
+        method,
+        problem,
+        fix_file: Some(path),
+        limit,
+    };
     let limit_s = limit.as_secs_f64();
-    if child.timed_out {
-        return Ok((RunEnd::Timeout, limit_s, String::new()));
-    }
-    match (child.code, child.stdout.trim_end().parse::<Report>()) {
-        (Some(0), Ok(report)) => Ok(match report.answer {
-            Answer::NoSolution => (RunEnd::None, report.seconds, String::new()),
-            Answer::Found(columns) => match verify(problem, &Solution::from_columns(columns)) {
-                Ok(()) => (RunEnd::Found, report.seconds, String::new()),
-                Err(violation) => (RunEnd::Wrong, report.seconds, violation.to_string()),
-            },
-            Answer::Count(_) => (RunEnd::Failed, report.seconds, "a count".into()),
-        }),
-        (Some(3), _) if child.stderr.contains("time limit reached") => {
-            Ok((RunEnd::Timeout, limit_s, String::new()))
-        }
-        (Some(3), _) => Ok((RunEnd::GaveUp, limit_s, child.stderr.trim().to_string())),
-        (code, _) => Ok((
-            RunEnd::Failed,
-            limit_s,
-            format!("exit {code:?}: {}", child.stderr.trim().replace('\n', " ")),
-        )),
-    }
+    Ok(match runner::run_once(exe, &run)? {
+        Ran::Answered {
+            seconds, answer, ..
+        } => match answer {
+            Checked::NoSolution => (RunEnd::None, seconds, String::new()),
+            Checked::Found => (RunEnd::Found, seconds, String::new()),
+            Checked::Invalid(violation) => (RunEnd::Wrong, seconds, violation),
+            Checked::Count(_) => (RunEnd::Failed, seconds, "a count".into()),
+        },
+        Ran::TimedOut { .. } => (RunEnd::Timeout, limit_s, String::new()),
+        Ran::GaveUp(reason) => (RunEnd::GaveUp, limit_s, reason),
+        Ran::Failed(reason) => (RunEnd::Failed, limit_s, reason),
+    })
 }
 
 /// Seconds of each instance of a point for one method (no answer: the limit).
@@ -333,8 +318,6 @@ fn point_line(n: u32, percent: u32, k: u32, drawn: u32, point: &[Run], plan: &St
 
 /// One row per run.
 fn csv(runs: &[Run]) -> String {
-    let mut out =
-        String::from("n,percent,queens,instance,seed,method,end,seconds,completable,detail\n");
     let mut verdict: BTreeMap<(u32, u32, u32), &'static str> = BTreeMap::new();
     for r in runs {
         let key = (r.n, r.queens, r.instance);
@@ -348,34 +331,44 @@ fn csv(runs: &[Run]) -> String {
             _ => {}
         }
     }
-    for r in runs {
-        let completable = verdict
-            .get(&(r.n, r.queens, r.instance))
-            .copied()
-            .unwrap_or("unknown");
-        let detail = r.detail.replace(['"', '\n', '\r', ','], " ");
-        let _ = writeln!(
-            out,
-            "{},{},{},{},{},{},{},{},{},{}",
-            r.n,
-            r.percent,
-            r.queens,
-            r.instance,
-            r.seed,
-            r.method,
-            r.end.name(),
-            r.seconds,
-            completable,
-            detail
-        );
-    }
-    out
+    report::csv_table(
+        &[
+            "n",
+            "percent",
+            "queens",
+            "instance",
+            "seed",
+            "method",
+            "end",
+            "seconds",
+            "completable",
+            "detail",
+        ],
+        runs.iter().map(|r| {
+            let completable = verdict
+                .get(&(r.n, r.queens, r.instance))
+                .copied()
+                .unwrap_or("unknown");
+            vec![
+                r.n.to_string(),
+                r.percent.to_string(),
+                r.queens.to_string(),
+                r.instance.to_string(),
+                r.seed.to_string(),
+                r.method.to_string(),
+                r.end.name().to_string(),
+                r.seconds.to_string(),
+                completable.to_string(),
+                r.detail.clone(),
+            ]
+        }),
+    )
 }
 
 /// The plot: completable share against K/n, then one time panel per n.
 fn svg(runs: &[Run], plan: &StudyPlan, caption: &str) -> String {
     const W: f64 = report::SVG_WIDTH;
-    const TOP: f64 = 48.0;
+    const TOP: f64 = report::FIGURE_TOP;
     const PAD_LEFT: f64 = 64.0;
     const PAD_RIGHT: f64 = 16.0;
     const TITLE_H: f64 = 24.0;
@@ -386,19 +379,13 @@ fn svg(runs: &[Run], plan: &StudyPlan, caption: &str) -> String {
     let rows = panels.div_ceil(columns);
     let cell_w = (W - 10.0) / columns as f64;
     let plot_w = cell_w - PAD_LEFT - PAD_RIGHT;
-    let caption_lines = report::wrap(caption, 104);
-    let height = TOP + rows as f64 * ROW_H + 16.0 * caption_lines.len() as f64 + 8.0;
     let limit_s = plan.limit.as_secs_f64();
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W:.0}" height="{height:.0}" viewBox="0 0 {W:.0} {height:.0}" font-family="DejaVu Sans, Verdana, sans-serif" font-size="12">"#
+    let mut figure = report::Figure::new(
+        rows as f64 * ROW_H,
+        "n-Queens completion: where it gets hard (random sequential placement)",
+        caption,
     );
-    let _ = writeln!(out, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(
-        out,
-        r#"<text x="12" y="28" font-size="18" font-weight="bold">n-Queens completion: where it gets hard (random sequential placement)</text>"#
-    );
+    let out = &mut figure.out;
     let origin = |index: usize| {
         let (row, column) = (index / columns, index % columns);
         (
@@ -450,8 +437,8 @@ fn svg(runs: &[Run], plan: &StudyPlan, caption: &str) -> String {
 
     // (a) The completable share, one line per n.
     let (x0, y0) = origin(0);
-    frame(&mut out, x0, y0, "(a) share of instances with a completion");
-    x_axis(&mut out, x0, y0);
+    frame(out, x0, y0, "(a) share of instances with a completion");
+    x_axis(out, x0, y0);
     for tick in 0..=4 {
         let y = y0 + PLOT_H - f64::from(tick) / 4.0 * PLOT_H;
         let _ = write!(
@@ -493,8 +480,8 @@ fn svg(runs: &[Run], plan: &StudyPlan, caption: &str) -> String {
     let d_hi = (limit_s.log10().ceil() as i32).max(d_lo + 1);
     for (p, &n) in plan.sizes.iter().enumerate() {
         let (x0, y0) = origin(p + 1);
-        frame(&mut out, x0, y0, &format!("(b) time per instance, n = {n}"));
-        x_axis(&mut out, x0, y0);
+        frame(out, x0, y0, &format!("(b) time per instance, n = {n}"));
+        x_axis(out, x0, y0);
         let y_of = |t: f64| {
             y0 + PLOT_H - (t.max(1e-4).log10() - f64::from(d_lo)) / f64::from(d_hi - d_lo) * PLOT_H
         };
@@ -559,17 +546,7 @@ fn svg(runs: &[Run], plan: &StudyPlan, caption: &str) -> String {
         r##"<text x="{x0:.1}" y="{y:.1}">solid: median; dashed: 95th percentile;</text><text x="{x0:.1}" y="{:.1}">dotted grey: the time limit</text>"##,
         y + 16.0
     );
-    let base = TOP + rows as f64 * ROW_H;
-    for (i, line) in caption_lines.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            r##"<text x="12" y="{:.1}" fill="#555">{}</text>"##,
-            base + 16.0 * i as f64,
-            report::xml_escape(line)
-        );
-    }
-    out.push_str("</svg>\n");
-    out
+    figure.finish()
 }
 
 #[cfg(test)]

@@ -1,0 +1,317 @@
+//! The method matrix of `nqueens bench`: workloads × methods × n, each cell R runs of one
+//! method in a fresh process ([`super::runner`]), after the method's own
+//! [`Engine::check`](nqueens::Engine::check) said it can do the job on that board (else the cell
+//! is skipped with the engine's reason). A method that times out is skipped for larger n.
+//! Every answer is judged as it arrives, then all together ([`super::check`]); the table, the
+//! CSV and the SVG come from [`super::report`].
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use nqueens::instances::generate::random_partial;
+use nqueens::methods::{Config, Method};
+use nqueens::{Problem, formats::partial};
+
+use super::check::{cross_check, mark_wrong};
+use super::runner::{self, Ran, Run};
+use super::{BenchArgs, BenchJob, Board, Cell, CellStatus, distinct, report};
+use crate::{Failure, Status};
+
+/// Random draws allowed for a completion instance; with hundreds of queens a diagonal clash is
+/// almost certain, and the cell is skipped rather than searched for minutes.
+const INSTANCE_TRIES: u64 = 200_000;
+
+/// The board sizes of the `--scale` preset for one workload.
+fn scale_sizes(job: BenchJob) -> Vec<u32> {
+    match job {
+        // 10, 30, 100, 300, … 10^7: even steps on the plot's log axis.
+        BenchJob::Solve => (1..=7)
+            .flat_map(|e| [10u32.pow(e), 3 * 10u32.pow(e)])
+            .filter(|&n| n <= 10_000_000)
+            .collect(),
+        BenchJob::Count => vec![8, 10, 11, 12, 13, 14, 15, 16],
+        BenchJob::Completion => vec![8, 12, 16, 20, 24, 28, 32],
+    }
+}
+
+/// The number of queens a completion board of size `n` fixes for `percent`.
+fn fixed_queens(n: u32, percent: u32) -> u32 {
+    u32::try_from(u64::from(n) * u64::from(percent) / 100)
+        .unwrap_or(n)
+        .max(1)
+}
+
+/// A completion instance: the board, where the children read it, and how to draw it again.
+struct Instance {
+    problem: Problem,
+    path: PathBuf,
+    board: Board,
+}
+
+/// Runs the matrix the flags describe; exit 1 on a wrong or disagreeing answer.
+pub fn run(args: &BenchArgs) -> Result<Status> {
+    let jobs = if args.jobs.is_empty() {
+        BenchJob::ALL.to_vec()
+    } else {
+        let mut jobs = args.jobs.clone();
+        jobs.sort_unstable();
+        jobs.dedup();
+        jobs
+    };
+    let methods: Vec<Method> = if args.methods.is_empty() {
+        Method::ALL
+            .iter()
+            .copied()
+            .filter(|&m| m != Method::Auto)
+            .collect()
+    } else {
+        distinct(&args.methods)
+    };
+    let sizes_for = |job: BenchJob| match (&args.sizes, args.quick, args.scale) {
+        (Some(sizes), _, _) => sizes.0.clone(),
+        (None, true, _) => vec![6, 8, 10],
+        (None, false, true) => scale_sizes(job),
+        (None, false, false) => vec![6, 8, 10, 12, 14],
+    };
+    let percents = match (args.fixed.is_empty(), args.scale) {
+        (false, _) => {
+            let mut percents = args.fixed.clone();
+            percents.sort_unstable();
+            percents.dedup();
+            percents
+        }
+        (true, true) => vec![10, 25, 50],
+        (true, false) => vec![25],
+    };
+    let repeats = args
+        .repeats
+        .unwrap_or(if args.quick || args.scale { 3 } else { 5 });
+    let default_limit = match (args.quick, args.scale) {
+        (true, _) => 5.0,
+        (false, true) => 10.0,
+        (false, false) => 30.0,
+    };
+    let limit = Duration::from_secs_f64(args.timeout.unwrap_or(default_limit));
+    let load = report::load_average();
+    let exe = std::env::current_exe().context("cannot find the nqueens executable to re-run")?;
+
+    // The completion instances, one per n and share fixed, written where the children can
+    // read them.
+    let workdir = tempfile::Builder::new()
+        .prefix("nqueens-bench-")
+        .tempdir()
+        .context("cannot create a temporary directory for the completion boards")?;
+    let mut instances: BTreeMap<(u32, u32), Instance> = BTreeMap::new();
+    let mut no_instance: BTreeMap<(u32, u32), String> = BTreeMap::new();
+    if jobs.contains(&BenchJob::Completion) {
+        for &percent in &percents {
+            for n in sizes_for(BenchJob::Completion) {
+                let k = fixed_queens(n, percent);
+                let seed = args.seed.wrapping_add(u64::from(n));
+                let problem = match random_partial(n, k, seed, INSTANCE_TRIES) {
+                    Ok(problem) => problem,
+                    Err(err) => {
+                        no_instance.insert((n, percent), format!("no partial board: {err}"));
+                        continue;
+                    }
+                };
+                let path = workdir.path().join(format!("completion-{n}-{percent}.txt"));
+                let command = format!("nqueens gen-completion {n} --queens {k} --seed {seed}");
+                std::fs::write(&path, partial::write(&problem, &command))
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                let board = Board {
+                    percent,
+                    queens: k,
+                    command,
+                };
+                instances.insert(
+                    (n, percent),
+                    Instance {
+                        problem,
+                        path,
+                        board,
+                    },
+                );
+            }
+        }
+    }
+
+    let mut table = std::io::stdout().lock();
+    writeln!(table, "{}", report::table_header())?;
+    let mut cells = Vec::new();
+    // Each workload (completion: each share fixed) × method is one series over n.
+    let series: Vec<(BenchJob, Option<u32>)> = jobs
+        .iter()
+        .flat_map(|&job| match job {
+            BenchJob::Completion => percents.iter().map(|&p| (job, Some(p))).collect(),
+            _ => vec![(job, None)],
+        })
+        .collect();
+    for &(job, percent) in &series {
+        for &method in &methods {
+            let mut timed_out_at = None;
+            for n in sizes_for(job) {
+                let key = (n, percent.unwrap_or(0));
+                let instance = instances.get(&key);
+                let problem = match instance {
+                    Some(instance) => instance.problem.clone(),
+                    None => Problem::new(n)?,
+                };
+                let mut cell = Cell::new(job, method, n, instance.map(|i| i.board.clone()));
+                let engine_job = job.engine_job();
+                let engine = method.build(engine_job, &problem, &Config::default());
+                if let Some(reason) = no_instance.get(&key) {
+                    cell.status = CellStatus::Skipped;
+                    cell.reason = reason.clone();
+                } else if let Err(err) = engine.check(engine_job, &problem) {
+                    cell.status = CellStatus::Skipped;
+                    cell.reason = err.to_string();
+                } else if let Some(smaller) = timed_out_at {
+                    cell.status = CellStatus::Skipped;
+                    cell.reason = format!("timed out at n = {smaller}");
+                } else {
+                    let fix_file = instance.map(|i| i.path.as_path());
+                    run_cell(&exe, &mut cell, &problem, fix_file, repeats, limit)?;
+                    if cell.status == CellStatus::Timeout {
+                        timed_out_at = Some(n);
+                    }
+                    // Show a cell that is wrong on its own as wrong in its row already.
+                    let own = cross_check(std::slice::from_ref(&cell));
+                    mark_wrong(std::slice::from_mut(&mut cell), &own);
+                }
+                writeln!(table, "{}", report::table_row(&cell))?;
+                table.flush()?;
+                cells.push(cell);
+            }
+        }
+    }
+    drop(table);
+
+    let problems = cross_check(&cells);
+    mark_wrong(&mut cells, &problems);
+    if let Some(path) = &args.csv {
+        std::fs::write(path, report::csv(&cells))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let Some(path) = &args.svg {
+        let caption = report::machine_caption(repeats, limit, load.as_deref());
+        let plot = report::svg(&cells, &series, &methods, limit, &caption);
+        std::fs::write(path, plot).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let failed: Vec<&Cell> = cells
+        .iter()
+        .filter(|c| c.status == CellStatus::Failed)
+        .collect();
+    if problems.is_empty() && failed.is_empty() {
+        let tally = |status: CellStatus| cells.iter().filter(|c| c.status == status).count();
+        eprintln!(
+            "bench: every answer checked: {} ok, {} skipped, {} timed out, {} gave up",
+            tally(CellStatus::Ok),
+            tally(CellStatus::Skipped),
+            tally(CellStatus::Timeout),
+            tally(CellStatus::GaveUp)
+        );
+        return Ok(Status::Success);
+    }
+    for problem in &problems {
+        eprintln!("bench: {problem}");
+    }
+    for cell in &failed {
+        eprintln!(
+            "bench: {} {} n={} failed: {}",
+            cell.job.name(),
+            cell.method,
+            cell.n,
+            cell.reason
+        );
+    }
+    let mut summary = String::new();
+    if !problems.is_empty() {
+        let _ = write!(summary, "{} wrong or disagreeing answers", problems.len());
+    }
+    if !failed.is_empty() {
+        if !summary.is_empty() {
+            summary.push_str(" and ");
+        }
+        let _ = write!(summary, "{} failed runs", failed.len());
+    }
+    Err(Failure(format!("bench found {summary} (listed above)")).into())
+}
+
+/// Runs one cell's repeats, filling in times, memory, checked answers and status; stops at the
+/// first run that does not finish with an answer.
+fn run_cell(
+    exe: &Path,
+    cell: &mut Cell,
+    problem: &Problem,
+    fix_file: Option<&Path>,
+    repeats: u32,
+    limit: Duration,
+) -> Result<()> {
+    let run = Run {
+        job: cell.job,
+        method: cell.method,
+        problem,
+        fix_file,
+        limit,
+    };
+    for _ in 0..repeats {
+        match runner::run_once(exe, &run)? {
+            Ran::Answered {
+                seconds,
+                peak_rss_kb,
+                stats,
+                answer,
+            } => {
+                cell.peak_rss_kb = cell.peak_rss_kb.max(peak_rss_kb);
+                cell.seconds.push(seconds);
+                cell.stats = stats;
+                cell.answers.push(answer);
+            }
+            Ran::TimedOut { peak_rss_kb } => {
+                cell.peak_rss_kb = cell.peak_rss_kb.max(peak_rss_kb);
+                cell.status = CellStatus::Timeout;
+                cell.reason = format!("over the {:.1} s limit", limit.as_secs_f64());
+                return Ok(());
+            }
+            Ran::GaveUp(reason) => {
+                cell.status = CellStatus::GaveUp;
+                cell.reason = reason;
+                return Ok(());
+            }
+            Ran::Failed(reason) => {
+                cell.status = CellStatus::Failed;
+                cell.reason = reason;
+                return Ok(());
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_share_fixed_is_a_quarter_as_before() {
+        for n in 1..200 {
+            assert_eq!(fixed_queens(n, 25), (n / 4).max(1), "n = {n}");
+        }
+        assert_eq!(fixed_queens(32, 50), 16);
+        assert_eq!(fixed_queens(8, 10), 1);
+    }
+
+    #[test]
+    fn the_scale_preset_sweeps_solve_to_ten_million() {
+        let solve = scale_sizes(BenchJob::Solve);
+        assert_eq!(solve.first(), Some(&10));
+        assert_eq!(solve.last(), Some(&10_000_000));
+        assert!(solve.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(scale_sizes(BenchJob::Count).last(), Some(&16));
+    }
+}
