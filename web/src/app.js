@@ -421,7 +421,7 @@
   });
 
   // ---- replay ------------------------------------------------------------------------------
-  var replay = { trace: null, at: 0, timer: null, board: [], covered: {}, domains: [], nodes: 0, solutions: 0 };
+  var replay = { trace: null, at: 0, timer: null, board: [], covered: {}, domains: [], nodes: 0, solutions: 0, crossed: {} };
   function replayRender() {
     var t = replay.trace;
     var el = $("replay-board");
@@ -444,6 +444,9 @@
           else inner = '<span class="dot">·</span>';
         } else if (replay.board[r] === c) {
           inner = '<span class="queen solved" data-replay-queen="' + (r + 1) + ":" + (c + 1) + '">♛</span>';
+        } else if (replay.crossed[r + ":" + c]) {
+          cls += " pruned";
+          inner = '<span class="dot">×</span>';
         }
         html.push('<div class="' + cls + '">' + inner + "</div>");
       }
@@ -452,9 +455,12 @@
     el.innerHTML = html.join("");
     var done = replay.at >= t.events.length;
     var status = $("replay-status");
-    status.textContent = "step " + replay.at + " of " + t.events.length + " · nodes " + replay.nodes +
+    var work = t.method === "sat"
+      ? " · decisions " + replay.nodes + " · conflicts " + replay.conflicts + " · learnt " + replay.learnt
+      : " · nodes " + replay.nodes;
+    status.textContent = "step " + replay.at + " of " + t.events.length + work +
       " · solutions " + replay.solutions + (replay.restarts ? " · restarts " + replay.restarts : "") +
-      (replay.deadEnd ? " · dead end: a row has no square left" : "") +
+      (replay.deadEnd ? (t.method === "sat" ? " · conflict: a clause is false" : " · dead end: a row has no square left") : "") +
       (done ? " · finished" + (t.truncated ? " (cut short after " + t.nodes + " nodes)" : "") : "");
     status.setAttribute("data-step", String(replay.at));
     status.setAttribute("data-nodes", String(replay.nodes));
@@ -477,9 +483,44 @@
       case "uncover": delete replay.covered[e.item]; break;
       case "assign":
       case "refute": replay.domains = e.d; replay.nodes++; replay.deadEnd = e.failed; break;
-      case "restart": replay.domains = replay.trace.start.slice(); replay.restarts++; break;
-      case "solution": replay.solutions++; break;
+      case "restart":
+        replay.domains = replay.trace.start.slice();
+        replay.restarts++;
+        satUndo(0);
+        break;
+      case "decide":
+        if (replay.satSolved) { satUndo(0); replay.satSolved = false; }
+        replay.decisions.push(e);
+        if (e.r !== null) {
+          if (e.queen) replay.board[e.r] = e.c; else replay.crossed[e.r + ":" + e.c] = true;
+        }
+        replay.nodes++;
+        break;
+      case "conflict": replay.conflicts++; replay.deadEnd = true; break;
+      case "learn": replay.learnt++; satUndo(e.backjump); break;
+      case "solution":
+        replay.solutions++;
+        if (replay.trace.method === "sat") {
+          // SAT's propagations are no events: the model comes whole.
+          replay.crossed = {};
+          e.columns.forEach(function (c, r) { replay.board[r] = c; });
+          replay.satSolved = true;
+        }
+        break;
     }
+  }
+  // SAT: undoes the decisions above `level` (a back-jump, a restart, the next model's search).
+  function satUndo(level) {
+    if (replay.trace.method !== "sat") return;
+    replay.decisions = replay.decisions.filter(function (d) { return d.level <= level; });
+    replay.crossed = {};
+    for (var r = 0; r < replay.trace.n; r++) replay.board[r] = -1;
+    // The fixed queens are unit clauses: true from the start, whatever is undone.
+    replay.fixed.forEach(function (q) { replay.board[q[0] - 1] = q[1] - 1; });
+    replay.decisions.forEach(function (d) {
+      if (d.r === null) return;
+      if (d.queen) replay.board[d.r] = d.c; else replay.crossed[d.r + ":" + d.c] = true;
+    });
   }
   function replayStep(count) {
     var t = replay.trace;
@@ -498,9 +539,10 @@
     if (jobs.busy()) jobs.restart();
     jobs.run({ request: request }, function (answer) {
       if (answer.error) { $("replay-status").textContent = answer.error; return; }
-      replay = { trace: answer, at: 0, timer: null, board: [], covered: {}, domains: answer.start.slice(), nodes: 0, solutions: 0, restarts: 0, deadEnd: false };
+      replay = { trace: answer, at: 0, timer: null, board: [], covered: {}, domains: answer.start.slice(), nodes: 0, solutions: 0, restarts: 0, deadEnd: false,
+        decisions: [], crossed: {}, conflicts: 0, learnt: 0, satSolved: false, fixed: request.fix.slice() };
       for (var r = 0; r < answer.n; r++) replay.board[r] = -1;
-      if (request.method !== "backtrack") state.fix.forEach(function (q) { replay.board[q[0] - 1] = q[1] - 1; });
+      if (request.method === "dlx" || request.method === "sat") state.fix.forEach(function (q) { replay.board[q[0] - 1] = q[1] - 1; });
       replayRender();
       if (then) then();
     });

@@ -321,7 +321,7 @@ test("a dancing-links search of n = 4 replays to its end; backtracking and CP st
 
 test("the replay is the engine's own search: its nodes are the CLI's --stats nodes on n = 8", async () => {
   const page = await open("#n=8&seed=5");
-  for (const method of ["backtrack", "dlx", "cp"]) {
+  for (const method of ["backtrack", "dlx", "cp", "sat"]) {
     for (const all of [false, true]) {
       await page.selectOption("#replay-method", method);
       if (all) await page.check("#replay-all"); else await page.uncheck("#replay-all");
@@ -333,10 +333,18 @@ test("the replay is the engine's own search: its nodes are the CLI's --stats nod
       const job = all ? "list" : "solve";
       const run = spawnSync(CLI, [job, "8", "-m", method, "--seed", "5", "--stats", "-f", "coords"]);
       assert.equal(run.status, 0, run.stderr.toString());
-      const cli = Number(/nodes=(\d+)/.exec(run.stderr.toString())[1]);
+      // SAT's nodes are its decisions.
+      const counter = method === "sat" ? /decisions=(\d+)/ : /nodes=(\d+)/;
+      const cli = Number(counter.exec(run.stderr.toString())[1]);
       assert.equal(shown, cli, `${method} ${job}: the replay counted ${shown} nodes, the CLI ${cli}`);
       assert.equal(Number(await page.getAttribute("#replay-status", "data-engine-nodes")), cli);
       assert.match(await page.textContent("#replay-status"), all ? /solutions 92 · (.* · )?finished$/ : /solutions 1 · (.* · )?finished$/);
+      if (!all) {
+        // The board ends at the solution the CLI finds with the same seed.
+        const qs = await page.$$eval("#replay-board [data-replay-queen]", (els) => els.map((e) => e.getAttribute("data-replay-queen")));
+        const solved = execFileSync(CLI, ["solve", "8", "-m", method, "--seed", "5", "-f", "coords"]).toString().trim().split(" ");
+        assert.deepEqual(qs.sort(), solved.sort(), method);
+      }
     }
   }
   await page.close();

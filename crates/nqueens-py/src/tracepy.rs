@@ -11,7 +11,8 @@ use pyo3::types::{PyDict, PyList};
 use crate::queens::{problem, seed, value_error};
 
 /// A recorded search: iterate over it for its steps (dicts with a key `"t"`: `place`,
-/// `remove`, `branch`, `cover`, `uncover`, `assign`, `refute`, `restart`, `solution`).
+/// `remove`, `branch`, `cover`, `uncover`, `assign`, `refute`, `restart`, `decide`,
+/// `conflict`, `learn`, `solution`).
 #[pyclass(module = "nqueens", frozen)]
 pub struct Trace {
     /// The board size.
@@ -20,7 +21,7 @@ pub struct Trace {
     /// The method's name.
     #[pyo3(get)]
     method: &'static str,
-    /// The nodes the engine counted (the steps for which `is_node` is true).
+    /// The nodes the engine counted (its decisions for sat): the steps whose `node` is true.
     #[pyo3(get)]
     nodes: u64,
     /// The solutions met.
@@ -65,34 +66,70 @@ impl Trace {
 /// The dict of one step.
 fn step<'py>(py: Python<'py>, event: &Event, method: Method) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
-    let (name, square, item, domains) = match event {
-        Event::Place { r, c } => ("place", Some((r, c)), None, None),
-        Event::Remove { r, c } => ("remove", Some((r, c)), None, None),
-        Event::Branch { item } => ("branch", None, Some(item), None),
-        Event::Cover { item } => ("cover", None, Some(item), None),
-        Event::Uncover { item } => ("uncover", None, Some(item), None),
-        Event::Assign { r, c, d, failed } => ("assign", Some((r, c)), None, Some((d, failed))),
-        Event::Refute { r, c, d, failed } => ("refute", Some((r, c)), None, Some((d, failed))),
-        Event::Restart => ("restart", None, None, None),
-        Event::Solution => ("solution", None, None, None),
+    let square = |r: &u32, c: &u32| -> PyResult<()> {
+        dict.set_item("r", r)?;
+        dict.set_item("c", c)
+    };
+    let name = match event {
+        Event::Place { r, c } => {
+            square(r, c)?;
+            "place"
+        }
+        Event::Remove { r, c } => {
+            square(r, c)?;
+            "remove"
+        }
+        Event::Branch { item } | Event::Cover { item } | Event::Uncover { item } => {
+            dict.set_item("item", item)?;
+            match event {
+                Event::Branch { .. } => "branch",
+                Event::Cover { .. } => "cover",
+                _ => "uncover",
+            }
+        }
+        Event::Assign { r, c, d, failed } | Event::Refute { r, c, d, failed } => {
+            square(r, c)?;
+            dict.set_item("d", d)?;
+            dict.set_item("failed", failed)?;
+            if matches!(event, Event::Assign { .. }) {
+                "assign"
+            } else {
+                "refute"
+            }
+        }
+        Event::Restart => "restart",
+        Event::Decide { r, c, queen, level } => {
+            dict.set_item("r", r)?;
+            dict.set_item("c", c)?;
+            dict.set_item("queen", queen)?;
+            dict.set_item("level", level)?;
+            "decide"
+        }
+        Event::Conflict { level } => {
+            dict.set_item("level", level)?;
+            "conflict"
+        }
+        Event::Learn {
+            size,
+            lbd,
+            backjump,
+        } => {
+            dict.set_item("size", size)?;
+            dict.set_item("lbd", lbd)?;
+            dict.set_item("backjump", backjump)?;
+            "learn"
+        }
+        Event::Solution { columns } => {
+            dict.set_item("columns", columns)?;
+            "solution"
+        }
     };
     dict.set_item("t", name)?;
-    if let Some((r, c)) = square {
-        dict.set_item("r", r)?;
-        dict.set_item("c", c)?;
-    }
-    if let Some(item) = item {
-        dict.set_item("item", item)?;
-    }
-    if let Some((d, failed)) = domains {
-        dict.set_item("d", d)?;
-        dict.set_item("failed", failed)?;
-    }
     dict.set_item("node", event.is_node(method))?;
     Ok(dict)
 }
 
-/// The replay of `method` ("backtrack", "dlx" or "cp") on `n` with `fixed` queens: to the
+/// The replay of `method` ("backtrack", "dlx", "cp" or "sat") on `n` with `fixed` queens: to the
 /// first solution, or with `all` to the end of the search, at most `max_nodes` nodes.
 #[pyfunction]
 #[pyo3(signature = (n, *, method = "backtrack", fixed = Vec::new(), all = false, seed = None, max_nodes = 100_000), text_signature = "(n, *, method='backtrack', fixed=(), all=False, seed=None, max_nodes=100000)")]

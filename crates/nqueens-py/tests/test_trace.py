@@ -25,13 +25,16 @@ def board_at_solutions(trace, fixed=()):
             board[step["r"]] = None
         elif step["t"] in ("assign", "refute"):
             board = [m.bit_length() - 1 if m & (m - 1) == 0 and m else None for m in step["d"]]
+        elif step["t"] == "solution" and trace.method == "sat":
+            found.append(tuple(step["columns"]))
         elif step["t"] == "solution":
             assert None not in board
+            assert tuple(board) == tuple(step["columns"])
             found.append(tuple(board))
     return found
 
 
-@pytest.mark.parametrize("method", ["backtrack", "dlx", "cp"])
+@pytest.mark.parametrize("method", ["backtrack", "dlx", "cp", "sat"])
 def test_a_whole_replay_meets_the_92_and_counts_the_nodes_of_the_search(method):
     trace = nqueens.trace(8, method=method, all=True)
     found = board_at_solutions(trace)
@@ -43,7 +46,7 @@ def test_a_whole_replay_meets_the_92_and_counts_the_nodes_of_the_search(method):
     assert sum(step["node"] for step in trace) == trace.nodes > 92
 
 
-@pytest.mark.parametrize("method", ["backtrack", "dlx", "cp"])
+@pytest.mark.parametrize("method", ["backtrack", "dlx", "cp", "sat"])
 def test_a_first_solution_replay_ends_at_the_solution_solve_finds(method):
     fixed = [(0, 1)]
     trace = nqueens.trace(8, method=method, fixed=fixed, seed=4)
@@ -61,11 +64,23 @@ def test_the_node_budget_cuts_a_replay_short():
 
 
 def test_a_replay_refuses_what_it_cannot_show():
-    with pytest.raises(ValueError, match="backtrack, dlx or cp"):
-        nqueens.trace(8, method="sat")
+    with pytest.raises(ValueError, match="backtrack, dlx, cp or sat"):
+        nqueens.trace(8, method="local")
     with pytest.raises(ValueError, match="up to n = 64"):
         nqueens.trace(65, method="cp")
     with pytest.raises(ValueError, match="max_nodes"):
         nqueens.trace(8, max_nodes=-1)
     with pytest.raises(ValueError, match="0-based"):
         nqueens.trace(8, fixed=[(8, 0)])
+
+
+def test_a_sat_replay_shows_decisions_conflicts_and_learnt_clauses():
+    trace = nqueens.trace(8, method="sat", all=True)
+    kinds = {step["t"] for step in trace}
+    assert {"decide", "conflict", "learn", "solution"} <= kinds
+    decisions = [step for step in trace if step["t"] == "decide"]
+    assert len(decisions) == trace.nodes
+    assert all(0 <= d["r"] < 8 and 0 <= d["c"] < 8 and d["level"] >= 1 for d in decisions)
+    for step in trace:
+        if step["t"] == "learn":
+            assert 0 <= step["backjump"] and 1 <= step["lbd"] <= step["size"]

@@ -10,7 +10,8 @@
 //!   to a callback that can stop, count) and the registry that names the engines and picks one
 //!   for `auto`. The engines themselves live in [`engines`]: bitboard backtracking, exact cover
 //!   with dancing links, SAT, CP, the explicit construction, local search and the record-class
-//!   counter (symmetry, threads, checkpoints, shards).
+//!   counter (symmetry, threads, checkpoints, shards). [`trace`] replays a search step by step
+//!   from the engines' own observer hooks, for the web page and Python.
 //! - [`formats`]: what goes in and out as text: rendering (text, matrix, coordinates, JSON,
 //!   SVG), partial-board files, solution files; and [`instances`]: generated completion
 //!   instances and the published counts (OEIS A000170, A002562).

@@ -1,13 +1,13 @@
 //! Replays of a search, step by step, told by the engines themselves: what backtracking,
-//! dancing links and constraint programming do to the board, one event at a time, for the web
-//! page's replay and Python's `trace`.
+//! dancing links, constraint programming and CDCL SAT do to the board, one event at a time,
+//! for the web page's replay and Python's `trace`.
 //!
 //! Each engine reports its own steps through a hook that costs the searches nobody watches
 //! nothing ([`Backtrack::trace`], [`exact_cover::Observer`] under [`Dlx::trace`], `cp`'s
-//! `Observer::step` under [`Cp::trace`]); this module turns them into board events. So a
-//! replay is the search the product runs, node for node: the events that count as nodes
-//! ([`Event::is_node`]) number exactly the `nodes` of the engine's `--stats`, for the same
-//! method, job and seed.
+//! `Observer::step` under [`Cp::trace`], `sat::Observer` under [`Sat::trace`]); this module
+//! turns them into board events. So a replay is the search the product runs, node for node:
+//! the events that count as nodes ([`Event::is_node`]) number exactly the `nodes` of the
+//! engine's `--stats` (for sat, its `decisions`), for the same method, job and seed.
 //!
 //! - **backtrack**: row by row, the lowest free column first: a [`Event::Place`] per queen
 //!   placed (a node), the queens below a row taken back ([`Event::Remove`]) before the row's
@@ -20,10 +20,16 @@
 //!   1..2n−1 from the top-left), lines 1-based;
 //! - **cp**: binary branching `row = col` ([`Event::Assign`]) then `row ≠ col`
 //!   ([`Event::Refute`]) on the smallest domain, each with the rows' domains after the
-//!   all-different propagation (both branches are nodes), and Luby restarts with a seed.
+//!   all-different propagation (both branches are nodes), and Luby restarts with a seed;
+//! - **sat**: CDCL on the pairwise encoding: each decision ([`Event::Decide`], a queen on a
+//!   square or none there, counted as the nodes, which are the solver's `decisions`), each
+//!   conflict, the learnt clause with its back-jump ([`Event::Learn`]) and restarts; what
+//!   unit propagation implies between decisions is not an event (the solver does not report
+//!   single propagations), so the board shows the decisions and each solution in full.
 //!
 //! A replay stops at the first solution, or with `all` at the end of the search, or when the
-//! engine's node budget (`max_nodes`) runs out ([`Trace::truncated`]). Cost: the engine's own
+//! engine's node budget (`max_nodes`; for sat, as for its engine, a budget of conflicts) runs
+//! out ([`Trace::truncated`]). Cost: the engine's own
 //! search plus O(n) per event.
 
 use std::ops::ControlFlow;
@@ -35,6 +41,7 @@ use crate::engine::{Engine, Job, LimitReached, Limits};
 use crate::engines::backtrack::{self, Backtrack};
 use crate::engines::cp::{self, Cp};
 use crate::engines::dlx::{self, Dlx, Encoding, Line};
+use crate::engines::sat::{self, Sat};
 use crate::error::Error;
 
 /// The largest board a replay takes: the domains travel as one 64-bit mask per row.
@@ -49,11 +56,13 @@ pub enum Method {
     Dlx,
     /// Constraint programming.
     Cp,
+    /// CDCL SAT on the pairwise encoding.
+    Sat,
 }
 
 impl Method {
     /// Every method a replay shows.
-    pub const ALL: [Method; 3] = [Method::Backtrack, Method::Dlx, Method::Cp];
+    pub const ALL: [Method; 4] = [Method::Backtrack, Method::Dlx, Method::Cp, Method::Sat];
 
     /// The method's name, as `--method` spells it.
     pub fn name(self) -> &'static str {
@@ -61,6 +70,7 @@ impl Method {
             Method::Backtrack => "backtrack",
             Method::Dlx => "dlx",
             Method::Cp => "cp",
+            Method::Sat => "sat",
         }
     }
 
@@ -69,7 +79,7 @@ impl Method {
         Method::ALL
             .into_iter()
             .find(|m| m.name() == name)
-            .ok_or_else(|| format!("a replay shows backtrack, dlx or cp, not '{name}'"))
+            .ok_or_else(|| format!("a replay shows backtrack, dlx, cp or sat, not '{name}'"))
     }
 }
 
@@ -106,10 +116,23 @@ pub enum Event {
         d: Vec<u64>,
         failed: bool,
     },
-    /// CP restarts from the root (seeded first-solution searches).
+    /// CP or SAT restarts from the root (CP: seeded first-solution searches).
     Restart,
-    /// Every row has its queen.
-    Solution,
+    /// SAT decides, opening decision `level`: a queen on (r, c) (`queen`) or none there; `r`
+    /// and `c` are null for an auxiliary variable of the compact encoding. A node.
+    Decide {
+        r: Option<u32>,
+        c: Option<u32>,
+        queen: bool,
+        level: u32,
+    },
+    /// SAT's propagation made a clause false at decision `level`.
+    Conflict { level: u32 },
+    /// SAT learns a clause of `size` literals and LBD `lbd` from the conflict, and jumps back
+    /// to decision level `backjump`: the decisions above it are undone.
+    Learn { size: u32, lbd: u32, backjump: u32 },
+    /// Every row has its queen: the solution's columns, row by row.
+    Solution { columns: Vec<u32> },
 }
 
 impl Event {
@@ -117,7 +140,10 @@ impl Event {
     pub fn is_node(&self, method: Method) -> bool {
         match self {
             Event::Place { .. } => method == Method::Backtrack,
-            Event::Branch { .. } | Event::Assign { .. } | Event::Refute { .. } => true,
+            Event::Branch { .. }
+            | Event::Assign { .. }
+            | Event::Refute { .. }
+            | Event::Decide { .. } => true,
             _ => false,
         }
     }
@@ -135,7 +161,8 @@ pub struct Trace {
     pub start: Vec<u64>,
     /// The steps, in order.
     pub events: Vec<Event>,
-    /// The nodes the engine counted, as its `--stats` says them: the number of node events.
+    /// The nodes the engine counted, as its `--stats` says them (for sat, its `decisions`):
+    /// the number of node events.
     pub nodes: u64,
     /// Solutions met.
     pub solutions: u64,
@@ -148,7 +175,7 @@ pub struct Trace {
 pub struct Settings {
     /// The whole search (every solution) rather than the search for the first one.
     pub all: bool,
-    /// The engine's seed (dlx and cp; backtracking has no random choice).
+    /// The engine's seed (dlx, cp and sat; backtracking has no random choice).
     pub seed: Option<u64>,
     /// The node budget: the replay stops there, cut short.
     pub max_nodes: u64,
@@ -189,9 +216,9 @@ pub fn run(method: Method, problem: &Problem, settings: Settings) -> Result<Trac
                     board[row as usize] = Some(col);
                     trace.events.push(Event::Place { r: row, c: col });
                 }
-                backtrack::TraceStep::Solution(_) => {
+                backtrack::TraceStep::Solution(solution) => {
                     trace.solutions += 1;
-                    trace.events.push(Event::Solution);
+                    trace.events.push(solution_event(solution));
                 }
             });
             (end, engine.stats())
@@ -236,9 +263,9 @@ pub fn run(method: Method, problem: &Problem, settings: Settings) -> Result<Trac
                         item: item_name(n, line),
                     });
                 }
-                dlx::TraceStep::Solution(_) => {
+                dlx::TraceStep::Solution(solution) => {
                     trace.solutions += 1;
-                    trace.events.push(Event::Solution);
+                    trace.events.push(solution_event(solution));
                 }
             });
             (end, engine.stats())
@@ -276,13 +303,47 @@ pub fn run(method: Method, problem: &Problem, settings: Settings) -> Result<Trac
                         failed,
                     },
                     cp::TraceStep::Restart => Event::Restart,
-                    cp::TraceStep::Solution(_) => {
+                    cp::TraceStep::Solution(solution) => {
                         trace.solutions += 1;
-                        Event::Solution
+                        solution_event(solution)
                     }
                 };
                 trace.events.push(event);
                 ControlFlow::Continue(())
+            });
+            (end, engine.stats())
+        }
+        Method::Sat => {
+            let mut engine = Sat::new(sat::Encoding::Pairwise, settings.seed.unwrap_or(0));
+            engine.limits = limits;
+            let end = engine.trace(problem, settings.all, &mut |step| {
+                trace.events.push(match step {
+                    sat::TraceStep::Decide {
+                        level,
+                        square,
+                        queen,
+                    } => Event::Decide {
+                        r: square.map(|q| q.row),
+                        c: square.map(|q| q.col),
+                        queen,
+                        level,
+                    },
+                    sat::TraceStep::Conflict { level } => Event::Conflict { level },
+                    sat::TraceStep::Learn {
+                        size,
+                        lbd,
+                        backjump,
+                    } => Event::Learn {
+                        size,
+                        lbd,
+                        backjump,
+                    },
+                    sat::TraceStep::Restart => Event::Restart,
+                    sat::TraceStep::Solution(solution) => {
+                        trace.solutions += 1;
+                        solution_event(solution)
+                    }
+                });
             });
             (end, engine.stats())
         }
@@ -295,8 +356,20 @@ pub fn run(method: Method, problem: &Problem, settings: Settings) -> Result<Trac
         }) => trace.truncated = true,
         Err(e) => return Err(e),
     }
-    trace.nodes = u64::try_from(stats.get("nodes").unwrap_or(0)).unwrap_or(u64::MAX);
+    let nodes = if method == Method::Sat {
+        "decisions"
+    } else {
+        "nodes"
+    };
+    trace.nodes = u64::try_from(stats.get(nodes).unwrap_or(0)).unwrap_or(u64::MAX);
     Ok(trace)
+}
+
+/// The event of a solution.
+fn solution_event(solution: &crate::board::Solution) -> Event {
+    Event::Solution {
+        columns: solution.columns().to_vec(),
+    }
 }
 
 /// Takes back the queens of rows `from..`, the deepest first, as a search backing up would.

@@ -9,6 +9,7 @@ use nqueens::board::naive;
 use nqueens::engines::backtrack::Backtrack;
 use nqueens::engines::cp::Cp;
 use nqueens::engines::dlx::{Dlx, Encoding};
+use nqueens::engines::sat::{self, Sat};
 use nqueens::trace::{self, Event, Method, Settings, Trace};
 use nqueens::{Engine, Outcome, Problem, Queen};
 
@@ -22,6 +23,16 @@ fn engine(method: Method, seed: Option<u64>) -> Box<dyn Engine> {
             cp.seed = seed;
             Box::new(cp)
         }
+        Method::Sat => Box::new(Sat::new(sat::Encoding::Pairwise, seed.unwrap_or(0))),
+    }
+}
+
+/// The counter the engine's `--stats` names for the nodes a replay counts.
+fn node_stat(method: Method) -> &'static str {
+    if method == Method::Sat {
+        "decisions"
+    } else {
+        "nodes"
     }
 }
 
@@ -84,10 +95,19 @@ fn boards_at_solutions(problem: &Problem, trace: &Trace) -> Vec<Vec<u32>> {
                     };
                 }
             }
-            Event::Solution => {
+            Event::Solution { columns } if trace.method == "sat" => {
+                // SAT's propagations are no events: its solutions come whole.
+                found.push(columns.clone());
+            }
+            Event::Solution { columns } => {
                 assert!(
                     board.iter().all(|&c| c != u32::MAX),
                     "{}: a solution with an empty row: {board:?}",
+                    trace.method
+                );
+                assert_eq!(
+                    &board, columns,
+                    "{}: the board drawn is the solution",
                     trace.method
                 );
                 found.push(board.clone());
@@ -129,7 +149,7 @@ fn a_whole_replay_meets_every_solution_once_and_counts_the_engines_nodes() {
             unwatched
                 .for_each(&problem, &mut |_| std::ops::ControlFlow::Continue(()))
                 .unwrap();
-            let nodes = unwatched.stats().get("nodes").unwrap() as u64;
+            let nodes = unwatched.stats().get(node_stat(method)).unwrap() as u64;
             assert_eq!(trace.nodes, nodes, "{what}");
             assert_eq!(
                 node_events(&trace, method),
@@ -154,14 +174,17 @@ fn a_first_solution_replay_is_the_solve_of_the_same_seed() {
                 let trace = trace::run(method, &problem, settings(false, seed)).unwrap();
                 let mut unwatched = engine(method, seed);
                 let outcome = unwatched.solve(&problem).unwrap();
-                let nodes = unwatched.stats().get("nodes").unwrap() as u64;
+                let nodes = unwatched.stats().get(node_stat(method)).unwrap() as u64;
                 assert_eq!(trace.nodes, nodes, "{what}");
                 assert_eq!(node_events(&trace, method), nodes, "{what}");
                 let found = boards_at_solutions(&problem, &trace);
                 match outcome {
                     Outcome::Found(solution) => {
                         assert_eq!(found, vec![solution.into_columns()], "{what}");
-                        assert_eq!(trace.events.last(), Some(&Event::Solution), "{what}");
+                        assert!(
+                            matches!(trace.events.last(), Some(Event::Solution { .. })),
+                            "{what}"
+                        );
                     }
                     Outcome::NoSolution => assert!(found.is_empty(), "{what}"),
                     other => panic!("{what}: {other:?}"),
@@ -208,7 +231,8 @@ fn exact_cover_covers_and_uncovers_in_nested_pairs_and_ends_where_it_began() {
 #[test]
 fn the_node_budget_cuts_a_replay_short_and_says_so() {
     let problem = Problem::new(12).unwrap();
-    for method in Method::ALL {
+    // (SAT's budget counts conflicts, as its engine's does: below.)
+    for method in [Method::Backtrack, Method::Dlx, Method::Cp] {
         let trace = trace::run(
             method,
             &problem,
@@ -233,12 +257,62 @@ fn the_node_budget_cuts_a_replay_short_and_says_so() {
 #[test]
 fn a_replay_names_what_it_cannot_take() {
     assert!(
-        Method::parse("sat")
+        Method::parse("local")
             .unwrap_err()
-            .contains("backtrack, dlx or cp")
+            .contains("backtrack, dlx, cp or sat")
     );
     assert_eq!(Method::parse("cp"), Ok(Method::Cp));
     let big = Problem::new(65).unwrap();
     let error = trace::run(Method::Cp, &big, settings(false, None)).unwrap_err();
     assert!(error.to_string().contains("up to n = 64"), "{error}");
+}
+
+#[test]
+fn a_sat_replay_tells_decisions_conflicts_and_back_jumps_that_hang_together() {
+    // Every solution of n = 8: hundreds of conflicts and learnt clauses, 92 models.
+    let problem = Problem::new(8).unwrap();
+    let trace = trace::run(Method::Sat, &problem, settings(true, None)).unwrap();
+    assert_eq!(trace.solutions, 92);
+    let mut level = 0;
+    let (mut conflicts, mut learnt) = (0u64, 0u64);
+    for event in &trace.events {
+        match event {
+            Event::Decide { level: l, r, c, .. } => {
+                assert_eq!(*l, level + 1, "a decision opens the next level");
+                assert!(
+                    r.is_some() && c.is_some(),
+                    "pairwise: every variable is a square"
+                );
+                level = *l;
+            }
+            Event::Conflict { level: l } => {
+                assert!(*l <= level);
+                conflicts += 1;
+            }
+            Event::Learn {
+                size,
+                lbd,
+                backjump,
+            } => {
+                assert!(*backjump < level && *lbd <= *size && *size > 0);
+                level = *backjump;
+                learnt += 1;
+            }
+            Event::Restart => level = 0,
+            Event::Solution { columns } => {
+                nqueens::verify(&problem, &nqueens::Solution::from_columns(columns.clone()))
+                    .unwrap();
+                // The next model's search starts from the root.
+                level = 0;
+            }
+            other => panic!("not a SAT event: {other:?}"),
+        }
+    }
+    let mut unwatched = engine(Method::Sat, None);
+    unwatched.count(&problem, false).unwrap();
+    assert_eq!(
+        conflicts,
+        unwatched.stats().get("conflicts").unwrap() as u64
+    );
+    assert!(learnt > 0 && learnt <= conflicts);
 }

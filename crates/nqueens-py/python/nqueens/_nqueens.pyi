@@ -78,9 +78,11 @@ def verify(columns: Sequence[int], *, fixed: _Fixed = ()) -> None: ...
 class Trace:
     """A recorded search: iterate for its steps, dicts with a key ``"t"`` (``place``,
     ``remove``, ``branch``, ``cover``, ``uncover``, ``assign``, ``refute``, ``restart``,
-    ``solution``), 0-based ``r`` and ``c``, an ``item`` name for exact cover, CP's domains ``d``
-    (an int per row, bit ``c`` set while column ``c`` is possible) and ``failed``, and
-    ``node``: whether the engine counts the step as a node."""
+    ``decide``, ``conflict``, ``learn``, ``solution``), 0-based ``r`` and ``c``, an ``item``
+    name for exact cover, CP's domains ``d`` (an int per row, bit ``c`` set while column ``c``
+    is possible) and ``failed``, SAT's ``queen``, ``level``, ``size``, ``lbd`` and
+    ``backjump``, a solution's ``columns``, and ``node``: whether the engine counts the step
+    as a node (for sat, a decision)."""
 
     n: int
     method: str

@@ -34,12 +34,13 @@
 //! Reference: C. Sinz, "Towards an optimal CNF encoding of Boolean cardinality constraints",
 //! CP 2005 (the sequential counter, LTSEQ for k = 1).
 
+use std::cell::RefCell;
 use std::ops::ControlFlow;
 use std::str::FromStr;
 
 use sat::{ClauseCounter, ClauseSink, Header, Lit, Model, Solver, Var};
 
-use crate::board::{Problem, Solution};
+use crate::board::{Problem, Queen, Solution};
 use crate::engine::{self, Engine, Enumeration, Job, LimitReached, Limits, Stats, Visit};
 use crate::error::Error;
 
@@ -382,6 +383,119 @@ impl Engine for Sat {
 
     fn for_each(&mut self, problem: &Problem, visit: &mut Visit<'_>) -> Result<Enumeration, Error> {
         self.check(Job::List, problem)?;
+        self.enumerate(problem, &mut sat::Silent, visit)
+    }
+
+    fn stats(&self) -> Stats {
+        self.stats.clone()
+    }
+}
+
+/// One step of the CDCL search on the board, as [`Sat::trace`] reports it: the `sat`
+/// solver's own steps, its queen variables read as squares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraceStep<'a> {
+    /// A decision at the new `level`: a queen on `square` (`queen`), or none there; `square`
+    /// is `None` for an auxiliary variable of the compact encoding.
+    Decide {
+        /// The decision level it opens.
+        level: u32,
+        /// The square of the queen variable decided.
+        square: Option<Queen>,
+        /// Whether the decision puts a queen there.
+        queen: bool,
+    },
+    /// Propagation made a clause false at `level`.
+    Conflict {
+        /// The decision level of the conflict.
+        level: u32,
+    },
+    /// The conflict's learnt clause: its length and LBD, and the level the search jumped back
+    /// to (the decisions above it are undone).
+    Learn {
+        /// Literals in the clause.
+        size: u32,
+        /// Its literal block distance.
+        lbd: u32,
+        /// The level jumped back to.
+        backjump: u32,
+    },
+    /// A restart: every decision is undone.
+    Restart,
+    /// A solution.
+    Solution(&'a Solution),
+}
+
+/// Turns the solver's steps into [`TraceStep`]s.
+struct Watcher<'a, W> {
+    n: u32,
+    watch: &'a RefCell<&'a mut W>,
+}
+
+impl<W: FnMut(TraceStep<'_>)> sat::Observer for Watcher<'_, W> {
+    fn decide(&mut self, level: u32, lit: Lit) {
+        let v = lit.var().as_u32();
+        let n = self.n;
+        let square = (u64::from(v) < u64::from(n) * u64::from(n)).then(|| Queen::new(v / n, v % n));
+        (self.watch.borrow_mut())(TraceStep::Decide {
+            level,
+            square,
+            queen: lit.is_positive(),
+        });
+    }
+
+    fn conflict(&mut self, level: u32) {
+        (self.watch.borrow_mut())(TraceStep::Conflict { level });
+    }
+
+    fn learn(&mut self, clause: &[Lit], lbd: u32, backjump: u32) {
+        (self.watch.borrow_mut())(TraceStep::Learn {
+            size: clause.len() as u32,
+            lbd,
+            backjump,
+        });
+    }
+
+    fn restart(&mut self) {
+        (self.watch.borrow_mut())(TraceStep::Restart);
+    }
+}
+
+impl Sat {
+    /// The search of `solve` (`all` false: to the first solution) or of `for_each` (`all`:
+    /// every solution, each after the blocking clause of the ones before), with the same
+    /// settings and so the same decisions, calling `watch` at every decision, conflict,
+    /// learnt clause, restart and solution. For replaying the search step by step;
+    /// [`Engine::stats`] then has its counters, and a limit reached is [`Error::GaveUp`].
+    pub fn trace(
+        &mut self,
+        problem: &Problem,
+        all: bool,
+        watch: &mut impl FnMut(TraceStep<'_>),
+    ) -> Result<Enumeration, Error> {
+        self.check(if all { Job::List } else { Job::Solve }, problem)?;
+        let watch = RefCell::new(watch);
+        let mut watcher = Watcher {
+            n: problem.n(),
+            watch: &watch,
+        };
+        self.enumerate(problem, &mut watcher, &mut |solution| {
+            (watch.borrow_mut())(TraceStep::Solution(solution));
+            if all {
+                ControlFlow::Continue(())
+            } else {
+                ControlFlow::Break(())
+            }
+        })
+    }
+
+    /// The search of [`Engine::for_each`] and [`Sat::trace`].
+    fn enumerate<O: sat::Observer>(
+        &mut self,
+        problem: &Problem,
+        observer: &mut O,
+        visit: &mut Visit<'_>,
+    ) -> Result<Enumeration, Error> {
         let n = problem.n();
         // Ask for the memory before building anything, as the construction does: a board
         // too large for this machine is refused with the figure, never an allocation abort.
@@ -420,7 +534,7 @@ impl Engine for Sat {
         // flag are for the whole enumeration, so they are looked at between models too.
         let budget = engine::Budget::start(&self.limits);
         let mut ran_out = None;
-        let end = solver.enumerate(&queens, |model| {
+        let end = solver.enumerate_observed(&queens, observer, |model| {
             let solution = decode(n, model).expect("every model of the formula is a board");
             solutions += 1;
             let visited = visit(&solution);
@@ -460,10 +574,6 @@ impl Engine for Sat {
                 })
             }
         }
-    }
-
-    fn stats(&self) -> Stats {
-        self.stats.clone()
     }
 }
 

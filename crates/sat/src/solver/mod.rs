@@ -332,6 +332,16 @@ impl Solver {
     pub fn enumerate(
         &mut self,
         vars: &[Var],
+        visit: impl FnMut(&Model) -> ControlFlow<()>,
+    ) -> Enumeration {
+        self.enumerate_observed(vars, &mut Silent, visit)
+    }
+
+    /// [`Solver::enumerate`], telling `observer` every step of every model's search.
+    pub fn enumerate_observed<O: Observer>(
+        &mut self,
+        vars: &[Var],
+        observer: &mut O,
         mut visit: impl FnMut(&Model) -> ControlFlow<()>,
     ) -> Enumeration {
         if let Some(needed) = vars.iter().map(|v| v.as_u32() + 1).max() {
@@ -340,7 +350,7 @@ impl Solver {
         let mut count = 0;
         let mut blocking = Vec::with_capacity(vars.len());
         loop {
-            match self.solve() {
+            match self.solve_observed(&[], observer) {
                 Outcome::Sat(model) => {
                     count += 1;
                     if visit(&model).is_break() {
