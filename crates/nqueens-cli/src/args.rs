@@ -1,4 +1,4 @@
-//! Flag groups shared by the subcommands: the board (`N`, `--fix`, `--fix-file`), the method
+//! Flag groups shared by the subcommands: the board (`N`, `--fix`, `--block`, `--fix-file`), the method
 //! (`--method`, `--seed`, `--stats`, `--progress`) and the output (`--format`, `--output`, SVG
 //! style).
 
@@ -16,7 +16,7 @@ use nqueens::{Engine, Job, Problem, Queen, formats::partial};
 use crate::output;
 use crate::progress::ProgressLine;
 
-/// The board: its size and the queens already placed.
+/// The board: its size, the queens already placed and the squares blocked.
 #[derive(Debug, Args)]
 pub struct BoardArgs {
     /// Board size: n queens on an n×n board. May be left out when --fix-file gives it.
@@ -27,9 +27,14 @@ pub struct BoardArgs {
     #[arg(long = "fix", value_name = "ROW:COL", value_parser = parse_square)]
     pub fix: Vec<Queen>,
 
+    /// Block this square: no queen may stand there (1-based ROW:COL; blocked n-Queens).
+    /// Repeatable; combines with --fix.
+    #[arg(long = "block", value_name = "ROW:COL", value_parser = parse_square)]
+    pub block: Vec<Queen>,
+
     /// Read fixed queens from a partial-board file (`-` reads standard input): first line n,
-    /// then one ROW:COL per line (or n drawn rows of Q and .); lines starting with # are
-    /// comments.
+    /// then one ROW:COL per line, !ROW:COL for a blocked square (or n drawn rows of Q, x and
+    /// .); lines starting with # are comments.
     #[arg(long, value_name = "PATH")]
     pub fix_file: Option<PathBuf>,
 }
@@ -38,6 +43,7 @@ impl BoardArgs {
     /// The problem the flags describe: N (or the file's n) with every fixed queen.
     pub fn problem(&self) -> Result<Problem> {
         let mut queens = Vec::new();
+        let mut blocked = Vec::new();
         let mut n = self.n;
         if let Some(path) = &self.fix_file {
             let board = read_partial(path)?;
@@ -52,16 +58,18 @@ impl BoardArgs {
                 _ => n = Some(board.n),
             }
             queens.extend(board.queens);
+            blocked.extend(board.blocked);
         }
         queens.extend(self.fix.iter().copied());
+        blocked.extend(self.block.iter().copied());
         let Some(n) = n else {
             bail!("give the board size N (or a --fix-file, whose first line is n)")
         };
-        Ok(Problem::with_fixed(n, queens)?)
+        Ok(Problem::with_blocks(n, queens, blocked)?)
     }
 }
 
-fn read_partial(path: &Path) -> Result<partial::PartialBoard> {
+pub fn read_partial(path: &Path) -> Result<partial::PartialBoard> {
     let (name, text) = output::read_input(path, partial::MAX_BYTES, "a partial-board file")?;
     partial::parse(&text).with_context(|| name)
 }
@@ -93,7 +101,7 @@ pub fn parse_n(text: &str) -> Result<u32, String> {
     }
 }
 
-fn parse_square(text: &str) -> Result<Queen, String> {
+pub fn parse_square(text: &str) -> Result<Queen, String> {
     partial::parse_square(text).map_err(|e| e.reason.to_string())
 }
 

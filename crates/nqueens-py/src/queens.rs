@@ -33,23 +33,31 @@ pub fn board_size(n: i64) -> PyResult<u32> {
     u32::try_from(n).map_err(|_| value_error(format!("n = {n} is too large (at most 2^32 - 1)")))
 }
 
-/// The problem of `n` with `fixed` queens given 0-based.
-pub(crate) fn problem(n: i64, fixed: &[(i64, i64)]) -> PyResult<Problem> {
+/// The problem of `n` with `fixed` queens and `blocked` squares given 0-based.
+pub(crate) fn problem(n: i64, fixed: &[(i64, i64)], blocked: &[(i64, i64)]) -> PyResult<Problem> {
     let n = board_size(n)?;
-    let mut queens = Vec::with_capacity(fixed.len());
-    for &(row, col) in fixed {
-        let coordinate = |v: i64| u32::try_from(v).ok().filter(|&v| v < n);
-        match (coordinate(row), coordinate(col)) {
-            (Some(row), Some(col)) => queens.push(Queen::new(row, col)),
-            _ => {
-                return Err(value_error(format!(
-                    "fixed queen ({row}, {col}) is off the {n}×{n} board (0-based rows and columns run from 0 to {})",
-                    n - 1
-                )));
+    let squares = |given: &[(i64, i64)], what: &str| -> PyResult<Vec<Queen>> {
+        let mut squares = Vec::with_capacity(given.len());
+        for &(row, col) in given {
+            let coordinate = |v: i64| u32::try_from(v).ok().filter(|&v| v < n);
+            match (coordinate(row), coordinate(col)) {
+                (Some(row), Some(col)) => squares.push(Queen::new(row, col)),
+                _ => {
+                    return Err(value_error(format!(
+                        "{what} ({row}, {col}) is off the {n}×{n} board (0-based rows and columns run from 0 to {})",
+                        n - 1
+                    )));
+                }
             }
         }
-    }
-    Problem::with_fixed(n, queens).map_err(|e| value_error(e.describe(Numbering::ZeroBased)))
+        Ok(squares)
+    };
+    Problem::with_blocks(
+        n,
+        squares(fixed, "fixed queen")?,
+        squares(blocked, "blocked square")?,
+    )
+    .map_err(|e| value_error(e.describe(Numbering::ZeroBased)))
 }
 
 fn method(name: &str) -> PyResult<Method> {
@@ -144,7 +152,7 @@ impl Solution {
                     .map_err(|_| value_error(format!("column {c} is negative or too large")))
             })
             .collect::<PyResult<Vec<u32>>>()?;
-        let fixed = problem(columns.len().max(1) as i64, &fixed)?
+        let fixed = problem(columns.len().max(1) as i64, &fixed, &[])?
             .fixed()
             .to_vec();
         Ok(Solution::new(columns, fixed.into()))
@@ -379,7 +387,7 @@ fn config(
 /// `None` when there is none. Raises `TimeoutError` when `time_limit` seconds pass first (or
 /// the method gives up), `ValueError` for a bad board or method.
 #[pyfunction]
-#[pyo3(signature = (n, *, fixed = Vec::new(), method = "auto", seed = None, time_limit = None), text_signature = "(n, *, fixed=(), method='auto', seed=None, time_limit=None)")]
+#[pyo3(signature = (n, *, fixed = Vec::new(), method = "auto", seed = None, time_limit = None, blocked = Vec::new()), text_signature = "(n, *, fixed=(), method='auto', seed=None, time_limit=None, blocked=())")]
 pub fn solve(
     py: Python<'_>,
     n: i64,
@@ -387,8 +395,9 @@ pub fn solve(
     method: &str,
     seed: Option<i64>,
     time_limit: Option<f64>,
+    blocked: Vec<(i64, i64)>,
 ) -> PyResult<Option<Solution>> {
-    let problem = self::problem(n, &fixed)?;
+    let problem = self::problem(n, &fixed, &blocked)?;
     let method = self::method(method)?;
     let limit = time_limit
         .map(|t| {
@@ -425,15 +434,16 @@ pub fn solve(
 /// lazily: the search runs only a little ahead of the loop, and breaking out of the loop (or
 /// dropping the iterator) stops it. At most `limit` solutions when given.
 #[pyfunction]
-#[pyo3(signature = (n, *, fixed = Vec::new(), method = "auto", seed = None, limit = None), text_signature = "(n, *, fixed=(), method='auto', seed=None, limit=None)")]
+#[pyo3(signature = (n, *, fixed = Vec::new(), method = "auto", seed = None, limit = None, blocked = Vec::new()), text_signature = "(n, *, fixed=(), method='auto', seed=None, limit=None, blocked=())")]
 pub fn solutions(
     n: i64,
     fixed: Vec<(i64, i64)>,
     method: &str,
     seed: Option<i64>,
     limit: Option<i64>,
+    blocked: Vec<(i64, i64)>,
 ) -> PyResult<Solutions> {
-    let problem = self::problem(n, &fixed)?;
+    let problem = self::problem(n, &fixed, &blocked)?;
     let method = self::method(method)?;
     let stop = Arc::new(AtomicBool::new(false));
     let config = config(self::seed(seed)?, 1, &stop, None);
@@ -466,7 +476,7 @@ type Shared2 = Arc<Mutex<(u64, u64)>>;
 /// defaults to every core. `progress`, if given, is called now and then on the calling thread
 /// with `(done, total)` units of work (tasks of the counter). Ctrl-C stops the count.
 #[pyfunction]
-#[pyo3(signature = (n, *, unique = false, fixed = Vec::new(), method = "auto", threads = None, progress = None), text_signature = "(n, *, unique=False, fixed=(), method='auto', threads=None, progress=None)")]
+#[pyo3(signature = (n, *, unique = false, fixed = Vec::new(), method = "auto", threads = None, progress = None, blocked = Vec::new()), text_signature = "(n, *, unique=False, fixed=(), method='auto', threads=None, progress=None, blocked=())")]
 #[allow(clippy::too_many_arguments)]
 pub fn count(
     py: Python<'_>,
@@ -476,8 +486,9 @@ pub fn count(
     method: &str,
     threads: Option<i64>,
     progress: Option<PyObject>,
+    blocked: Vec<(i64, i64)>,
 ) -> PyResult<u128> {
-    let problem = self::problem(n, &fixed)?;
+    let problem = self::problem(n, &fixed, &blocked)?;
     let method = self::method(method)?;
     let threads = self::threads(threads)?;
     let job = if unique { Job::CountUnique } else { Job::Count };
@@ -592,8 +603,12 @@ pub fn _merge_json(texts: Vec<String>) -> PyResult<(u128, u128)> {
 /// the `fixed` queens (0-based `(row, col)`). Raises `ValueError` naming the two attacking
 /// queens (0-based `(row, col)`, as everything in Python) otherwise.
 #[pyfunction]
-#[pyo3(signature = (columns, *, fixed = Vec::new()), text_signature = "(columns, *, fixed=())")]
-pub fn verify(columns: &Bound<'_, PyAny>, fixed: Vec<(i64, i64)>) -> PyResult<()> {
+#[pyo3(signature = (columns, *, fixed = Vec::new(), blocked = Vec::new()), text_signature = "(columns, *, fixed=(), blocked=())")]
+pub fn verify(
+    columns: &Bound<'_, PyAny>,
+    fixed: Vec<(i64, i64)>,
+    blocked: Vec<(i64, i64)>,
+) -> PyResult<()> {
     let columns: Vec<u32> = match columns.downcast::<Solution>() {
         Ok(solution) => solution.get().columns.clone(),
         Err(_) => {
@@ -610,7 +625,7 @@ pub fn verify(columns: &Bound<'_, PyAny>, fixed: Vec<(i64, i64)>) -> PyResult<()
                 .collect::<PyResult<_>>()?
         }
     };
-    let problem = self::problem(columns.len().max(1) as i64, &fixed)?;
+    let problem = self::problem(columns.len().max(1) as i64, &fixed, &blocked)?;
     if columns.is_empty() {
         return Err(value_error("a solution needs at least one row"));
     }

@@ -132,7 +132,8 @@ fn step<'py>(py: Python<'py>, event: &Event, method: Method) -> PyResult<Bound<'
 /// The replay of `method` ("backtrack", "dlx", "cp" or "sat") on `n` with `fixed` queens: to the
 /// first solution, or with `all` to the end of the search, at most `max_nodes` nodes.
 #[pyfunction]
-#[pyo3(signature = (n, *, method = "backtrack", fixed = Vec::new(), all = false, seed = None, max_nodes = 100_000), text_signature = "(n, *, method='backtrack', fixed=(), all=False, seed=None, max_nodes=100000)")]
+#[pyo3(signature = (n, *, method = "backtrack", fixed = Vec::new(), all = false, seed = None, max_nodes = 100_000, blocked = Vec::new()), text_signature = "(n, *, method='backtrack', fixed=(), all=False, seed=None, max_nodes=100000, blocked=())")]
+#[allow(clippy::too_many_arguments)]
 pub fn trace(
     py: Python<'_>,
     n: i64,
@@ -141,8 +142,9 @@ pub fn trace(
     all: bool,
     seed: Option<i64>,
     max_nodes: i64,
+    blocked: Vec<(i64, i64)>,
 ) -> PyResult<Trace> {
-    let problem = problem(n, &fixed)?;
+    let problem = problem(n, &fixed, &blocked)?;
     let method = Method::parse(method).map_err(value_error)?;
     let max_nodes = u64::try_from(max_nodes)
         .map_err(|_| value_error(format!("max_nodes must be ≥ 0, not {max_nodes}")))?;

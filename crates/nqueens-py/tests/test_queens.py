@@ -295,3 +295,28 @@ def test_a_solution_equals_the_list_or_tuple_of_its_columns():
     # Equal things hash alike: a solution and its tuple are one key.
     assert hash(s) == hash(tuple(s.columns))
     assert len({s, tuple(s.columns)}) == 1
+
+
+def test_blocked_squares_are_honoured_or_refused_by_every_method():
+    blocked = [(0, 0), (2, 5), (4, 4), (7, 1)]
+    total = nqueens.count(8, blocked=blocked, method="backtrack")
+    assert 0 < total < 92
+    for method in ["auto", "dlx", "sat", "cp"]:
+        assert nqueens.count(8, blocked=blocked, method=method) == total
+    listed = list(nqueens.solutions(8, blocked=blocked))
+    assert len(listed) == total
+    for s in listed:
+        nqueens.verify(s, blocked=blocked)
+        assert all(s[r] != c for r, c in blocked)
+    s = nqueens.solve(8, blocked=blocked, fixed=[(1, 3)])
+    assert s[1] == 3 and all(s[r] != c for r, c in blocked)
+    with pytest.raises(ValueError, match="blocked squares break the board's symmetry"):
+        nqueens.count(8, blocked=blocked, unique=True)
+    with pytest.raises(ValueError, match="does not take blocked squares"):
+        nqueens.count(8, blocked=blocked, method="counter")
+    with pytest.raises(ValueError, match=r"blocked square \(8, 0\) is off the 8×8 board"):
+        nqueens.count(8, blocked=[(8, 0)])
+    with pytest.raises(ValueError, match=r"fixed queen \(1, 3\) stands on a blocked square"):
+        nqueens.solve(8, blocked=[(1, 3)], fixed=[(1, 3)])
+    with pytest.raises(ValueError, match=r"the queen on \(0, 1\) stands on a blocked square"):
+        nqueens.verify([1, 3, 0, 2], blocked=[(0, 1)])

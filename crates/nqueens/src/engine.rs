@@ -162,12 +162,19 @@ pub trait Engine: Send {
         u32::MAX
     }
 
+    /// Whether this engine honours blocked squares ([`Problem::blocked`]); the default,
+    /// false, makes [`check_standard`] refuse boards that have any.
+    fn takes_blocks(&self) -> bool {
+        false
+    }
+
     /// Whether this engine can do `job` on `problem`; the error says why not
     /// ([`Error::Unsupported`] or [`Error::TooLarge`]). Every other method calls it first.
     ///
     /// The default ([`check_standard`]) refuses jobs not in [`Engine::jobs`], boards beyond
-    /// [`Engine::max_n`], and unique counts of boards with fixed queens; an engine overrides it
-    /// to give a reason of its own.
+    /// [`Engine::max_n`], unique counts of boards with fixed queens or blocked squares, and
+    /// blocked squares unless [`Engine::takes_blocks`]; an engine overrides it to give a
+    /// reason of its own.
     fn check(&self, job: Job, problem: &Problem) -> Result<(), Error> {
         check_standard(self, job, problem)
     }
@@ -277,7 +284,25 @@ pub fn check_standard<E: Engine + ?Sized>(
         });
     }
     check_size(engine.name(), problem, engine.max_n())?;
-    check_unique(engine.name(), job, problem)
+    check_unique(engine.name(), job, problem)?;
+    check_blocks(engine, job, problem)
+}
+
+/// The check for blocked squares: an engine that does not say it honours them
+/// ([`Engine::takes_blocks`]) refuses a board that has any, rather than search the plain one.
+pub fn check_blocks<E: Engine + ?Sized>(
+    engine: &E,
+    job: Job,
+    problem: &Problem,
+) -> Result<(), Error> {
+    if problem.blocked().is_empty() || engine.takes_blocks() {
+        return Ok(());
+    }
+    Err(Error::Unsupported {
+        method: engine.name(),
+        job,
+        reason: "it does not take blocked squares".into(),
+    })
 }
 
 /// The size check of an engine that handles boards of at most `max` rows.
@@ -296,11 +321,15 @@ pub fn check_size(method: &'static str, problem: &Problem, max: u32) -> Result<(
 /// when no queen is fixed.
 pub fn check_unique(method: &'static str, job: Job, problem: &Problem) -> Result<(), Error> {
     if job == Job::CountUnique && problem.is_completion() {
+        let what = if problem.fixed().is_empty() {
+            "blocked squares break"
+        } else {
+            "fixed queens break"
+        };
         return Err(Error::Unsupported {
             method,
             job,
-            reason: "fixed queens break the board's symmetry, so unique solutions are not defined"
-                .into(),
+            reason: format!("{what} the board's symmetry, so unique solutions are not defined"),
         });
     }
     Ok(())

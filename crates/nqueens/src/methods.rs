@@ -374,6 +374,11 @@ impl Engine for Portfolio {
         if self.dlx.is_some() { "cp+dlx" } else { "cp" }
     }
 
+    /// Both of its engines (cp and dlx) honour blocked squares.
+    fn takes_blocks(&self) -> bool {
+        true
+    }
+
     fn jobs(&self) -> &'static [Job] {
         &[Job::Solve]
     }

@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use anyhow::{Result, bail};
 use clap::Args;
 use nqueens::formats::solutions::{ReadError, SolutionReader};
-use nqueens::{Problem, verify};
+use nqueens::{Problem, Queen, verify};
 
-use crate::args::parse_n;
+use crate::args::{parse_n, parse_square, read_partial};
 use crate::output;
 use crate::{Failure, Status};
 
@@ -18,7 +18,8 @@ use crate::{Failure, Status};
 /// format). Numbers may be separated by spaces, tabs or commas; blank lines and lines starting
 /// with # are skipped. The board size is the number of queens on the line. The first conflict
 /// found is printed with its line, for example "queens 2:3 and 3:4 attack each other along a
-/// diagonal".
+/// diagonal". With --fix, --block or --fix-file every solution must also keep the fixed
+/// queens and leave the blocked squares empty.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:\n  \
     nqueens solve 1000000 -f permutation -o big.txt && nqueens verify big.txt\n  \
@@ -31,9 +32,40 @@ pub struct VerifyArgs {
     /// Require every solution to be for this board size.
     #[arg(long, short = 'n', value_name = "N", value_parser = parse_n)]
     pub size: Option<u32>,
+
+    /// Require a queen on this square (1-based ROW:COL). Repeatable.
+    #[arg(long = "fix", value_name = "ROW:COL", value_parser = parse_square)]
+    pub fix: Vec<Queen>,
+
+    /// Require no queen on this square (1-based ROW:COL). Repeatable.
+    #[arg(long = "block", value_name = "ROW:COL", value_parser = parse_square)]
+    pub block: Vec<Queen>,
+
+    /// Require every solution to complete this partial board (its size, fixed queens and
+    /// blocked squares; the --fix-file format).
+    #[arg(long, value_name = "PATH")]
+    pub fix_file: Option<PathBuf>,
 }
 
 pub fn run(args: VerifyArgs) -> Result<Status> {
+    // The partial board the solutions must complete: read before the solutions, so a bad
+    // board is an error whatever the file holds.
+    let mut fixed = args.fix.clone();
+    let mut blocked = args.block.clone();
+    let mut size = args.size;
+    if let Some(path) = &args.fix_file {
+        let board = read_partial(path)?;
+        if let Some(n) = size.filter(|&n| n != board.n) {
+            bail!(
+                "-n is {n} but {} describes {}",
+                output::display_name(path),
+                nqueens::board::ABoard(board.n)
+            );
+        }
+        size = Some(board.n);
+        fixed.extend(board.queens);
+        blocked.extend(board.blocked);
+    }
     let (name, input) = output::open_input(&args.file)?;
     let mut reader = SolutionReader::new(input);
     let mut checked = 0u64;
@@ -53,8 +85,12 @@ pub fn run(args: VerifyArgs) -> Result<Status> {
             }
         };
         let n = solution.n();
-        let problem = Problem::new(args.size.unwrap_or(n))
-            .map_err(|e| Failure(format!("{name}:{line}: {e}")))?;
+        let problem = Problem::with_blocks(
+            size.unwrap_or(n),
+            fixed.iter().copied(),
+            blocked.iter().copied(),
+        )
+        .map_err(|e| Failure(format!("{name}:{line}: {e}")))?;
         verify(&problem, &solution).map_err(|v| Failure(format!("{name}:{line}: {v}")))?;
         checked += 1;
         sizes = Some(sizes.map_or((n, n), |(lo, hi)| (lo.min(n), hi.max(n))));

@@ -5,6 +5,7 @@ mod util;
 
 mod basics;
 mod bench;
+mod blocked;
 mod completion;
 mod counter;
 mod cp;

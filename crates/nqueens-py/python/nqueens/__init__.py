@@ -1,8 +1,9 @@
 """N-Queens every way, from Rust: ``import nqueens``.
 
 Rows and columns are **0-based** everywhere in this package (Python's convention): a solution
-is the tuple of the column of each row's queen, and a fixed queen is a ``(row, col)`` pair with
-both in ``range(n)``. Error messages come from the Rust library and the CLI, which name
+is the tuple of the column of each row's queen, and a fixed queen (``fixed=``) or a blocked
+square (``blocked=``: no queen may stand there) is a ``(row, col)`` pair with both in
+``range(n)``. Error messages come from the Rust library and the CLI, which name
 squares 1-based as ``ROW:COL``.
 
 - :func:`solve`, :func:`solutions` (lazy), :func:`count` (an exact int, with progress),

@@ -54,6 +54,7 @@ def solve(
     method: str = "auto",
     seed: Optional[int] = None,
     time_limit: Optional[float] = None,
+    blocked: _Fixed = (),
 ) -> Optional[Solution]: ...
 def solutions(
     n: int,
@@ -62,6 +63,7 @@ def solutions(
     method: str = "auto",
     seed: Optional[int] = None,
     limit: Optional[int] = None,
+    blocked: _Fixed = (),
 ) -> Solutions: ...
 def count(
     n: int,
@@ -71,9 +73,10 @@ def count(
     method: str = "auto",
     threads: Optional[int] = None,
     progress: Optional[Callable[[int, int], Any]] = None,
+    blocked: _Fixed = (),
 ) -> int: ...
 def count_shard(n: int, index: int, of: int, *, threads: Optional[int] = None) -> Dict[str, Any]: ...
-def verify(columns: Sequence[int], *, fixed: _Fixed = ()) -> None: ...
+def verify(columns: Sequence[int], *, fixed: _Fixed = (), blocked: _Fixed = ()) -> None: ...
 
 class Trace:
     """A recorded search: iterate for its steps, dicts with a key ``"t"`` (``place``,
@@ -102,6 +105,7 @@ def trace(
     all: bool = False,
     seed: Optional[int] = None,
     max_nodes: int = 100000,
+    blocked: _Fixed = (),
 ) -> Trace: ...
 def svg_grid(
     solutions: Iterable[Union[Solution, Sequence[int]]],

@@ -89,6 +89,18 @@ pub enum ProblemError {
         /// The queen given later.
         second: Queen,
     },
+    /// A blocked square lies outside the n×n board.
+    BlockedOffBoard {
+        /// The square.
+        square: Queen,
+        /// The board size.
+        n: u32,
+    },
+    /// A fixed queen stands on a blocked square.
+    FixedOnBlocked {
+        /// The queen (and the square).
+        queen: Queen,
+    },
 }
 
 impl ProblemError {
@@ -115,6 +127,14 @@ impl ProblemError {
             ProblemError::SameDiagonal { first, second } => pair(first, second, "diagonal"),
             ProblemError::SameAntiDiagonal { first, second } => {
                 pair(first, second, "anti-diagonal")
+            }
+            ProblemError::BlockedOffBoard { square, n } => format!(
+                "blocked square {} is off the {n}×{n} board ({})",
+                q(square),
+                numbering.range(*n)
+            ),
+            ProblemError::FixedOnBlocked { queen } => {
+                format!("fixed queen {} stands on a blocked square", q(queen))
             }
         }
     }
@@ -198,6 +218,9 @@ pub struct Problem {
     n: u32,
     /// Sorted by row (rows are distinct).
     fixed: Vec<Queen>,
+    /// Squares no queen may take (blocked n-Queens), sorted, each once; none holds a fixed
+    /// queen.
+    blocked: Vec<Queen>,
 }
 
 impl Problem {
@@ -263,7 +286,44 @@ impl Problem {
             queens.push(queen);
         }
         queens.sort_unstable();
-        Ok(Problem { n, fixed: queens })
+        Ok(Problem {
+            n,
+            fixed: queens,
+            blocked: Vec::new(),
+        })
+    }
+
+    /// The blocked variant (with the completion's fixed queens, if any): no queen may stand on
+    /// a square of `blocked` (Gent, Jefferson and Nightingale's blocked n-Queens). A square
+    /// given twice counts once. Costs O(k + b log b).
+    ///
+    /// ```
+    /// use nqueens::{Problem, Queen};
+    /// let p = Problem::with_blocks(4, [], [Queen::new(0, 1)]).unwrap();
+    /// assert!(p.is_blocked(0, 1) && !p.is_blocked(0, 2));
+    /// let err = Problem::with_blocks(4, [Queen::new(0, 1)], [Queen::new(0, 1)]).unwrap_err();
+    /// assert_eq!(err.to_string(), "fixed queen 1:2 stands on a blocked square");
+    /// ```
+    pub fn with_blocks(
+        n: u32,
+        fixed: impl IntoIterator<Item = Queen>,
+        blocked: impl IntoIterator<Item = Queen>,
+    ) -> Result<Self, ProblemError> {
+        let mut problem = Self::with_fixed(n, fixed)?;
+        let mut squares = Vec::new();
+        for square in blocked {
+            if square.row >= n || square.col >= n {
+                return Err(ProblemError::BlockedOffBoard { square, n });
+            }
+            if problem.fixed_column(square.row) == Some(square.col) {
+                return Err(ProblemError::FixedOnBlocked { queen: square });
+            }
+            squares.push(square);
+        }
+        squares.sort_unstable();
+        squares.dedup();
+        problem.blocked = squares;
+        Ok(problem)
     }
 
     /// The board size.
@@ -276,9 +336,21 @@ impl Problem {
         &self.fixed
     }
 
-    /// Whether some queens are fixed (the completion variant).
+    /// Whether the board is not the plain one: some queens are fixed (the completion
+    /// variant) or some squares blocked. Such a board has none of the plain board's
+    /// symmetry, and neither the counter nor the construction takes it.
     pub fn is_completion(&self) -> bool {
-        !self.fixed.is_empty()
+        !self.fixed.is_empty() || !self.blocked.is_empty()
+    }
+
+    /// The blocked squares, sorted by row, then column.
+    pub fn blocked(&self) -> &[Queen] {
+        &self.blocked
+    }
+
+    /// Whether the square (row, col) is blocked. O(log b).
+    pub fn is_blocked(&self, row: u32, col: u32) -> bool {
+        self.blocked.binary_search(&Queen::new(row, col)).is_ok()
     }
 
     /// The column of the fixed queen on `row`, if that row has one. O(log k).

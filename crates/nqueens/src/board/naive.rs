@@ -31,7 +31,8 @@ pub fn solutions(problem: &Problem) -> BTreeSet<Solution> {
         let fixed_here = problem.fixed().iter().find(|q| q.row == row);
         for col in 0..n {
             let queen = Queen::new(row, col);
-            if fixed_here.is_some_and(|&q| q != queen) {
+            // A blocked square takes no queen: a linear scan, as obvious as the rest.
+            if fixed_here.is_some_and(|&q| q != queen) || problem.blocked().contains(&queen) {
                 continue;
             }
             // A queen may not attack any fixed queen either (fixed queens in later rows).

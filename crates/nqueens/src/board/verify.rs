@@ -37,6 +37,11 @@ pub enum Violation {
         /// Where the solution has that row's queen.
         found: Queen,
     },
+    /// A queen stands on a blocked square.
+    OnBlocked {
+        /// The queen.
+        queen: Queen,
+    },
     /// Two queens share a column.
     SameColumn {
         /// The earlier queen.
@@ -91,6 +96,9 @@ impl Violation {
                 numbering.index(fixed.row),
                 q(found)
             ),
+            Violation::OnBlocked { queen } => {
+                format!("the queen on {} stands on a blocked square", q(queen))
+            }
             Violation::SameColumn { first, second } => attack(first, second, "a column"),
             Violation::SameDiagonal { first, second } => attack(first, second, "a diagonal"),
             Violation::SameAntiDiagonal { first, second } => {
@@ -106,8 +114,8 @@ impl std::fmt::Display for Violation {
     }
 }
 
-/// Checks that `solution` places n non-attacking queens on the board of `problem` and keeps
-/// every fixed queen where the problem put it.
+/// Checks that `solution` places n non-attacking queens on the board of `problem`, keeps
+/// every fixed queen where the problem put it and puts none on a blocked square.
 ///
 /// ```
 /// use nqueens::{verify, Problem, Solution, Violation};
@@ -141,6 +149,11 @@ pub fn verify(problem: &Problem, solution: &Solution) -> Result<(), Violation> {
                 fixed,
                 found: Queen::new(fixed.row, col),
             });
+        }
+    }
+    for &square in problem.blocked() {
+        if columns[square.row as usize] == square.col {
+            return Err(Violation::OnBlocked { queen: square });
         }
     }
 

@@ -9,7 +9,7 @@
 //!
 //! Fixed queens (the completion variant) are folded into `allowed`: a row with a fixed queen
 //! allows only its square, and every other row loses the squares the fixed queens attack, so the
-//! search never needs to look ahead for them.
+//! search never needs to look ahead for them. Blocked squares leave `allowed` the same way.
 //!
 //! The search is iterative: an explicit stack holds one frame (the three masks and the squares
 //! left to try) per row, so depth never touches the call stack. Each node costs O(1) word
@@ -96,7 +96,11 @@ impl Board {
                 }
                 full & !attacked
             })
-            .collect();
+            .collect::<Vec<u64>>();
+        let mut allowed = allowed;
+        for square in problem.blocked() {
+            allowed[square.row as usize] &= !(1u64 << square.col);
+        }
         Board { n, allowed }
     }
 }
@@ -370,6 +374,10 @@ impl<W: Watch> Watch for Counted<'_, W> {
 impl Engine for Backtrack {
     fn name(&self) -> &'static str {
         "backtrack"
+    }
+
+    fn takes_blocks(&self) -> bool {
+        true
     }
 
     fn jobs(&self) -> &'static [Job] {

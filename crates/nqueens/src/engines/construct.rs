@@ -167,6 +167,7 @@ impl Engine for Construct {
                     .into(),
             });
         }
+        crate::engine::check_blocks(self, job, problem)?;
         if problem.is_completion() {
             return Err(Error::Unsupported {
                 method: self.name(),

@@ -7,8 +7,9 @@
 //! - `all_different(x(r) + r)`: one queen per anti-diagonal (`r + c` is constant along it);
 //! - `all_different(x(r) − r)`: one queen per diagonal (`c − r` is constant along it).
 //!
-//! Fixed queens (the completion variant) are root assignments `x(r) = c`, so propagation removes
-//! what they attack before the first branch. The search branches `x = v` / `x ≠ v` on the
+//! Fixed queens (the completion variant) are root assignments `x(r) = c`, and blocked squares
+//! values removed from their rows' domains, so propagation removes what they exclude before
+//! the first branch. The search branches `x = v` / `x ≠ v` on the
 //! smallest domain first (first-fail), ties going to the row nearest the middle of the board,
 //! with the value nearest the middle of the domain first when looking for one solution (queens
 //! near the centre leave the most room) and the smallest first when enumerating (order does not
@@ -94,6 +95,11 @@ impl Model {
         for queen in problem.fixed() {
             solver
                 .fix(rows[queen.row as usize], queen.col as i32)
+                .expect("our own variable");
+        }
+        for square in problem.blocked() {
+            solver
+                .remove(rows[square.row as usize], square.col as i32)
                 .expect("our own variable");
         }
         Model { solver, rows }
@@ -353,6 +359,10 @@ impl Cp {
 impl Engine for Cp {
     fn name(&self) -> &'static str {
         "cp"
+    }
+
+    fn takes_blocks(&self) -> bool {
+        true
     }
 
     fn jobs(&self) -> &'static [Job] {

@@ -20,8 +20,9 @@
 //!   nodes, and a first solution thousands of times more from n ≈ 20 on (BENCHMARKS.md), so
 //!   this method is for comparison, not for large boards.
 //!
-//! Options are added square by square in row-major order, so option `k < n²` is the square
-//! (k / n, k mod n) and decoding is arithmetic. The primary rows and columns are declared in
+//! Options are added square by square in row-major order, one per square that is not blocked
+//! (blocked n-Queens: a blocked square is simply no option), and [`Instance`] keeps each
+//! option's square for decoding. The primary rows and columns are declared in
 //! *organ-pipe* order, from the middle of the board outwards (`r⌊n/2⌋+1`, `c⌊n/2⌋+1`, then
 //! alternately just below and just above), as Knuth recommends: among items with equally few
 //! options, MRV then tries the central lines first, where a queen constrains the most.
@@ -89,6 +90,8 @@ pub struct Instance {
     pub n: u32,
     /// The options of the fixed queens, to preselect.
     pub fixed: Vec<OptionId>,
+    /// By option: the square of each queen option (the options after them are gadgets).
+    squares: Vec<Queen>,
 }
 
 /// The rows (or columns) 0..n from the middle outwards: ⌊n/2⌋, ⌊n/2⌋ − 1, ⌊n/2⌋ + 1, ...
@@ -148,10 +151,16 @@ pub fn encode(problem: &Problem, encoding: Encoding) -> Instance {
             declare(&mut b, name, diagonals_primary)
         })
         .collect();
+    // One option per square that is not blocked, in row-major order.
+    let mut squares = Vec::with_capacity(size * size);
     for r in 0..size {
         for c in 0..size {
+            if problem.is_blocked(r as u32, c as u32) {
+                continue;
+            }
             b.option([rows[r], cols[c], anti[r + c], diag[r + size - 1 - c]])
                 .expect("four distinct items, two primary");
+            squares.push(Queen::new(r as u32, c as u32));
         }
     }
     if diagonals_primary {
@@ -162,12 +171,18 @@ pub fn encode(problem: &Problem, encoding: Encoding) -> Instance {
     let fixed = problem
         .fixed()
         .iter()
-        .map(|q| OptionId(q.row * n + q.col))
+        .map(|q| {
+            let option = squares
+                .binary_search(q)
+                .expect("a fixed queen's square is never blocked");
+            OptionId(option as u32)
+        })
         .collect();
     Instance {
         problem: b.build(),
         n,
         fixed,
+        squares,
     }
 }
 
@@ -266,11 +281,10 @@ impl Instance {
 
     /// The board a solution's options describe (gadgets are skipped).
     pub fn decode(&self, options: &[OptionId]) -> Solution {
-        let n = self.n;
-        let mut columns = vec![0u32; n as usize];
+        let mut columns = vec![0u32; self.n as usize];
         for &option in options {
-            if u64::from(option.0) < u64::from(n) * u64::from(n) {
-                columns[(option.0 / n) as usize] = option.0 % n;
+            if let Some(q) = self.square(option) {
+                columns[q.row as usize] = q.col;
             }
         }
         Solution::from_columns(columns)
@@ -278,9 +292,7 @@ impl Instance {
 
     /// The square of a queen option, `None` for a gadget.
     pub fn square(&self, option: OptionId) -> Option<Queen> {
-        let n = self.n;
-        (u64::from(option.0) < u64::from(n) * u64::from(n))
-            .then(|| Queen::new(option.0 / n, option.0 % n))
+        self.squares.get(option.0 as usize).copied()
     }
 
     /// A solver with the fixed queens preselected, in Knuth's order or a seeded random one, on
@@ -442,6 +454,10 @@ impl Dlx {
 }
 
 impl Engine for Dlx {
+    fn takes_blocks(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &'static str {
         match self.encoding {
             Encoding::Secondary => "dlx",

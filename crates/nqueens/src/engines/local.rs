@@ -597,7 +597,8 @@ impl Engine for Local {
         &[Job::Solve]
     }
 
-    fn check(&self, job: Job, _problem: &Problem) -> Result<(), Error> {
+    fn check(&self, job: Job, problem: &Problem) -> Result<(), Error> {
+        crate::engine::check_blocks(self, job, problem)?;
         if job != Job::Solve {
             return Err(Error::Unsupported {
                 method: self.name(),

@@ -248,6 +248,9 @@ pub fn encode(problem: &Problem, encoding: Encoding, sink: &mut impl ClauseSink)
     for q in problem.fixed() {
         sink.add_clause(&[queen(n, q.row, q.col)]);
     }
+    for q in problem.blocked() {
+        sink.add_clause(&[!queen(n, q.row, q.col)]);
+    }
 }
 
 /// The size of the formula [`encode`] writes (variables, clauses, literals, binary clauses),
@@ -292,7 +295,7 @@ pub fn formula_size(problem: &Problem, encoding: Encoding) -> ClauseCounter {
             }
         }
     }
-    add(problem.fixed().len() as u64, 1);
+    add((problem.fixed().len() + problem.blocked().len()) as u64, 1);
     size.vars = u32::try_from(vars).unwrap_or(u32::MAX);
     size
 }
@@ -371,6 +374,10 @@ impl Sat {
 impl Engine for Sat {
     fn name(&self) -> &'static str {
         "sat"
+    }
+
+    fn takes_blocks(&self) -> bool {
+        true
     }
 
     fn jobs(&self) -> &'static [Job] {

@@ -11,11 +11,13 @@
 //! 8          <- the board size n comes first
 //! 1:3        <- then one fixed queen per line, ROW:COL (1-based)
 //! 5:8
+//! !2:2       <- a blocked square (no queen may stand there): ! and ROW:COL
 //! ```
 //!
 //! Instead of the queen list, the board may be drawn: exactly n rows of n cells, where `Q`,
-//! `q`, `1`, `♕` or `♛` is a queen and `.`, `·`, `_` or `0` is an empty square; spaces between
-//! cells are ignored (so the `ascii`, `unicode` and `matrix` output formats read back).
+//! `q`, `1`, `♕` or `♛` is a queen, `x`, `X`, `×` or `✕` a blocked square, and `.`, `·`, `_`
+//! or `0` an empty square; spaces between cells are ignored (so the `ascii`, `unicode` and
+//! `matrix` output formats read back). Files without blocked squares read as they always did.
 //!
 //! A UTF-8 byte-order mark at the start is ignored. Errors give a 1-based line and column (in
 //! characters) and quote at most [`nqueens_support::EXCERPT_CHARS`] characters of the file,
@@ -84,13 +86,19 @@ pub struct PartialBoard {
     pub n: u32,
     /// Fixed queens, 0-based, in file order.
     pub queens: Vec<Queen>,
+    /// Blocked squares, 0-based, in file order.
+    pub blocked: Vec<Queen>,
 }
 
 impl PartialBoard {
     /// The problem this board describes; fails if queens are off the board or attack each
-    /// other.
+    /// other, or a queen stands on a blocked square.
     pub fn to_problem(&self) -> Result<Problem, ProblemError> {
-        Problem::with_fixed(self.n, self.queens.iter().copied())
+        Problem::with_blocks(
+            self.n,
+            self.queens.iter().copied(),
+            self.blocked.iter().copied(),
+        )
     }
 }
 
@@ -144,10 +152,31 @@ pub fn parse(text: &str) -> Result<PartialBoard, ParseError> {
         })?;
 
     let body: Vec<(usize, &str)> = lines.collect();
-    let drawn = body.first().is_some_and(|(_, l)| !l.contains(':'));
+    let drawn = body
+        .first()
+        .is_some_and(|(_, l)| !l.contains(':') && !l.trim_start().starts_with('!'));
     let mut queens = Vec::new();
+    let mut blocked = Vec::new();
     if !drawn {
         for &(i, line) in &body {
+            if let Some(square) = line.trim_start().strip_prefix('!') {
+                let square = parse_square(square).map_err(|e| {
+                    at(
+                        i,
+                        indent(line),
+                        format!("expected a blocked square as !ROW:COL: {}", e.reason),
+                    )
+                })?;
+                if square.row >= n || square.col >= n {
+                    return Err(at(
+                        i,
+                        indent(line),
+                        ProblemError::BlockedOffBoard { square, n }.to_string(),
+                    ));
+                }
+                blocked.push(square);
+                continue;
+            }
             if queens.len() == n as usize {
                 return Err(at(
                     i,
@@ -172,7 +201,7 @@ pub fn parse(text: &str) -> Result<PartialBoard, ParseError> {
             }
             queens.push(queen);
         }
-        return Ok(PartialBoard { n, queens });
+        return Ok(PartialBoard { n, queens, blocked });
     }
 
     if body.len() != n as usize {
@@ -192,13 +221,14 @@ pub fn parse(text: &str) -> Result<PartialBoard, ParseError> {
             match ch {
                 ' ' | '\t' => continue,
                 'Q' | 'q' | '1' | '♕' | '♛' => queens.push(Queen::new(row as u32, cells)),
+                'x' | 'X' | '×' | '✕' => blocked.push(Queen::new(row as u32, cells)),
                 '.' | '·' | '_' | '0' => {}
                 other => {
                     return Err(at(
                         i,
                         column + 1,
                         format!(
-                            "'{}' is not a cell: use Q for a queen and . for an empty square",
+                            "'{}' is not a cell: use Q for a queen, x for a blocked square and . for an empty one",
                             excerpt(other.encode_utf8(&mut [0; 4]))
                         ),
                     ));
@@ -221,10 +251,11 @@ pub fn parse(text: &str) -> Result<PartialBoard, ParseError> {
             ));
         }
     }
-    Ok(PartialBoard { n, queens })
+    Ok(PartialBoard { n, queens, blocked })
 }
 
-/// Writes a problem in the file format (queen-list form), with an optional comment header.
+/// Writes a problem in the file format (queen-list form, then its blocked squares as
+/// `!ROW:COL`), with an optional comment header.
 pub fn write(problem: &Problem, comment: &str) -> String {
     let mut out = String::new();
     for line in comment.lines() {
@@ -233,6 +264,9 @@ pub fn write(problem: &Problem, comment: &str) -> String {
     let _ = writeln!(out, "{}", problem.n());
     for queen in problem.fixed() {
         let _ = writeln!(out, "{queen}");
+    }
+    for square in problem.blocked() {
+        let _ = writeln!(out, "!{square}");
     }
     out
 }
@@ -253,7 +287,8 @@ mod tests {
             board,
             PartialBoard {
                 n: 8,
-                queens: vec![Queen::new(0, 2), Queen::new(4, 7)]
+                queens: vec![Queen::new(0, 2), Queen::new(4, 7)],
+                blocked: Vec::new(),
             }
         );
     }
@@ -270,6 +305,40 @@ mod tests {
         let text = write(&problem, "two queens\nfixed");
         assert!(text.starts_with("# two queens\n# fixed\n10\n"));
         assert_eq!(parse(&text).unwrap().to_problem().unwrap(), problem);
+    }
+
+    #[test]
+    fn blocked_squares_read_in_both_forms_and_write_back() {
+        let listed = parse("4\n1:3\n!2:2\n  !4:1\n").unwrap();
+        assert_eq!(listed.queens, [Queen::new(0, 2)]);
+        assert_eq!(listed.blocked, [Queen::new(1, 1), Queen::new(3, 0)]);
+        let drawn = parse("4\n. . Q .\n. x . .\n....\n✕ · · ·\n").unwrap();
+        assert_eq!(drawn, listed);
+        let problem = listed.to_problem().unwrap();
+        assert_eq!(problem.blocked(), [Queen::new(1, 1), Queen::new(3, 0)]);
+        let text = write(&problem, "");
+        assert_eq!(text, "4\n1:3\n!2:2\n!4:1\n");
+        assert_eq!(parse(&text).unwrap().to_problem().unwrap(), problem);
+        let err = |text: &str| parse(text).unwrap_err().to_string();
+        assert_eq!(
+            err("4\n!2;2\n"),
+            "line 2, column 1: expected a blocked square as !ROW:COL: expected ROW:COL, like 3:5"
+        );
+        assert_eq!(
+            err("4\n1:1\n!5:2\n"),
+            "line 3, column 1: blocked square 5:2 is off the 4×4 board (rows and columns run from 1 to 4)"
+        );
+        assert_eq!(
+            parse("4\nQ...\n....\n....\n....\n!1:1\n")
+                .unwrap_err()
+                .to_string(),
+            "line 6, column 1: a drawn board needs exactly 4 rows, found 5"
+        );
+        let on_blocked = parse("4\n1:1\n!1:1\n").unwrap().to_problem().unwrap_err();
+        assert_eq!(
+            on_blocked.to_string(),
+            "fixed queen 1:1 stands on a blocked square"
+        );
     }
 
     #[test]
@@ -296,8 +365,8 @@ mod tests {
             "line 2, column 1: expected a queen as ROW:COL: rows and columns are numbered from 1"
         );
         assert_eq!(
-            err("2\n.Q\n.x\n"),
-            "line 3, column 2: 'x' is not a cell: use Q for a queen and . for an empty square"
+            err("2\n.Q\n.y\n"),
+            "line 3, column 2: 'y' is not a cell: use Q for a queen, x for a blocked square and . for an empty one"
         );
         assert_eq!(
             err("2\n.Q.\n..\n"),
@@ -336,7 +405,7 @@ mod tests {
         let message = parse("2\n.\u{1b}\n..\n").unwrap_err().to_string();
         assert_eq!(
             message,
-            "line 2, column 2: '\\u{1b}' is not a cell: use Q for a queen and . for an empty square"
+            "line 2, column 2: '\\u{1b}' is not a cell: use Q for a queen, x for a blocked square and . for an empty one"
         );
         let message = parse_square("\u{1b}[2J").unwrap_err().to_string();
         assert!(!message.chars().any(char::is_control), "{message}");

@@ -267,10 +267,10 @@ pub fn write_text(
     let columns = solution.columns();
     match format {
         Format::Unicode | Format::Ascii | Format::Matrix => {
-            let (queen, fixed, empty) = match format {
-                Format::Unicode => ('♕', '♛', '·'),
-                Format::Ascii => ('Q', 'Q', '.'),
-                _ => ('1', '1', '0'),
+            let (queen, fixed, empty, blocked) = match format {
+                Format::Unicode => ('♕', '♛', '·', '×'),
+                Format::Ascii => ('Q', 'Q', '.', 'x'),
+                _ => ('1', '1', '0', '0'),
             };
             let mut line = String::new();
             for (row, &col) in (0u32..).zip(columns) {
@@ -280,6 +280,7 @@ pub fn write_text(
                         line.push(' ');
                     }
                     line.push(match (c == col, problem.fixed_column(row) == Some(col)) {
+                        (false, _) if problem.is_blocked(row, c) => blocked,
                         (false, _) => empty,
                         (true, false) => queen,
                         (true, true) => fixed,
@@ -326,9 +327,15 @@ pub fn write_text(
                 line.number(u64::from(col) + 1)?;
             }
             line.push(b"]")?;
-            if problem.is_completion() {
-                line.push(b",\"fixed\":[")?;
-                for (i, q) in problem.fixed().iter().enumerate() {
+            for (key, squares) in [
+                (&b",\"fixed\":["[..], problem.fixed()),
+                (&b",\"blocked\":["[..], problem.blocked()),
+            ] {
+                if squares.is_empty() {
+                    continue;
+                }
+                line.push(key)?;
+                for (i, q) in squares.iter().enumerate() {
                     if i > 0 {
                         line.push(b",")?;
                     }
@@ -510,6 +517,25 @@ impl<'a> SvgGrid<'a> {
             r#"<rect width="{side}" height="{side}" fill="url(#squares)" stroke="{}" stroke-width="1"/>"#,
             self.style.dark
         )?;
+        // A blocked square: a cross in the queen's colour, a little inside the square.
+        for square in self.problem.blocked() {
+            let (x0, y0) = (u64::from(square.col) * cell, u64::from(square.row) * cell);
+            let (a, b) = (cell / 4, cell - cell / 4);
+            writeln!(
+                out,
+                r#"<path class="blocked" d="M{} {}L{} {}M{} {}L{} {}" stroke="{}" stroke-width="{}"/>"#,
+                x0 + a,
+                y0 + a,
+                x0 + b,
+                y0 + b,
+                x0 + b,
+                y0 + a,
+                x0 + a,
+                y0 + b,
+                self.style.queen,
+                (cell / 12).max(1)
+            )?;
+        }
         for queen in solution.queens() {
             let fixed = self.problem.fixed_column(queen.row) == Some(queen.col);
             writeln!(
@@ -641,6 +667,35 @@ mod tests {
 
     fn text(format: Format, problem: &Problem, columns: &[u32]) -> String {
         to_text(format, problem, &Solution::from_columns(columns.to_vec()))
+    }
+
+    #[test]
+    fn blocked_squares_are_drawn_in_every_format_that_draws_squares() {
+        let p = Problem::with_blocks(4, [Queen::new(0, 2)], [Queen::new(0, 0), Queen::new(3, 3)])
+            .unwrap();
+        let columns = [2, 0, 3, 1];
+        assert_eq!(
+            text(Format::Unicode, &p, &columns),
+            "× · ♛ ·\n♕ · · ·\n· · · ♕\n· ♕ · ×\n"
+        );
+        assert_eq!(
+            text(Format::Ascii, &p, &columns),
+            "x . Q .\nQ . . .\n. . . Q\n. Q . x\n"
+        );
+        assert_eq!(
+            text(Format::Json, &p, &columns),
+            "{\"n\":4,\"columns\":[3,1,4,2],\"fixed\":[[1,3]],\"blocked\":[[1,1],[4,4]]}\n"
+        );
+        // The drawn board reads back as the same problem.
+        let drawn = format!("4\n{}", text(Format::Ascii, &p, &columns));
+        let read = crate::formats::partial::parse(&drawn).unwrap();
+        assert_eq!(read.blocked, p.blocked());
+        let picture = svg(
+            &p,
+            &[Solution::from_columns(columns.to_vec())],
+            &SvgStyle::default(),
+        );
+        assert_eq!(picture.matches(r#"class="blocked""#).count(), 2);
     }
 
     #[test]

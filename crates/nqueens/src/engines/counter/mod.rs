@@ -514,6 +514,7 @@ impl Engine for Counter {
                 );
             }
         }
+        crate::engine::check_blocks(self, job, problem)?;
         if problem.is_completion() {
             return unsupported(
                 "fixed queens break the board symmetry it relies on; use backtrack",

@@ -1,0 +1,115 @@
+//! Blocked n-Queens from the outside: `--block`, blocked squares in partial-board files (both
+//! forms), every method's count agreeing with the naive oracle, `verify` refusing a queen on a
+//! blocked square, and the errors a user meets.
+
+use nqueens::board::naive;
+use nqueens::{Problem, Queen};
+
+use crate::util::{
+    assert_one_line_error, assert_usage_error, parse_coords, run, run_with, write_temp,
+};
+
+#[test]
+fn every_method_that_takes_blocks_counts_what_the_oracle_counts() {
+    let blocked = [
+        Queen::new(0, 0),
+        Queen::new(2, 5),
+        Queen::new(4, 4),
+        Queen::new(7, 1),
+    ];
+    let expected = naive::count(&Problem::with_blocks(8, [], blocked).unwrap());
+    let mut args = vec!["count", "8"];
+    let squares: Vec<String> = blocked.iter().map(|q| q.to_string()).collect();
+    for s in &squares {
+        args.extend(["--block", s.as_str()]);
+    }
+    for method in ["auto", "backtrack", "dlx", "dlx-gadgets", "sat", "cp"] {
+        let mut with_method = args.clone();
+        with_method.extend(["--method", method]);
+        let (code, out, err) = run(&with_method);
+        assert_eq!(code, 0, "{method}: {err}");
+        assert_eq!(out.trim(), expected.to_string(), "{method}");
+    }
+    // Every listed solution leaves the blocked squares empty.
+    let mut list = args.clone();
+    list[0] = "list";
+    list.extend(["-f", "coords"]);
+    let (code, out, _) = run(&list);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().count() as u128, expected);
+    for line in out.lines() {
+        let solution = parse_coords(line);
+        for q in blocked {
+            assert_ne!(solution.columns()[q.row as usize], q.col, "{line}");
+        }
+    }
+}
+
+#[test]
+fn partial_board_files_carry_blocked_squares_in_both_forms() {
+    let dir = tempfile::tempdir().unwrap();
+    let listed = write_temp(&dir, "listed.txt", "# blocked\n6\n1:2\n!2:3\n!3:1\n");
+    let drawn = write_temp(
+        &dir,
+        "drawn.txt",
+        "6\n. Q . . . .\n. . x . . .\nx . . . . .\n. . . . . .\n. . . . . .\n. . . . . .\n",
+    );
+    let (_, a, _) = run(&["count", "--fix-file", &listed]);
+    let (_, b, _) = run(&["count", "--fix-file", &drawn]);
+    let problem =
+        Problem::with_blocks(6, [Queen::new(0, 1)], [Queen::new(1, 2), Queen::new(2, 0)]).unwrap();
+    assert_eq!(naive::count(&problem), 1);
+    assert_eq!(a.trim(), "1");
+    assert_eq!(a, b);
+    // The solution drawn as text shows the blocked squares, and solves the same file.
+    let (code, out, err) = run(&["solve", "--fix-file", &listed, "-f", "ascii"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains('x'), "{out}");
+    let (code, out, err) = run(&["solve", "--fix-file", &listed, "-f", "permutation"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, ok, err) = run_with(&["verify", "-", "--fix-file", &listed], &out);
+    assert_eq!(code, 0, "{err}");
+    assert!(ok.starts_with("ok: 1 solution"), "{ok}");
+}
+
+#[test]
+fn verify_refuses_a_queen_on_a_blocked_square() {
+    let (code, _, err) = run_with(&["verify", "-", "--block", "1:2"], "2 4 1 3\n");
+    assert_eq!(code, 1);
+    assert_eq!(
+        err.trim(),
+        "error: standard input:1: the queen on 1:2 stands on a blocked square"
+    );
+    let (code, _, _) = run_with(&["verify", "-", "--block", "1:2"], "3 1 4 2\n");
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn bad_blocked_squares_are_usage_errors_that_name_them() {
+    assert_one_line_error(
+        &["count", "4", "--block", "5:1"],
+        2,
+        "error: blocked square 5:1 is off the 4×4 board (rows and columns run from 1 to 4)",
+    );
+    assert_one_line_error(
+        &["solve", "4", "--fix", "1:2", "--block", "1:2"],
+        2,
+        "error: fixed queen 1:2 stands on a blocked square",
+    );
+    assert_usage_error(&["count", "4", "--block", "1-2"], "expected ROW:COL");
+    assert_one_line_error(
+        &["count", "8", "--block", "4:4", "--unique"],
+        2,
+        "error: cannot count solutions up to symmetry: blocked squares break the board's symmetry, so unique solutions are not defined (no method can)",
+    );
+    // A method that cannot honour blocks refuses and names the ones that can.
+    let (code, _, err) = run(&["count", "8", "--block", "4:4", "--method", "counter"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("does not take blocked squares"), "{err}");
+    assert!(err.contains("backtrack"), "{err}");
+    // A board blocked so that no solution is left: exit 1 for solve, 0 for count.
+    let (code, _, _) = run(&["solve", "4", "--block", "1:2", "--block", "1:3"]);
+    assert_eq!(code, 1);
+    let (code, out, _) = run(&["count", "4", "--block", "1:2", "--block", "1:3"]);
+    assert_eq!((code, out.trim()), (0, "0"));
+}

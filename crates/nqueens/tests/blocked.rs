@@ -1,0 +1,205 @@
+//! Blocked n-Queens (no queen on a blocked square), with and without fixed queens: every method
+//! either honours the blocks, agreeing with the naive oracle on counts and solutions, or refuses
+//! the board; none searches the plain board instead.
+
+use std::collections::BTreeSet;
+use std::ops::ControlFlow;
+
+use nqueens::board::naive;
+use nqueens::engines::sat::Encoding;
+use nqueens::methods::{Config, Method};
+use nqueens::{Error, Job, Outcome, Problem, ProblemError, Queen, Solution, Violation, verify};
+use nqueens_support::SplitMix64;
+
+/// A random board of size `n` with about `percent` % of its squares blocked and, sometimes, a
+/// fixed queen on a square left open.
+fn random_blocked(n: u32, percent: u64, rng: &mut SplitMix64) -> Problem {
+    let blocked: Vec<Queen> = (0..n * n)
+        .filter(|_| rng.below(100) < percent as u32)
+        .map(|k| Queen::new(k / n, k % n))
+        .collect();
+    let fixed: Vec<Queen> = if rng.below(3) == 0 {
+        let k = rng.below(n * n);
+        let q = Queen::new(k / n, k % n);
+        (!blocked.contains(&q)).then_some(q).into_iter().collect()
+    } else {
+        Vec::new()
+    };
+    Problem::with_blocks(n, fixed, blocked).unwrap()
+}
+
+/// The boards of the test: fixed seeds, n = 1..9, 5 % to 40 % blocked.
+fn boards() -> Vec<Problem> {
+    let mut rng = SplitMix64::new(27);
+    let mut boards = Vec::new();
+    for n in 1..=9 {
+        for percent in [5, 10, 20, 40] {
+            for _ in 0..3 {
+                boards.push(random_blocked(n, percent, &mut rng));
+            }
+        }
+    }
+    let blocked = boards.iter().filter(|p| !p.blocked().is_empty()).count();
+    assert!(
+        blocked > 75,
+        "only {blocked} of {} boards have a blocked square",
+        boards.len()
+    );
+    boards
+}
+
+/// The methods that must take blocked boards for every job they do.
+const TAKE_BLOCKS: [Method; 5] = [
+    Method::Backtrack,
+    Method::Dlx,
+    Method::DlxGadgets,
+    Method::Sat,
+    Method::Cp,
+];
+
+fn configs() -> Vec<Config> {
+    [Encoding::Pairwise, Encoding::Compact]
+        .into_iter()
+        .map(|encoding| {
+            let mut config = Config::default();
+            config.encoding = encoding;
+            config
+        })
+        .collect()
+}
+
+#[test]
+fn every_method_counts_lists_and_solves_blocked_boards_as_the_oracle_does_or_refuses() {
+    for problem in boards() {
+        let oracle: BTreeSet<Solution> = naive::solutions(&problem);
+        let what = |m: Method| {
+            format!(
+                "{m} on n = {}, fixed {:?}, blocked {:?}",
+                problem.n(),
+                problem.fixed(),
+                problem.blocked()
+            )
+        };
+        for &method in Method::ALL {
+            for config in configs() {
+                for job in [Job::Count, Job::List, Job::Solve] {
+                    let mut engine = method.build(job, &problem, &config);
+                    if let Err(err) = engine.check(job, &problem) {
+                        assert!(
+                            !TAKE_BLOCKS.contains(&method) && method != Method::Auto,
+                            "{}: {job:?} refused: {err}",
+                            what(method)
+                        );
+                        assert!(matches!(err, Error::Unsupported { .. }), "{err}");
+                        continue;
+                    }
+                    match job {
+                        Job::Count => {
+                            let counts = engine.count(&problem, false).unwrap();
+                            assert_eq!(counts.total, oracle.len() as u128, "{}", what(method));
+                        }
+                        Job::List => {
+                            let mut found = BTreeSet::new();
+                            engine
+                                .for_each(&problem, &mut |s| {
+                                    verify(&problem, s).unwrap();
+                                    assert!(found.insert(s.clone()), "a solution twice");
+                                    ControlFlow::Continue(())
+                                })
+                                .unwrap();
+                            assert_eq!(found, oracle, "{}", what(method));
+                        }
+                        _ => match engine.solve(&problem).unwrap() {
+                            Outcome::Found(s) => {
+                                assert!(oracle.contains(&s), "{}: {s:?}", what(method));
+                            }
+                            Outcome::NoSolution => {
+                                assert!(oracle.is_empty(), "{}", what(method));
+                            }
+                            Outcome::GaveUp { reason } => {
+                                // Local search gives up on boards without a solution.
+                                assert!(oracle.is_empty(), "{}: {reason}", what(method));
+                            }
+                        },
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_methods_that_cannot_honour_blocks_say_so() {
+    let problem = Problem::with_blocks(8, [], [Queen::new(3, 3)]).unwrap();
+    for method in [Method::Counter, Method::Construct, Method::Local] {
+        let job = if method == Method::Counter {
+            Job::Count
+        } else {
+            Job::Solve
+        };
+        let engine = method.build(job, &problem, &Config::default());
+        let err = engine.check(job, &problem).unwrap_err();
+        assert!(
+            err.to_string().contains("does not take blocked squares"),
+            "{method}: {err}"
+        );
+    }
+    // Symmetry classes are not defined on a blocked board.
+    let engine = Method::Backtrack.build(Job::CountUnique, &problem, &Config::default());
+    let err = engine.check(Job::CountUnique, &problem).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("blocked squares break the board's symmetry"),
+        "{err}"
+    );
+    // auto counts a blocked board with a method that honours the blocks.
+    let mut auto = Method::Auto.build(Job::Count, &problem, &Config::default());
+    assert_eq!(
+        auto.count(&problem, false).unwrap().total,
+        naive::count(&problem)
+    );
+}
+
+#[test]
+fn blocked_squares_are_checked_where_the_board_is_built_and_verified() {
+    let err = Problem::with_blocks(4, [], [Queen::new(4, 0)]).unwrap_err();
+    assert_eq!(
+        err,
+        ProblemError::BlockedOffBoard {
+            square: Queen::new(4, 0),
+            n: 4
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "blocked square 5:1 is off the 4×4 board (rows and columns run from 1 to 4)"
+    );
+    let err = Problem::with_blocks(4, [Queen::new(1, 3)], [Queen::new(1, 3)]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "fixed queen 2:4 stands on a blocked square"
+    );
+    // A square blocked twice counts once.
+    let p = Problem::with_blocks(4, [], [Queen::new(0, 1), Queen::new(0, 1)]).unwrap();
+    assert_eq!(p.blocked(), &[Queen::new(0, 1)]);
+    assert!(p.is_completion());
+    // 4-queens has the solutions 2 4 1 3 and 3 1 4 2; blocking 1:2 leaves the second.
+    assert_eq!(
+        verify(&p, &Solution::from_columns(vec![1, 3, 0, 2])),
+        Err(Violation::OnBlocked {
+            queen: Queen::new(0, 1)
+        })
+    );
+    assert_eq!(
+        verify(&p, &Solution::from_columns(vec![2, 0, 3, 1])),
+        Ok(())
+    );
+    assert_eq!(naive::count(&p), 1);
+    assert_eq!(
+        Violation::OnBlocked {
+            queen: Queen::new(0, 1)
+        }
+        .to_string(),
+        "the queen on 1:2 stands on a blocked square"
+    );
+}
