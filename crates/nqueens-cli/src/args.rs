@@ -10,8 +10,9 @@ use clap::Args;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use nqueens::engines::sat::Encoding;
 use nqueens::formats::render::{Colour, Format, SvgStyle};
+use nqueens::formats::{csplib, partial};
 use nqueens::methods::{Config, Method};
-use nqueens::{Engine, Job, Problem, Queen, formats::partial};
+use nqueens::{Engine, Job, Problem, Queen};
 
 use crate::output;
 use crate::progress::ProgressLine;
@@ -37,6 +38,17 @@ pub struct BoardArgs {
     /// .); lines starting with # are comments.
     #[arg(long, value_name = "PATH")]
     pub fix_file: Option<PathBuf>,
+
+    /// Read a CSPLib instance (`-` reads standard input): an Essence parameter file of blocked
+    /// n-Queens (`letting n = 28`, `letting blocks = [[1,1], ...]`, 1-based) or an
+    /// excluded-diagonals file (`n = 15`, `diags = [[14, 0], ...]`). --fix-file reads these too.
+    #[arg(long, value_name = "PATH", conflicts_with = "fix_file")]
+    pub instance: Option<PathBuf>,
+
+    /// For an excluded-diagonals instance: exclude only its first K diagonals (every prefix of
+    /// the list is an instance of its own).
+    #[arg(long, value_name = "K")]
+    pub diagonals: Option<usize>,
 }
 
 impl BoardArgs {
@@ -45,8 +57,12 @@ impl BoardArgs {
         let mut queens = Vec::new();
         let mut blocked = Vec::new();
         let mut n = self.n;
-        if let Some(path) = &self.fix_file {
-            let board = read_partial(path)?;
+        let file = self.instance.as_ref().or(self.fix_file.as_ref());
+        if self.diagonals.is_some() && file.is_none() {
+            bail!("--diagonals takes the diagonals of an instance file: give --instance PATH");
+        }
+        if let Some(path) = file {
+            let board = read_board(path, self.diagonals, self.instance.is_some())?;
             match n {
                 Some(n) if n != board.n => {
                     bail!(
@@ -70,7 +86,30 @@ impl BoardArgs {
 }
 
 pub fn read_partial(path: &Path) -> Result<partial::PartialBoard> {
+    read_board(path, None, false)
+}
+
+/// A partial-board file, or a CSPLib instance (always with `instance`, else when it looks like
+/// one), as the board it describes.
+fn read_board(
+    path: &Path,
+    diagonals: Option<usize>,
+    instance: bool,
+) -> Result<partial::PartialBoard> {
     let (name, text) = output::read_input(path, partial::MAX_BYTES, "a partial-board file")?;
+    if instance || csplib::looks_like(&text) {
+        let problem = csplib::parse(&text, csplib::Options { diagonals }).with_context(|| name)?;
+        return Ok(partial::PartialBoard {
+            n: problem.n(),
+            queens: problem.fixed().to_vec(),
+            blocked: problem.blocked().to_vec(),
+        });
+    }
+    if diagonals.is_some() {
+        bail!(
+            "--diagonals takes the diagonals of an excluded-diagonals instance, and {name} is a partial-board file"
+        );
+    }
     partial::parse(&text).with_context(|| name)
 }
 

@@ -65,6 +65,7 @@ enum Command {
     #[command(hide = true)]
     BenchRun(commands::bench::BenchRunArgs),
     GenCompletion(commands::gen_completion::GenCompletionArgs),
+    GenBlocked(commands::gen_blocked::GenBlockedArgs),
     Completions(commands::completions::CompletionsArgs),
     Man(commands::man::ManArgs),
 }
@@ -126,6 +127,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => commands::bench::run(args),
         Command::BenchRun(args) => commands::bench::run_child_job(args),
         Command::GenCompletion(args) => commands::gen_completion::run(args),
+        Command::GenBlocked(args) => commands::gen_blocked::run(args),
         Command::Completions(args) => commands::completions::run(args),
         Command::Man(args) => commands::man::run(args),
     };

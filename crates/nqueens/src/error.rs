@@ -51,6 +51,9 @@ pub enum Error {
     /// A partial-board file that does not parse.
     #[error(transparent)]
     PartialBoard(#[from] crate::formats::partial::ParseError),
+    /// A CSPLib instance file (blocked n-Queens, excluded diagonals) that does not parse.
+    #[error(transparent)]
+    Instance(#[from] crate::formats::csplib::ParseError),
     /// A square that is not `ROW:COL`.
     #[error(transparent)]
     Square(#[from] crate::formats::partial::SquareError),

@@ -151,6 +151,10 @@ impl Method {
     ///   interleaved with dancing links. Plain cp had a heavy tail on random sequential
     ///   placements near the phase transition: one board in 200 at n = 100 ran past 10 s, a
     ///   board without a completion that dancing links refutes in one node.
+    /// - One solution of a board with blocked squares (blocked n-Queens), up to
+    ///   [`crate::engines::dlx::MAX_N`] rows: dancing links. Branching on the row or column with the fewest open squares is what blocked
+    ///   boards need: every instance of the ASP competitions' set (n = 28 to 56) is decided in
+    ///   under a second, where cp and SAT run past 30 s on some (BENCHMARKS.md).
     /// - Listing from [`AUTO_CONSTRUCT_FROM`] rows on: constraint programming, whose first
     ///   solutions of a big board come in milliseconds (row-by-row backtracking takes seconds
     ///   to the first at n ≈ 30, and longer than anyone waits at n = 40).
@@ -159,6 +163,13 @@ impl Method {
     ///   to start that run ([`Method::refuse_hopeless`]).
     pub fn resolve(self, job: Job, problem: &Problem) -> Method {
         match self {
+            Method::Auto
+                if job == Job::Solve
+                    && !problem.blocked().is_empty()
+                    && problem.n() <= crate::engines::dlx::MAX_N =>
+            {
+                Method::Dlx
+            }
             Method::Auto
                 if matches!(job, Job::Count | Job::CountUnique)
                     && !problem.is_completion()

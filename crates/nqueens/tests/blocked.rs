@@ -203,3 +203,60 @@ fn blocked_squares_are_checked_where_the_board_is_built_and_verified() {
         "the queen on 1:2 stands on a blocked square"
     );
 }
+
+/// The corpus in `tests/data/blocked/`: boards drawn by `nqueens gen-blocked` (partial-board
+/// files, two as Essence parameter files) and excluded-diagonals files read with the first K
+/// diagonals, their counts in `MANIFEST.tsv`. The naive oracle and every method that counts
+/// must give each count.
+#[test]
+fn the_corpus_counts_agree_with_the_manifest_the_oracle_and_every_method() {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/blocked");
+    let manifest = std::fs::read_to_string(folder.join("MANIFEST.tsv")).unwrap();
+    let mut rows = 0;
+    for line in manifest.lines().skip(1) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [file, diagonals, count] = fields[..] else {
+            panic!("bad manifest line {line:?}")
+        };
+        let text = std::fs::read_to_string(folder.join(file)).unwrap();
+        let problem = if nqueens::formats::csplib::looks_like(&text) {
+            let diagonals = diagonals.parse().ok();
+            nqueens::formats::csplib::parse(&text, nqueens::formats::csplib::Options { diagonals })
+                .unwrap()
+        } else {
+            nqueens::formats::partial::parse(&text)
+                .unwrap()
+                .to_problem()
+                .unwrap()
+        };
+        assert!(!problem.blocked().is_empty(), "{file}");
+        let count: u128 = count.parse().unwrap();
+        assert_eq!(
+            naive::count(&problem),
+            count,
+            "{file} {diagonals}: the oracle"
+        );
+        for method in [
+            Method::Auto,
+            Method::Backtrack,
+            Method::Dlx,
+            Method::Sat,
+            Method::Cp,
+        ] {
+            let mut engine = method.build(Job::Count, &problem, &Config::default());
+            let counts = engine.count(&problem, false).unwrap();
+            assert_eq!(counts.total, count, "{file} {diagonals}: {method}");
+            let mut solver = method.build(Job::Solve, &problem, &Config::default());
+            match solver.solve(&problem).unwrap() {
+                Outcome::Found(s) => {
+                    assert!(count > 0, "{file}: {method}");
+                    verify(&problem, &s).unwrap();
+                }
+                Outcome::NoSolution => assert_eq!(count, 0, "{file}: {method}"),
+                other => panic!("{file}: {method}: {other:?}"),
+            }
+        }
+        rows += 1;
+    }
+    assert!(rows >= 40, "{rows} rows");
+}

@@ -5,6 +5,7 @@ pub mod cnf;
 pub mod completions;
 pub mod count;
 pub mod devices;
+pub mod gen_blocked;
 pub mod gen_completion;
 pub mod list;
 pub mod man;

@@ -113,3 +113,86 @@ fn bad_blocked_squares_are_usage_errors_that_name_them() {
     let (code, out, _) = run(&["count", "4", "--block", "1:2", "--block", "1:3"]);
     assert_eq!((code, out.trim()), (0, "0"));
 }
+
+#[test]
+fn csplib_instances_and_gen_blocked_from_the_outside() {
+    let dir = tempfile::tempdir().unwrap();
+    let essence = write_temp(
+        &dir,
+        "b.param",
+        "language ESSENCE' 1.0\nletting n = 4\nletting blocks = [[1,2],\n[4,3],\n]\n",
+    );
+    // --instance and --fix-file read it alike: 4-queens without 1:2 and 4:3 keeps 3 1 4 2.
+    for flag in ["--instance", "--fix-file"] {
+        let (code, out, err) = run(&["solve", flag, &essence, "-f", "permutation"]);
+        assert_eq!((code, out.trim()), (0, "3 1 4 2"), "{flag}: {err}");
+    }
+    let diagonals = write_temp(
+        &dir,
+        "d.param",
+        "n = 5\nnumdiags = 2\ndiags = [[4, 1], [6, 0]]\n",
+    );
+    let (_, all, _) = run(&["count", "--instance", &diagonals]);
+    let (_, none, _) = run(&["count", "--instance", &diagonals, "--diagonals", "0"]);
+    assert_eq!(none.trim(), "10");
+    let expected = naive::count(
+        &Problem::with_blocks(
+            5,
+            [],
+            (0..5u32)
+                .flat_map(|r| (0..5u32).map(move |c| Queen::new(r, c)))
+                .filter(|q| q.row + q.col == 4 || q.row as i64 - q.col as i64 == 2),
+        )
+        .unwrap(),
+    );
+    assert_eq!(all.trim(), expected.to_string());
+    assert_usage_error(
+        &["count", "--instance", &diagonals, "--diagonals", "3"],
+        "3 diagonals asked for, but diags lists 2",
+    );
+    assert_usage_error(&["count", "5", "--diagonals", "1"], "give --instance PATH");
+    let broken = write_temp(
+        &dir,
+        "x.param",
+        "letting n = 4\nletting blocks = [[1,2] [3,4]]\n",
+    );
+    assert_usage_error(
+        &["count", "--instance", &broken],
+        "line 2, column 25: expected ',' or ']', found '['",
+    );
+    // gen-blocked: the same seed gives the same board; it reads back and counts.
+    let (code, a, err) = run(&[
+        "gen-blocked",
+        "9",
+        "--blocks",
+        "25",
+        "--min-free",
+        "2",
+        "--seed",
+        "4",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (_, b, _) = run(&[
+        "gen-blocked",
+        "9",
+        "--blocks",
+        "25",
+        "--min-free",
+        "2",
+        "--seed",
+        "4",
+    ]);
+    assert_eq!(a, b);
+    assert_eq!(a.lines().filter(|l| l.starts_with('!')).count(), 25);
+    let board = nqueens::formats::partial::parse(&a)
+        .unwrap()
+        .to_problem()
+        .unwrap();
+    let (code, out, _) = run_with(&["count", "--fix-file", "-"], &a);
+    assert_eq!(code, 0);
+    assert_eq!(out.trim(), naive::count(&board).to_string());
+    assert_usage_error(
+        &["gen-blocked", "4", "--blocks", "13", "--min-free", "1"],
+        "cannot block 13 squares of a 4×4 board keeping 1 open in every row and column: at most 12",
+    );
+}

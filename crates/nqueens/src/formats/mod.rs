@@ -2,6 +2,7 @@
 //! ([`partial`], the `ROW:COL` files), and how solutions written by any tool are read back for
 //! checking ([`solutions`]). Squares are 1-based in every format a person reads or types.
 
+pub mod csplib;
 pub mod partial;
 pub mod render;
 pub mod solutions;

@@ -109,6 +109,37 @@ pub enum GenerateError {
         /// The most queens an attempt placed.
         best: u32,
     },
+    /// More blocked squares than the rows can give while keeping `min_free` open in each.
+    #[error(
+        "cannot block {blocks} squares of {} keeping {min_free} open in every row and column: at most {}",
+        ABoard(*n),
+        u64::from(*n) * u64::from(n.saturating_sub(*min_free))
+    )]
+    TooManyBlocks {
+        /// Board size.
+        n: u32,
+        /// Blocked squares asked for.
+        blocks: u64,
+        /// Open squares every row and column keeps.
+        min_free: u32,
+    },
+    /// Every random order got stuck before blocking enough squares.
+    #[error(
+        "no way to block {blocks} squares of {} keeping {min_free} open in every row and column found in {attempts} random orders (the most blocked was {best}); try fewer blocks or a smaller --min-free",
+        ABoard(*n)
+    )]
+    BlocksOutOfAttempts {
+        /// Board size.
+        n: u32,
+        /// Blocked squares asked for.
+        blocks: u64,
+        /// Open squares every row and column keeps.
+        min_free: u32,
+        /// Random orders tried.
+        attempts: u32,
+        /// The most squares an attempt blocked.
+        best: u64,
+    },
     /// The board has no solution to keep queens from (n = 2 and n = 3).
     #[error("the {n}×{n} board has no solution, so no queens of one can be kept")]
     NoSolution {

@@ -480,6 +480,67 @@ fn partial_shuffle(items: &mut [u32], k: usize, rng: &mut SplitMix64) {
     }
 }
 
+/// Random orders [`random_blocked`] tries before giving up (the paper's generator's figure).
+pub const BLOCK_ATTEMPTS: u32 = 1000;
+
+/// A blocked n-Queens instance as Gent, Jefferson and Nightingale generate them (CSPLib
+/// problem 80's generator): the n² squares in a random order, each blocked if its row and its
+/// column keep more than `min_free` open squares, until `blocks` are blocked; an order that
+/// gets stuck first is followed by a fresh one, [`BLOCK_ATTEMPTS`] at most. Seeded with
+/// SplitMix64, so the same seed gives the same board on every machine (not the same boards as
+/// the paper's Python generator). Costs O(n²) per attempt.
+pub fn random_blocked(
+    n: u32,
+    blocks: u64,
+    min_free: u32,
+    seed: u64,
+) -> Result<Problem, GenerateError> {
+    if n == 0 {
+        return Err(GenerateError::ZeroSize);
+    }
+    let room = u64::from(n) * u64::from(n.saturating_sub(min_free));
+    if blocks > room {
+        return Err(GenerateError::TooManyBlocks {
+            n,
+            blocks,
+            min_free,
+        });
+    }
+    let mut rng = SplitMix64::new(seed);
+    let mut squares: Vec<Queen> = (0..n)
+        .flat_map(|r| (0..n).map(move |c| Queen::new(r, c)))
+        .collect();
+    let mut best = 0u64;
+    for _ in 0..BLOCK_ATTEMPTS {
+        rng.shuffle(&mut squares);
+        let mut row_open = vec![n; n as usize];
+        let mut col_open = vec![n; n as usize];
+        let mut blocked = Vec::new();
+        for &q in &squares {
+            if blocked.len() as u64 == blocks {
+                break;
+            }
+            let (r, c) = (q.row as usize, q.col as usize);
+            if row_open[r] > min_free && col_open[c] > min_free {
+                row_open[r] -= 1;
+                col_open[c] -= 1;
+                blocked.push(q);
+            }
+        }
+        if blocked.len() as u64 == blocks {
+            return Ok(Problem::with_blocks(n, [], blocked).expect("squares of the board"));
+        }
+        best = best.max(blocked.len() as u64);
+    }
+    Err(GenerateError::BlocksOutOfAttempts {
+        n,
+        blocks,
+        min_free,
+        attempts: BLOCK_ATTEMPTS,
+        best,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -736,5 +797,27 @@ mod tests {
                 assert!(rng.below_unbiased(bound) < bound);
             }
         }
+    }
+
+    #[test]
+    fn blocked_boards_keep_min_free_open_and_repeat_from_the_seed() {
+        for (n, blocks, min_free) in [(8u32, 20u64, 2u32), (28, 300, 10), (5, 0, 0), (6, 30, 1)] {
+            let p = random_blocked(n, blocks, min_free, 7).unwrap();
+            assert_eq!(p.blocked().len() as u64, blocks);
+            for line in 0..n {
+                let in_row = p.blocked().iter().filter(|q| q.row == line).count() as u32;
+                let in_col = p.blocked().iter().filter(|q| q.col == line).count() as u32;
+                assert!(n - in_row >= min_free && n - in_col >= min_free);
+            }
+            assert_eq!(random_blocked(n, blocks, min_free, 7).unwrap(), p);
+        }
+        assert_ne!(
+            random_blocked(8, 20, 2, 1).unwrap(),
+            random_blocked(8, 20, 2, 2).unwrap()
+        );
+        assert_eq!(
+            random_blocked(4, 13, 1, 0).unwrap_err().to_string(),
+            "cannot block 13 squares of a 4×4 board keeping 1 open in every row and column: at most 12"
+        );
     }
 }
