@@ -150,7 +150,7 @@ fn refuse_on_a_device(args: &CountArgs, problem: &nqueens::Problem) -> Result<()
     }
     if problem.is_completion() {
         bail!(
-            "--device counts whole boards only: the counter relies on the board's symmetry, which fixed queens break (leave out --device to count completions on the CPU)"
+            "--device counts whole boards only: the counter relies on the board's symmetry, which fixed queens and blocked squares break (leave out --device to count such a board on the CPU)"
         );
     }
     if problem.n() > counter::MAX_N {
