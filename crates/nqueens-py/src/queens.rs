@@ -471,8 +471,10 @@ type Shared2 = Arc<Mutex<(u64, u64)>>;
 
 /// count(n, *, unique=False, fixed=(), method="auto", threads=None, progress=None) -> int
 ///
-/// The number of solutions of the n×n board keeping the `fixed` queens (0-based), or with
-/// `unique=True` the number up to the eight symmetries; an exact Python int. `threads`
+/// The number of solutions of the n×n board keeping the `fixed` queens and avoiding the
+/// `blocked` squares (0-based), or with `unique=True` the number up to the symmetries (of the
+/// eight rotations and reflections, those that map the fixed queens and the blocked squares
+/// onto themselves: all eight for the plain board); an exact Python int. `threads`
 /// defaults to every core. `progress`, if given, is called now and then on the calling thread
 /// with `(done, total)` units of work (tasks of the counter). Ctrl-C stops the count.
 #[pyfunction]

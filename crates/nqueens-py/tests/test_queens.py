@@ -175,7 +175,6 @@ def test_bad_arguments_are_value_or_type_errors():
         lambda: nqueens.solve(8, fixed=[(-1, 0)]),
         lambda: nqueens.solutions(8, method="counter"),
         lambda: nqueens.solutions(65, method="backtrack"),
-        lambda: nqueens.count(8, unique=True, fixed=[(0, 0)]),
         lambda: nqueens.count(33, method="counter"),
         lambda: nqueens.count_shard(8, 3, 3),
         lambda: nqueens.count(8, threads=0),
@@ -310,10 +309,17 @@ def test_blocked_squares_are_honoured_or_refused_by_every_method():
         assert all(s[r] != c for r, c in blocked)
     s = nqueens.solve(8, blocked=blocked, fixed=[(1, 3)])
     assert s[1] == 3 and all(s[r] != c for r, c in blocked)
-    with pytest.raises(ValueError, match="blocked squares break the board's symmetry"):
-        nqueens.count(8, blocked=blocked, unique=True)
+    assert nqueens.count(8, blocked=blocked, method="counter") == total
+    # These blocked squares keep no symmetry: every solution is its own class.
+    assert nqueens.count(8, blocked=blocked, unique=True) == total
+    # A set the half turn maps onto itself keeps that symmetry: classes of one or two.
+    turned = [(0, 1), (7, 6), (3, 5), (4, 2)]
+    all_turned = list(nqueens.solutions(8, blocked=turned))
+    classes = {min(tuple(s), tuple(7 - c for c in reversed(s))) for s in all_turned}
+    for method in ["auto", "backtrack", "counter", "dlx", "cp"]:
+        assert nqueens.count(8, blocked=turned, unique=True, method=method) == len(classes)
     with pytest.raises(ValueError, match="does not take blocked squares"):
-        nqueens.count(8, blocked=blocked, method="counter")
+        nqueens.solve(8, blocked=blocked, method="construct")
     with pytest.raises(ValueError, match=r"blocked square \(8, 0\) is off the 8×8 board"):
         nqueens.count(8, blocked=[(8, 0)])
     with pytest.raises(ValueError, match=r"fixed queen \(1, 3\) stands on a blocked square"):

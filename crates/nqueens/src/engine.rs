@@ -172,9 +172,8 @@ pub trait Engine: Send {
     /// ([`Error::Unsupported`] or [`Error::TooLarge`]). Every other method calls it first.
     ///
     /// The default ([`check_standard`]) refuses jobs not in [`Engine::jobs`], boards beyond
-    /// [`Engine::max_n`], unique counts of boards with fixed queens or blocked squares, and
-    /// blocked squares unless [`Engine::takes_blocks`]; an engine overrides it to give a
-    /// reason of its own.
+    /// [`Engine::max_n`], and blocked squares unless [`Engine::takes_blocks`]; an engine
+    /// overrides it to give a reason of its own.
     fn check(&self, job: Job, problem: &Problem) -> Result<(), Error> {
         check_standard(self, job, problem)
     }
@@ -237,25 +236,15 @@ pub trait Engine: Send {
         Ok(end)
     }
 
-    /// Counts all solutions, and with `unique` also the solutions up to symmetry (which needs a
-    /// problem without fixed queens: fixed queens break the board's symmetry).
+    /// Counts all solutions, and with `unique` also the solutions up to symmetry: up to the
+    /// symmetries the board keeps ([`symmetry::Group::of`]; all eight for the plain board, fewer
+    /// or none where fixed queens or blocked squares break some).
     ///
     /// The default enumerates every solution and counts the canonical ones
-    /// ([`symmetry::is_canonical`]) for the unique count.
+    /// ([`symmetry::Group::is_canonical`]) for the unique count.
     fn count(&mut self, problem: &Problem, unique: bool) -> Result<Counts, Error> {
         self.check(if unique { Job::CountUnique } else { Job::Count }, problem)?;
-        let mut counts = Counts {
-            total: 0,
-            unique: unique.then_some(0),
-        };
-        self.for_each(problem, &mut |s| {
-            counts.total += 1;
-            if let Some(u) = counts.unique.as_mut() {
-                *u += u128::from(symmetry::is_canonical(s));
-            }
-            ControlFlow::Continue(())
-        })?;
-        Ok(counts)
+        count_by_enumeration(self, problem, unique)
     }
 
     /// The engine's counters for its last call (empty before the first).
@@ -264,11 +253,33 @@ pub trait Engine: Send {
     }
 }
 
+/// [`Engine::count`] by enumeration: every solution [`Engine::for_each`] visits counts one, and
+/// with `unique` the canonical ones under the board's symmetries count one more each.
+pub fn count_by_enumeration<E: Engine + ?Sized>(
+    engine: &mut E,
+    problem: &Problem,
+    unique: bool,
+) -> Result<Counts, Error> {
+    let group = unique.then(|| symmetry::Group::of(problem));
+    let mut counts = Counts {
+        total: 0,
+        unique: unique.then_some(0),
+    };
+    engine.for_each(problem, &mut |s| {
+        counts.total += 1;
+        if let (Some(u), Some(group)) = (counts.unique.as_mut(), &group) {
+            *u += u128::from(group.is_canonical(s));
+        }
+        ControlFlow::Continue(())
+    })?;
+    Ok(counts)
+}
+
 /// Every job: what an engine that can do them all returns from [`Engine::jobs`].
 pub const ALL_JOBS: &[Job] = &[Job::Solve, Job::List, Job::Count, Job::CountUnique];
 
-/// The check derived from an engine's [`Engine::jobs`] and [`Engine::max_n`], with the
-/// unique-count rule of [`check_unique`]: the default of [`Engine::check`].
+/// The check derived from an engine's [`Engine::jobs`], [`Engine::max_n`] and
+/// [`Engine::takes_blocks`]: the default of [`Engine::check`].
 pub fn check_standard<E: Engine + ?Sized>(
     engine: &E,
     job: Job,
@@ -284,7 +295,6 @@ pub fn check_standard<E: Engine + ?Sized>(
         });
     }
     check_size(engine.name(), problem, engine.max_n())?;
-    check_unique(engine.name(), job, problem)?;
     check_blocks(engine, job, problem)
 }
 
@@ -312,24 +322,6 @@ pub fn check_size(method: &'static str, problem: &Problem, max: u32) -> Result<(
             method,
             n: problem.n(),
             max,
-        });
-    }
-    Ok(())
-}
-
-/// The check every engine makes for [`Job::CountUnique`]: symmetry classes are only defined
-/// when no queen is fixed.
-pub fn check_unique(method: &'static str, job: Job, problem: &Problem) -> Result<(), Error> {
-    if job == Job::CountUnique && problem.is_completion() {
-        let what = if problem.fixed().is_empty() {
-            "blocked squares break"
-        } else {
-            "fixed queens break"
-        };
-        return Err(Error::Unsupported {
-            method,
-            job,
-            reason: format!("{what} the board's symmetry, so unique solutions are not defined"),
         });
     }
     Ok(())

@@ -23,6 +23,8 @@ pub struct CountArgs {
     #[command(flatten)]
     pub board: BoardArgs,
     /// Count solutions up to rotation and reflection (OEIS A002562) instead of all (A000170).
+    /// With fixed queens or blocked squares: up to the rotations and reflections that map them
+    /// onto themselves (most such boards keep none, and then every solution counts).
     #[arg(long, short)]
     pub unique: bool,
     /// Worker threads [default: all cores].
@@ -175,6 +177,12 @@ fn run_counter(
         bail!(
             "--checkpoint and --shard need the counter method, not {}",
             method.name()
+        );
+    }
+    if problem.is_completion() {
+        // The task list, its checkpoints and shards are the whole board's.
+        bail!(
+            "--checkpoint and --shard count whole boards only, not boards with fixed queens or blocked squares (leave them out: such a count runs on the CPU threads without them)"
         );
     }
     let job = if args.unique {

@@ -8,21 +8,33 @@ use crate::util::{assert_one_line_error, records, run, write_temp};
 use nqueens::instances::oeis;
 
 #[test]
-fn auto_counts_with_the_counter_and_falls_back_for_fixed_queens() {
+fn auto_counts_with_the_counter_with_or_without_fixed_queens() {
     let (code, stdout, stderr) = run(&["count", "12", "--stats"]);
     assert_eq!((code, stdout.as_str()), (0, "14200\n"));
     assert!(stderr.starts_with("method=counter "), "{stderr}");
     let (code, stdout, _) = run(&["count", "12", "--unique", "-j", "3"]);
     assert_eq!((code, stdout.as_str()), (0, "1787\n"));
-    // A completion breaks the symmetry: auto runs backtrack, and says so.
+    // A completion breaks the symmetry: auto still runs the counter, under per-row masks, and
+    // agrees with backtracking.
     let (code, stdout, stderr) = run(&["count", "8", "--fix", "1:1", "--stats"]);
     assert_eq!((code, stdout.as_str()), (0, "4\n"));
-    assert!(stderr.starts_with("method=backtrack "), "{stderr}");
-    // Asking the counter itself for one is a clear error.
+    assert!(stderr.starts_with("method=counter "), "{stderr}");
+    for extra in [&[][..], &["--unique"][..]] {
+        let args = [
+            &["count", "13", "--fix", "2:5", "--block", "7:7"][..],
+            extra,
+        ]
+        .concat();
+        let by_counter = run(&[&args[..], &["-m", "counter"]].concat());
+        let by_backtrack = run(&[&args[..], &["-m", "backtrack"]].concat());
+        assert_eq!(by_counter.0, 0, "{}", by_counter.2);
+        assert_eq!(by_counter.1, by_backtrack.1, "{args:?}");
+    }
+    // Checkpoints and shards are the whole board's: a completion is refused with them.
     assert_one_line_error(
-        &["count", "8", "--fix", "1:1", "--method", "counter"],
+        &["count", "8", "--fix", "1:1", "--shard", "1/2"],
         2,
-        "the counter method cannot count solutions: fixed queens break the board symmetry it relies on; use backtrack",
+        "--checkpoint and --shard count whole boards only",
     );
     assert_one_line_error(&["solve", "8", "--method", "counter"], 2, "it only counts");
     // The baseline is still there.
@@ -735,7 +747,7 @@ fn a_completion_count_that_cannot_finish_says_so_before_it_starts() {
     let line = line.expect("a note on stderr within 10 s");
     assert!(
         line.starts_with(
-            "note: counting the completions of this board by plain backtracking needs about "
+            "note: counting the solutions of this board by plain backtracking needs about "
         ) && line.contains("years")
             && line.contains("Ctrl-C stops it"),
         "{line}"

@@ -5,8 +5,16 @@
 //! its eight images; a solution is *canonical* when it equals its canonical form. Counting the
 //! canonical solutions gives OEIS A002562 (the "unique" count), and each class has 1, 2, 4 or 8
 //! members ([`orbit_size`]).
+//!
+//! A board with fixed queens or blocked squares keeps only the symmetries that map its fixed
+//! queens onto its fixed queens and its blocked squares onto its blocked squares (a subgroup of
+//! the eight, [`Group::of`]): exactly those carry its solutions onto its solutions. Its
+//! solutions up to symmetry are the classes under that subgroup, each counted once through its
+//! lexicographically smallest member ([`Group::is_canonical`]); a board whose subgroup is the
+//! identity alone has as many classes as solutions. Finding the subgroup costs O(8 (k + b)
+//! log(k + b)) for k fixed queens and b blocked squares; the canonical check O(|group| · n).
 
-use crate::board::{Queen, Solution};
+use crate::board::{Problem, Queen, Solution};
 
 /// One of the eight symmetries of the n×n board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -81,6 +89,61 @@ impl Symmetry {
     }
 }
 
+/// The symmetries of one board (a subgroup of the eight, identity first): see the module
+/// essay.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Group {
+    members: Vec<Symmetry>,
+}
+
+impl Group {
+    /// The symmetries that map the fixed queens of `problem` onto its fixed queens and its
+    /// blocked squares onto its blocked squares: all eight for the plain board.
+    ///
+    /// ```
+    /// use nqueens::{Problem, Queen};
+    /// use nqueens::board::symmetry::{Group, Symmetry};
+    /// // A queen in the centre of the 5×5 board keeps all eight symmetries.
+    /// let centre = Problem::with_fixed(5, [Queen::new(2, 2)]).unwrap();
+    /// assert_eq!(Group::of(&centre).members().len(), 8);
+    /// // One blocked corner keeps the identity and the reflection in the main diagonal.
+    /// let corner = Problem::with_blocks(5, [], [Queen::new(0, 0)]).unwrap();
+    /// assert_eq!(Group::of(&corner).members(), [Symmetry::Identity, Symmetry::Transpose]);
+    /// ```
+    pub fn of(problem: &Problem) -> Group {
+        let n = problem.n();
+        let keeps = |symmetry: Symmetry, squares: &[Queen]| {
+            let mut images: Vec<Queen> = squares
+                .iter()
+                .map(|&q| symmetry.apply_to_queen(q, n))
+                .collect();
+            images.sort_unstable();
+            // Both lists are sorted and free of repeats, so equal lists are equal sets.
+            images == squares
+        };
+        let members = Symmetry::ALL
+            .into_iter()
+            .filter(|&s| keeps(s, problem.fixed()) && keeps(s, problem.blocked()))
+            .collect();
+        Group { members }
+    }
+
+    /// The symmetries in the group, identity first.
+    pub fn members(&self) -> &[Symmetry] {
+        &self.members
+    }
+
+    /// Whether the identity is the only member (every solution is its own class).
+    pub fn is_trivial(&self) -> bool {
+        self.members.len() == 1
+    }
+
+    /// Whether `solution` is the lexicographically smallest of its images under the group.
+    pub fn is_canonical(&self, solution: &Solution) -> bool {
+        is_smallest_image(solution, &self.members)
+    }
+}
+
 /// The lexicographically smallest of the eight images of `solution`.
 pub fn canonical(solution: &Solution) -> Solution {
     Symmetry::ALL
@@ -92,8 +155,13 @@ pub fn canonical(solution: &Solution) -> Solution {
 
 /// Whether `solution` is the representative of its symmetry class.
 pub fn is_canonical(solution: &Solution) -> bool {
+    is_smallest_image(solution, &Symmetry::ALL)
+}
+
+/// Whether no image of `solution` under `symmetries` comes before it.
+fn is_smallest_image(solution: &Solution, symmetries: &[Symmetry]) -> bool {
     // Compare image by image, so the common case (some image is smaller) stops early.
-    Symmetry::ALL[1..]
+    symmetries
         .iter()
         .all(|s| s.apply(solution).columns() >= solution.columns())
 }
@@ -153,6 +221,54 @@ mod tests {
         assert_eq!(orbit_size(&s), 4);
         assert!(is_canonical(&s));
         assert_eq!(canonical(&Symmetry::Rotate90.apply(&s)), s);
+    }
+
+    /// The group's members really map the fixed and blocked sets onto themselves, and the
+    /// members it leaves out do not, on random boards; its canonical members are one per class.
+    #[test]
+    fn a_boards_group_keeps_exactly_its_fixed_and_blocked_sets() {
+        let mut rng = nqueens_support::SplitMix64::new(27);
+        for _ in 0..300 {
+            let n = 1 + rng.below(7);
+            let blocked: Vec<Queen> = (0..rng.below(5))
+                .map(|_| Queen::new(rng.below(n), rng.below(n)))
+                .collect();
+            // Blocking a square and its images often keeps some symmetry: mirror half the time.
+            let mut squares = blocked.clone();
+            if rng.below(2) == 0 {
+                squares.extend(
+                    blocked
+                        .iter()
+                        .map(|&q| Symmetry::Rotate180.apply_to_queen(q, n)),
+                );
+            }
+            let Ok(problem) = Problem::with_blocks(n, [], squares) else {
+                continue;
+            };
+            let group = Group::of(&problem);
+            assert_eq!(group.members()[0], Symmetry::Identity);
+            let set: std::collections::BTreeSet<Queen> =
+                problem.blocked().iter().copied().collect();
+            for s in Symmetry::ALL {
+                let image: std::collections::BTreeSet<Queen> =
+                    set.iter().map(|&q| s.apply_to_queen(q, n)).collect();
+                assert_eq!(
+                    group.members().contains(&s),
+                    image == set,
+                    "{s:?} on {problem:?}"
+                );
+            }
+            // Classes: solutions reached from each other by members, one canonical per class.
+            let solutions = crate::board::naive::solutions(&problem);
+            for solution in &solutions {
+                let class: std::collections::BTreeSet<Solution> =
+                    group.members().iter().map(|s| s.apply(solution)).collect();
+                assert!(class.iter().all(|member| solutions.contains(member)));
+                let canonical: Vec<&Solution> =
+                    class.iter().filter(|m| group.is_canonical(m)).collect();
+                assert_eq!(canonical, [class.first().unwrap()]);
+            }
+        }
     }
 
     #[test]

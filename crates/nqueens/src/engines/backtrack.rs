@@ -398,6 +398,7 @@ impl Engine for Backtrack {
     fn count(&mut self, problem: &Problem, unique: bool) -> Result<Counts, Error> {
         self.check(if unique { Job::CountUnique } else { Job::Count }, problem)?;
         let board = Board::new(problem);
+        let group = unique.then(|| symmetry::Group::of(problem));
         // One task per square the first row allows; threads take tasks in order.
         let first_row: Vec<u32> = (0..board.n as u32)
             .filter(|&c| board.allowed[0] >> c & 1 == 1)
@@ -432,10 +433,10 @@ impl Engine for Backtrack {
                 };
                 let (nodes, end) = search(&board, &[col], &mut budget, &mut |columns: &[u32]| {
                     counts.total += 1;
-                    if let Some(u) = counts.unique.as_mut() {
-                        *u += u128::from(symmetry::is_canonical(&Solution::from_columns(
-                            columns.to_vec(),
-                        )));
+                    if let (Some(u), Some(group)) = (counts.unique.as_mut(), &group) {
+                        *u += u128::from(
+                            group.is_canonical(&Solution::from_columns(columns.to_vec())),
+                        );
                     }
                     ControlFlow::Continue(())
                 });

@@ -520,18 +520,7 @@ impl Engine for Dlx {
         self.check(if unique { Job::CountUnique } else { Job::Count }, problem)?;
         if unique {
             // Symmetry classes need the boards: enumerate.
-            let mut counts = Counts {
-                total: 0,
-                unique: Some(0),
-            };
-            self.for_each(problem, &mut |s| {
-                counts.total += 1;
-                if let Some(u) = counts.unique.as_mut() {
-                    *u += u128::from(crate::board::symmetry::is_canonical(s));
-                }
-                ControlFlow::Continue(())
-            })?;
-            return Ok(counts);
+            return crate::engine::count_by_enumeration(self, problem, true);
         }
         let instance = encode(problem, self.encoding);
         let mut solver = instance.solver(self.seed, self.engine);

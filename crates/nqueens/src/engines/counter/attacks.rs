@@ -60,6 +60,15 @@ pub(crate) struct TaskTies {
 }
 
 impl TaskTies {
+    /// No tie squares at all: every solution counts as untied (the loops then count plainly,
+    /// for boards counted without symmetry).
+    pub(crate) const NONE: TaskTies = TaskTies {
+        side_rows: [0, 0],
+        side_squares: 0,
+        // No solution's last row is empty, so no last queen equals this.
+        last_square: 0,
+    };
+
     pub(crate) fn new(n: u32, class: Class) -> Self {
         let (b1, last) = (class.b1 as usize, n as usize - 1);
         TaskTies {

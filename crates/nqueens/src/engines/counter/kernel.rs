@@ -468,20 +468,7 @@ pub(crate) fn solve_task_with(
             (found.eightfold, found.nodes)
         }
         Loop::Lanes => {
-            // The lanes hold 32 bits (n <= 32): the bits at or above 32 are off the board.
-            let mut blocked = [0u32; 32];
-            for (narrow, &wide) in blocked.iter_mut().zip(&masks.blocked[..n as usize]) {
-                *narrow = wide as u32;
-            }
-            let board = lanes::Board {
-                n: n as usize,
-                blocked: &blocked[..n as usize],
-                prefix,
-                start,
-                ties,
-            };
-            let levels = scratch.levels.get_or_insert_with(Box::default);
-            let found = lanes::count(&board, levels, &mut |columns| {
+            let found = count_in_lanes(&masks, prefix, start, ties, scratch, &mut |columns| {
                 tied.add_orbit(canonical_orbit(columns))
             });
             (found.eightfold, found.nodes)
@@ -490,6 +477,49 @@ pub(crate) fn solve_task_with(
     let mut result = TaskResult { nodes, ..tied };
     result.add_eightfold(eightfold);
     result
+}
+
+/// The lanes loop on the completions of `prefix` under `masks` (n ≤ 32, see [`lanes::count`]).
+fn count_in_lanes(
+    masks: &RowMasks,
+    prefix: &[u8],
+    start: State,
+    ties: TaskTies,
+    scratch: &mut Scratch,
+    on_tied: &mut dyn FnMut(&[u8]),
+) -> lanes::Found {
+    // The lanes hold 32 bits (n <= 32): the bits at or above 32 are off the board.
+    let mut blocked = [0u32; 32];
+    for (narrow, &wide) in blocked.iter_mut().zip(&masks.blocked[..masks.n]) {
+        *narrow = wide as u32;
+    }
+    let board = lanes::Board {
+        n: masks.n,
+        blocked: &blocked[..masks.n],
+        prefix,
+        start,
+        ties,
+    };
+    let levels = scratch.levels.get_or_insert_with(Box::default);
+    lanes::count(&board, levels, on_tied)
+}
+
+/// The number of completions of `prefix` (legal, and on squares `masks` allows) under `masks`,
+/// with no symmetry, and the queens placed on the way, by the fastest loop this CPU has: the
+/// counter's loop for boards with fixed queens or blocked squares (module `masked`).
+pub(crate) fn count_plain(masks: &RowMasks, prefix: &[u8], scratch: &mut Scratch) -> (u64, u64) {
+    debug_assert!(fits(masks, prefix));
+    let start = State::after(prefix).expect("the prefix is legal");
+    match Loop::best_for(masks.n as u32, prefix.len()) {
+        Loop::OneBoard => search::<false>(masks, start, scratch, &mut |_| {}),
+        Loop::Lanes => {
+            // No tie squares: every solution counts in `eightfold`, once.
+            let found = count_in_lanes(masks, prefix, start, TaskTies::NONE, scratch, &mut |_| {
+                unreachable!("no tie squares")
+            });
+            (found.eightfold, found.nodes)
+        }
+    }
 }
 
 #[cfg(test)]

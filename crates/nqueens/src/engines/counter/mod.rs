@@ -53,6 +53,16 @@
 //! and node counts) and is 3 to 4 times faster per node; the one-board loop runs everywhere
 //! else (and in WebAssembly).
 //!
+//! # Boards with fixed queens or blocked squares
+//!
+//! Such a board keeps few of the eight symmetries (usually none), so the class rules do not
+//! apply; module `masked` runs the same two loops under per-row masks of the squares each row
+//! may take (the fixed queen's square, or every square neither blocked nor attacked by a
+//! fixed queen), with no symmetry rules and tasks made by filling the first rows. Up to
+//! symmetry, such a board counts the classes under the symmetries it keeps. These counts run
+//! on the CPU threads only, with no checkpoint or shard (their task lists are the whole
+//! board's).
+//!
 //! # Tasks, threads, checkpoints, shards
 //!
 //! The count is split into tasks by pre-placing the first rows ([`tasks`]: the same list, with
@@ -87,6 +97,7 @@ pub mod device;
 pub mod distributed;
 pub(crate) mod error;
 pub mod kernel;
+mod masked;
 pub(crate) mod part;
 // Off x86-64 the lanes loop is never chosen (`lanes::available()` is false), so its buffers
 // and board are built by nothing.
@@ -514,17 +525,35 @@ impl Engine for Counter {
                 );
             }
         }
-        crate::engine::check_blocks(self, job, problem)?;
-        if problem.is_completion() {
-            return unsupported(
-                "fixed queens break the board symmetry it relies on; use backtrack",
-            );
-        }
         crate::engine::check_size(self.name(), problem, MAX_N)
     }
 
+    fn takes_blocks(&self) -> bool {
+        true
+    }
+
+    /// The whole board by [`Counter::run`] (symmetry classes, on the device if one is set);
+    /// a board with fixed queens or blocked squares on the CPU threads, under per-row masks
+    /// (module `masked`), up to the symmetries the board keeps.
     fn count(&mut self, problem: &Problem, unique: bool) -> Result<Counts, Error> {
         self.check(if unique { Job::CountUnique } else { Job::Count }, problem)?;
+        if problem.is_completion() {
+            let (counts, nodes, tasks) = masked::count(
+                problem,
+                unique,
+                self.threads,
+                &self.limits,
+                self.progress.as_ref(),
+            )
+            .map_err(|reason| Error::GaveUp {
+                method: self.name(),
+                reason,
+            })?;
+            self.stats = Stats::default();
+            self.stats.set("nodes", nodes);
+            self.stats.set("tasks", u128::from(tasks));
+            return Ok(counts);
+        }
         let report = self.run(problem.n(), &RunOptions::default())?;
         Ok(Counts {
             total: report.total,
@@ -561,12 +590,6 @@ mod tests {
         let problem = Problem::new(8).unwrap();
         assert!(counter.check(Job::List, &problem).is_err());
         assert!(counter.check(Job::Solve, &problem).is_err());
-        let fixed = Problem::with_fixed(8, vec![crate::Queen::new(0, 0)]).unwrap();
-        let message = counter.check(Job::Count, &fixed).unwrap_err().to_string();
-        assert_eq!(
-            message,
-            "the counter method cannot count solutions: fixed queens break the board symmetry it relies on; use backtrack"
-        );
         let big = Problem::new(33).unwrap();
         assert_eq!(
             counter.check(Job::Count, &big).unwrap_err().to_string(),
