@@ -55,6 +55,8 @@ fi
 # tests build it: shared with `cargo test --workspace --profile checked`).
 scripts/build-web target/web || fail "building the page failed (see above)"
 cargo build --quiet --profile checked -p nqueens-cli || fail "building the nqueens CLI failed"
+# Where cargo put it: CARGO_TARGET_DIR when set, made absolute like the other paths below.
+cli=$(cd "${CARGO_TARGET_DIR:-target}" && pwd)/checked/nqueens
 
 if [ ! -d web/tests/node_modules/playwright-core ] ||
     [ web/tests/package-lock.json -nt web/tests/node_modules/.package-lock.json ]; then
@@ -74,7 +76,7 @@ done
 
 NQ_BASE_URL="http://127.0.0.1:$port/" \
     NQ_PAGE_DIR="$PWD/target/web" \
-    NQ_CLI="$PWD/target/checked/nqueens" \
+    NQ_CLI="$cli" \
     NQ_SCREENSHOTS="$PWD/target/web-screenshots" \
     CHROMIUM="$chromium" \
     node --test "$@" web/tests/playground.test.js

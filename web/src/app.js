@@ -27,6 +27,8 @@
   var state = {
     n: 8,
     fix: [], // [[row, col]] 1-based, the queens the user placed (fixed for the engines)
+    block: [], // [[row, col]] 1-based, the squares no queen may take (blocked n-Queens)
+    tool: "queen", // what a plain click on the board does: "queen" or "block"
     method: "auto",
     seed: 0,
     solution: null, // 1-based columns of the shown solution (null: none)
@@ -41,9 +43,23 @@
   }
   function setStatus(text) { $("status").textContent = text; }
 
-  // ---- URL state: #n=8&fix=1:1,2:5&method=dlx&seed=3 ---------------------------------------
+  // ---- URL state: #n=8&fix=1:1,2:5&block=3:3&method=dlx&seed=3 -----------------------------
+  // A list of squares as the address and the CLI write it: 1:1,2:5.
+  function squaresText(squares) {
+    return squares.map(function (q) { return q[0] + ":" + q[1]; }).join(",");
+  }
+  function parseSquares(value, what, out) {
+    var squares = [];
+    value.split(",").forEach(function (square) {
+      if (!square) return;
+      var m = /^(\d+):(\d+)$/.exec(square);
+      if (!m) out.errors.push(what + " is ROW:COL (1-based), not '" + square + "'");
+      else squares.push([Number(m[1]), Number(m[2])]);
+    });
+    return squares;
+  }
   function parseHash(hash) {
-    var out = { n: 8, fix: [], method: "auto", seed: 0, errors: [] };
+    var out = { n: 8, fix: [], block: [], method: "auto", seed: 0, errors: [] };
     var text = hash.replace(/^#/, "");
     if (!text) return out;
     text.split("&").forEach(function (part) {
@@ -55,12 +71,9 @@
         if (!/^\d+$/.test(value)) out.errors.push("n must be a whole number, not '" + value + "'");
         else out.n = Number(value);
       } else if (key === "fix") {
-        value.split(",").forEach(function (square) {
-          if (!square) return;
-          var m = /^(\d+):(\d+)$/.exec(square);
-          if (!m) out.errors.push("a fixed queen is ROW:COL (1-based), not '" + square + "'");
-          else out.fix.push([Number(m[1]), Number(m[2])]);
-        });
+        out.fix = parseSquares(value, "a fixed queen", out);
+      } else if (key === "block") {
+        out.block = parseSquares(value, "a blocked square", out);
       } else if (key === "method") {
         if (METHODS.indexOf(value) < 0) out.errors.push("unknown method '" + value + "' (the page offers " + METHODS.join(", ") + ")");
         else out.method = value;
@@ -75,7 +88,8 @@
   }
   function writeHash() {
     var parts = ["n=" + state.n];
-    if (state.fix.length) parts.push("fix=" + state.fix.map(function (q) { return q[0] + ":" + q[1]; }).join(","));
+    if (state.fix.length) parts.push("fix=" + squaresText(state.fix));
+    if (state.block.length) parts.push("block=" + squaresText(state.block));
     parts.push("method=" + state.method);
     parts.push("seed=" + state.seed);
     var hash = "#" + parts.join("&");
@@ -85,6 +99,7 @@
     var parsed = parseHash(location.hash);
     state.n = parsed.n;
     state.fix = parsed.fix;
+    state.block = parsed.block;
     state.method = parsed.method;
     state.seed = parsed.seed;
     state.solution = null;
@@ -98,7 +113,7 @@
   // ---- checks ------------------------------------------------------------------------------
   function check(extraErrors) {
     var errors = (extraErrors || []).slice();
-    var answer = engine.call({ op: "check", n: state.n, fix: state.fix });
+    var answer = engine.call({ op: "check", n: state.n, fix: state.fix, block: state.block });
     if (answer.error) errors.push(answer.error);
     return errors;
   }
@@ -137,6 +152,8 @@
     var at = {};
     queens.forEach(function (q) { at[q.r + ":" + q.c] = q; });
     var fixedQueens = queens.filter(function (q) { return q.fixed; });
+    var blocked = {};
+    state.block.forEach(function (b) { blocked[b[0] + ":" + b[1]] = true; });
     var html = [];
     for (var r = 1; r <= n; r++) {
       html.push('<div role="row" class="row">');
@@ -145,11 +162,13 @@
         var q = at[key];
         var square = { r: r, c: c };
         var attacked = fixedQueens.some(function (f) { return (f.r !== r || f.c !== c) && attacks(f, square); });
-        var cls = "sq " + ((r + c) % 2 === 0 ? "light" : "dark") + (attacked ? " attacked" : "");
-        var label = "row " + r + ", column " + c;
+        var cls = "sq " + ((r + c) % 2 === 0 ? "light" : "dark") + (attacked ? " attacked" : "") +
+          (blocked[key] ? " blocked" : "");
+        var label = "row " + r + ", column " + c + (blocked[key] ? ", blocked" : "");
         var inner = "";
         if (q) {
-          var conflict = queens.some(function (o) { return o !== q && attacks(o, q); });
+          // A queen on a blocked square is as wrong as two queens that attack each other.
+          var conflict = blocked[key] || queens.some(function (o) { return o !== q && attacks(o, q); });
           label += q.fixed ? ", your queen" : ", solution queen";
           if (conflict) label += ", in conflict";
           inner = '<span class="queen ' + (q.fixed ? "fixed" : "solved") + (conflict ? " conflict" : "") +
@@ -188,13 +207,17 @@
     });
     canvas.setAttribute("data-n", String(n));
   }
-  function toggle(r, c) {
-    var i = state.fix.findIndex(function (q) { return q[0] === r && q[1] === c; });
-    if (i >= 0) state.fix.splice(i, 1);
-    else {
-      // A queen placed on a row replaces a shown solution's queen there, never another of yours.
-      state.fix.push([r, c]);
-    }
+  // Adds the square (r, c) to `squares` (state.fix or state.block), or takes it out if there.
+  function toggleSquare(squares, r, c) {
+    var i = squares.findIndex(function (q) { return q[0] === r && q[1] === c; });
+    if (i >= 0) squares.splice(i, 1);
+    else squares.push([r, c]);
+  }
+  // Places or removes a queen (a queen placed on a row replaces a shown solution's queen there,
+  // never another of yours), or with `blocking` blocks or unblocks the square. Either may leave
+  // a queen on a blocked square: the check names it, and the user undoes it with one click.
+  function toggle(r, c, blocking) {
+    toggleSquare(blocking ? state.block : state.fix, r, c);
     state.solution = null;
     state.index = 0;
     focus = { r: r, c: c };
@@ -206,7 +229,8 @@
     var cell = event.target.closest("[data-square]");
     if (!cell) return;
     var rc = cell.getAttribute("data-square").split(":").map(Number);
-    toggle(rc[0], rc[1]);
+    // Shift-click blocks whatever the tool, so both edits are at hand without the switch.
+    toggle(rc[0], rc[1], state.tool === "block" || event.shiftKey);
   });
   $("board").addEventListener("keydown", function (event) {
     var cell = event.target.closest("[data-square]");
@@ -219,7 +243,11 @@
       c = Math.min(n, Math.max(1, c + moves[event.key][1]));
     } else if (event.key === "Home") { c = 1; } else if (event.key === "End") { c = n; } else if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
-      toggle(r, c);
+      toggle(r, c, state.tool === "block");
+      return;
+    } else if (event.key === "x" || event.key === "X") {
+      event.preventDefault();
+      toggle(r, c, true);
       return;
     } else {
       return;
@@ -288,7 +316,7 @@
     if (counter.busy()) counter.restart();
     out.textContent = "counting…";
     var mine = ++countId;
-    counter.run({ request: { op: "count", n: state.n, fix: state.fix } }, function (answer) {
+    counter.run({ request: { op: "count", n: state.n, fix: state.fix, block: state.block } }, function (answer) {
       if (mine !== countId) return;
       if (answer.error) { out.textContent = answer.error; return; }
       out.textContent = String(answer.total);
@@ -299,16 +327,17 @@
   // ---- update after any change -------------------------------------------------------------
   function update(extraErrors) {
     // Settings the address got wrong fell back to their defaults: say so, and go on. A board
-    // whose queens attack each other is still drawn (conflicts marked); one that cannot be
-    // drawn (no size, queens off the board) is not.
+    // whose queens attack each other or stand on blocked squares is still drawn (conflicts
+    // marked); one that cannot be drawn (no size, squares off the board) is not.
     var boardErrors = check();
     var errors = (extraErrors || []).concat(boardErrors);
-    state.valid = state.n >= 1 && state.n <= MAX_N && boardErrors.filter(function (e) { return !/same (row|column|diagonal|anti-diagonal)|given twice/.test(e); }).length === 0;
+    state.valid = state.n >= 1 && state.n <= MAX_N && boardErrors.filter(function (e) { return !/same (row|column|diagonal|anti-diagonal)|given twice|stands on a blocked square/.test(e); }).length === 0;
     if (errors.length) showMessage(errors.join("; ")); else showMessage("");
     if (state.valid) writeHash();
     renderBoard();
     liveCount();
     $("gallery").disabled = !(state.valid && state.n <= 12);
+    $("clear-blocks").disabled = state.block.length === 0;
   }
 
   // ---- solve / next ------------------------------------------------------------------------
@@ -318,7 +347,7 @@
     state.index = index;
     setStatus("solving with " + state.method + "…");
     $("status").removeAttribute("data-done");
-    var request = { op: "solve", n: state.n, fix: state.fix, method: state.method, seed: state.seed, index: index };
+    var request = { op: "solve", n: state.n, fix: state.fix, block: state.block, method: state.method, seed: state.seed, index: index };
     if (jobs.busy()) jobs.restart();
     jobs.run({ request: request }, function (answer, ms) {
       $("status").setAttribute("data-done", "1");
@@ -335,11 +364,17 @@
   $("solve").addEventListener("click", function () { solve(0); });
   $("next").addEventListener("click", function () { solve(state.solution ? state.index + 1 : 0); });
   $("clear").addEventListener("click", function () { state.fix = []; state.solution = null; update(); });
+  $("clear-blocks").addEventListener("click", function () { state.block = []; state.solution = null; update(); });
+  $("tool").addEventListener("change", function () {
+    state.tool = document.querySelector('input[name="tool"]:checked').value;
+  });
   $("size").addEventListener("change", function () {
     var n = Number($("size").value);
     if (!Number.isInteger(n) || n < 1 || n > MAX_N) { showMessage("the board size must be a whole number from 1 to " + MAX_N); return; }
     state.n = n;
-    state.fix = state.fix.filter(function (q) { return q[0] <= n && q[1] <= n; });
+    var fits = function (q) { return q[0] <= n && q[1] <= n; };
+    state.fix = state.fix.filter(fits);
+    state.block = state.block.filter(fits);
     state.solution = null;
     update();
   });
@@ -365,14 +400,14 @@
     return queensShown().filter(function (q) { return !q.fixed; }).map(function (q) { return [q.r, q.c]; });
   }
   $("export-svg").addEventListener("click", function () {
-    var answer = engine.call({ op: "svg", n: state.n, fix: state.fix, queens: boardQueens() });
+    var answer = engine.call({ op: "svg", n: state.n, fix: state.fix, block: state.block, queens: boardQueens() });
     if (answer.error) { showMessage(answer.error); return; }
     $("export-text").value = answer.svg;
     download("nqueens-" + state.n + ".svg", "image/svg+xml", answer.svg);
   });
   $("export-fix").addEventListener("click", function () {
     var all = state.fix.concat(boardQueens());
-    var answer = engine.call({ op: "fix_file", n: state.n, fix: all });
+    var answer = engine.call({ op: "fix_file", n: state.n, fix: all, block: state.block });
     if (answer.error) { showMessage(answer.error); return; }
     $("export-text").value = answer.text;
     download("nqueens-" + state.n + ".txt", "text/plain", answer.text);
@@ -413,7 +448,7 @@
     if (errors.length) { showMessage(errors.join("; ")); return; }
     if (jobs.busy()) jobs.restart();
     $("race-table").removeAttribute("data-done");
-    jobs.run({ race: { n: state.n, fix: state.fix, seed: state.seed } }, function (answer) {
+    jobs.run({ race: { n: state.n, fix: state.fix, block: state.block, seed: state.seed } }, function (answer) {
       if (answer.error) { showMessage(answer.error); return; }
       drawRace(answer.results);
       $("race-table").setAttribute("data-done", "1");
@@ -421,7 +456,7 @@
   });
 
   // ---- replay ------------------------------------------------------------------------------
-  var replay = { trace: null, at: 0, timer: null, board: [], covered: {}, domains: [], nodes: 0, solutions: 0, crossed: {} };
+  var replay = { trace: null, at: 0, timer: null, board: [], covered: {}, domains: [], nodes: 0, solutions: 0, crossed: {}, blocked: {} };
   function replayRender() {
     var t = replay.trace;
     var el = $("replay-board");
@@ -432,7 +467,7 @@
     for (var r = 0; r < n; r++) {
       html.push('<div class="row">');
       for (var c = 0; c < n; c++) {
-        var cls = "sq " + ((r + c) % 2 === 0 ? "light" : "dark");
+        var cls = "sq " + ((r + c) % 2 === 0 ? "light" : "dark") + (replay.blocked[r + ":" + c] ? " blocked" : "");
         var cov = replay.covered;
         if (cov["R" + (r + 1)] || cov["C" + (c + 1)]) cls += " covered";
         else if (cov["D" + (r - c + n)] || cov["A" + (r + c + 1)]) cls += " covered-diagonal";
@@ -533,14 +568,16 @@
   function replayLoad(then) {
     replayPause();
     if (state.n > 16) { $("replay-status").textContent = "the replay takes boards up to n = 16"; return; }
-    var request = { op: "trace", n: state.n, fix: state.fix, method: $("replay-method").value, all: $("replay-all").checked };
+    var request = { op: "trace", n: state.n, fix: state.fix, block: state.block, method: $("replay-method").value, all: $("replay-all").checked };
     if (state.seed !== null && state.seed !== undefined) request.seed = state.seed;
     $("replay-status").textContent = "recording the search…";
     if (jobs.busy()) jobs.restart();
     jobs.run({ request: request }, function (answer) {
       if (answer.error) { $("replay-status").textContent = answer.error; return; }
       replay = { trace: answer, at: 0, timer: null, board: [], covered: {}, domains: answer.start.slice(), nodes: 0, solutions: 0, restarts: 0, deadEnd: false,
-        decisions: [], crossed: {}, conflicts: 0, learnt: 0, satSolved: false, fixed: request.fix.slice() };
+        decisions: [], crossed: {}, conflicts: 0, learnt: 0, satSolved: false, fixed: request.fix.slice(), blocked: {} };
+      // By 0-based "row:col", as the replay's loops number squares.
+      request.block.forEach(function (b) { replay.blocked[(b[0] - 1) + ":" + (b[1] - 1)] = true; });
       for (var r = 0; r < answer.n; r++) replay.board[r] = -1;
       if (request.method === "dlx" || request.method === "sat") state.fix.forEach(function (q) { replay.board[q[0] - 1] = q[1] - 1; });
       replayRender();
@@ -623,7 +660,9 @@
   $("gallery-list").addEventListener("click", function (event) {
     var pick = event.target.closest(".pick");
     if (!pick) return;
+    // A gallery board is a solution of the empty board: no fixed queens, no blocks.
     state.fix = [];
+    state.block = [];
     state.solution = pick.getAttribute("data-columns").split(",").map(Number);
     state.index = 0;
     update();

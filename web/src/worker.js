@@ -1,6 +1,7 @@
 // The page's worker: runs the engines off the main thread so the page never freezes. Built into
 // a Blob URL together with engine.js (see scripts/build-web), so it starts from file:// too.
-// Messages in: {wasm: the compiled WebAssembly.Module} once, then {id, request} or {id, race: {n, fix, seed}}; out:
+// Messages in: {wasm: the compiled WebAssembly.Module} once, then {id, request} or
+// {id, race: {n, fix, block, seed}}; out:
 // {id, answer, ms} (ms measured here with performance.now(): the engines' clock stands still
 // in the browser).
 /* global NQEngine */
@@ -20,6 +21,7 @@ self.onmessage = function (event) {
         op: "solve",
         n: data.race.n,
         fix: data.race.fix,
+        block: data.race.block,
         method: methods[i],
         seed: data.race.seed,
       };

@@ -52,8 +52,14 @@ async function queens(page) {
   return squares.map((s) => s.split(":").map(Number)).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
 }
 
-/** Whether `qs` is a solution of the n×n board: n queens, no two attacking. */
-function assertSolution(qs, n) {
+/** The blocked squares on the board, from their cells' class: [[row, col]], 1-based, sorted. */
+async function blockedSquares(page, board = "#board") {
+  const squares = await page.$$eval(`${board} [data-square].blocked`, (els) => els.map((e) => e.getAttribute("data-square")));
+  return squares.map((s) => s.split(":").map(Number)).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+}
+
+/** Whether `qs` is a solution of the n×n board: n queens, no two attacking, none on `block`. */
+function assertSolution(qs, n, block = []) {
   assert.equal(qs.length, n, "one queen per row");
   for (let i = 0; i < qs.length; i++) {
     for (let j = i + 1; j < qs.length; j++) {
@@ -62,8 +68,13 @@ function assertSolution(qs, n) {
       assert.ok(!attack, `queens ${a.join(":")} and ${b.join(":")} attack each other`);
     }
   }
+  for (const b of block) {
+    assert.ok(!qs.some((q) => q[0] === b[0] && q[1] === b[1]), `a queen stands on the blocked square ${b.join(":")}`);
+  }
   // The CLI's independent checker agrees.
-  execFileSync(CLI, ["verify", "-n", String(n), "-"], { input: qs.map((q) => q.join(":")).join(" ") + "\n" });
+  const args = ["verify", "-n", String(n)];
+  for (const b of block) args.push("--block", b.join(":"));
+  execFileSync(CLI, [...args, "-"], { input: qs.map((q) => q.join(":")).join(" ") + "\n" });
 }
 
 async function solveWith(page, method) {
@@ -78,9 +89,10 @@ async function liveCount(page) {
   return Number(await handle.getAttribute("data-count"));
 }
 
-function cliCount(n, fix) {
+function cliCount(n, fix, block = []) {
   const args = ["count", String(n)];
   for (const q of fix) args.push("--fix", q.join(":"));
+  for (const b of block) args.push("--block", b.join(":"));
   return Number(execFileSync(CLI, args).toString().trim());
 }
 
@@ -192,6 +204,8 @@ test("invalid URL states show a message, not a blank page", async () => {
     ["#n=8&fix=9:1", /off the 8×8 board/],
     ["#n=eight", /whole number/],
     ["#n=8&method=magic", /unknown method 'magic'/],
+    ["#n=8&block=2-2", /a blocked square is ROW:COL \(1-based\), not '2-2'/],
+    ["#n=8&block=1:9", /blocked square 1:9 is off the 8×8 board/],
   ]) {
     const page = await open(hash);
     assert.ok(await page.isVisible("#message"), hash);
@@ -203,6 +217,173 @@ test("invalid URL states show a message, not a blank page", async () => {
     assert.deepEqual(page.errors, [], hash);
     await page.close();
   }
+});
+
+test("squares are blocked with the tool, shift-click and X, drawn crossed, and kept in the URL", async () => {
+  const page = await open("#n=8");
+  assert.ok(await page.isDisabled("#clear-blocks"), "nothing to clear yet");
+  // The block tool: a click blocks, a second click unblocks.
+  await page.check('input[name="tool"][value="block"]');
+  await page.click('[data-square="2:3"]');
+  await page.click('[data-square="4:4"]');
+  await page.click('[data-square="4:4"]');
+  assert.deepEqual(await blockedSquares(page), [[2, 3]]);
+  assert.deepEqual(await queens(page), [], "the block tool places no queen");
+  // Back to queens; shift-click and X block whatever the tool.
+  await page.check('input[name="tool"][value="queen"]');
+  await page.click('[data-square="1:1"]');
+  await page.click('[data-square="5:6"]', { modifiers: ["Shift"] });
+  await page.focus('[data-square="7:2"]');
+  await page.keyboard.press("x");
+  assert.deepEqual(await queens(page), [[1, 1]]);
+  const block = [[2, 3], [5, 6], [7, 2]];
+  assert.deepEqual(await blockedSquares(page), block);
+  // Drawn as a cross on a dark square, told to screen readers, apart from the attacked tint.
+  const look = await page.$eval('[data-square="2:3"]', (e) => ({
+    label: e.getAttribute("aria-label"),
+    cross: getComputedStyle(e, "::before").content,
+    tint: getComputedStyle(e).backgroundImage,
+  }));
+  assert.match(look.label, /row 2, column 3, blocked/);
+  assert.equal(look.cross, '""', "the cross's bars are drawn");
+  const attackedTint = await page.$eval('[data-square="2:2"]', (e) => getComputedStyle(e).backgroundImage);
+  assert.notEqual(look.tint, attackedTint, "a blocked square looks unlike an attacked one");
+  assert.equal(await liveCount(page), cliCount(8, [[1, 1]], block));
+
+  const hash = await page.evaluate(() => location.hash);
+  assert.equal(hash, "#n=8&fix=1:1&block=2:3,5:6,7:2&method=auto&seed=0");
+  const again = await open(hash);
+  assert.deepEqual(await blockedSquares(again), block);
+  assert.deepEqual(await queens(again), [[1, 1]]);
+  assert.equal(await liveCount(again), cliCount(8, [[1, 1]], block));
+  // Clear blocks takes them all off, queens stay, and the address forgets them.
+  await again.click("#clear-blocks");
+  assert.deepEqual(await blockedSquares(again), []);
+  assert.deepEqual(await queens(again), [[1, 1]]);
+  assert.equal(await again.evaluate(() => location.hash), "#n=8&fix=1:1&method=auto&seed=0");
+  assert.equal(await liveCount(again), cliCount(8, [[1, 1]]));
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(again.errors, []);
+  await again.close();
+  await page.close();
+});
+
+test("blocked squares: the page counts, solves, lists, races and exports as nqueens --block does", async () => {
+  const block = [[1, 1], [3, 6], [5, 5], [8, 2]];
+  const page = await open("#n=8&block=1:1,3:6,5:5,8:2");
+  const expected = cliCount(8, [], block);
+  assert.ok(expected > 0 && expected < 92, `the blocks change the count (${expected})`);
+  assert.equal(await liveCount(page), expected);
+  // A method refuses the blocks on the page exactly when it does in the CLI, with the
+  // library's reason (the CLI adds the --method values that can).
+  const refusing = [];
+  for (const method of METHODS) {
+    const cli = spawnSync(CLI, ["solve", "8", "-m", method, "-f", "coords", ...block.flatMap((b) => ["--block", b.join(":")])]);
+    const before = await queens(page);
+    const status = await solveWith(page, method);
+    if (cli.status !== 0) {
+      assert.match(cli.stderr.toString(), /does not take blocked squares/, method);
+      assert.ok(cli.stderr.toString().startsWith(`error: ${status} (`), `${method}: the page says '${status}', the CLI ${cli.stderr}`);
+      assert.equal(await page.textContent("#message"), status);
+      assert.deepEqual(await queens(page), before, `${method}: the board is as it was, no solution ignoring the blocks`);
+      refusing.push(method);
+      continue;
+    }
+    assert.match(status, new RegExp("^" + method + ": solution 1"));
+    assertSolution(await queens(page), 8, block);
+    assert.deepEqual(await blockedSquares(page), block, "the blocks stay drawn under a solution");
+  }
+  assert.ok(refusing.includes("construct"), "the construction knows nothing of blocked squares");
+  // The --fix-file export carries the blocks: the CLI counts the same board from it (the
+  // solution shown is cleared first, or its queens would be exported as fixed).
+  await page.click("#clear");
+  await page.click("#export-fix");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "nqueens-web-"));
+  const file = path.join(dir, "blocked.txt");
+  fs.writeFileSync(file, await page.inputValue("#export-text"));
+  assert.equal(Number(execFileSync(CLI, ["count", "--fix-file", file]).toString().trim()), expected);
+  fs.rmSync(dir, { recursive: true, force: true });
+  // The race: the same refusals, every other method solves.
+  await page.click("#race");
+  await page.waitForSelector("#race-table[data-done]");
+  const rows = await page.$$eval("#race-table tbody tr", (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+  assert.deepEqual(rows.map((r) => r[0]), METHODS);
+  for (const r of rows) {
+    if (refusing.includes(r[0])) assert.match(r[1], /does not take blocked squares/, r.join(" | "));
+    else assert.equal(r[1], "solved", r.join(" | "));
+  }
+  assert.deepEqual(page.errors, []);
+  await page.close();
+
+  // n = 6 with 1:2 blocked: next solution walks the CLI's list, then says there are no more.
+  const six = await open("#n=6&block=1:2&method=dlx");
+  const listed = execFileSync(CLI, ["list", "6", "--block", "1:2", "-f", "coords"]).toString().trim().split("\n");
+  assert.equal(listed.length, cliCount(6, [], [[1, 2]]));
+  assert.equal(await liveCount(six), listed.length);
+  const seen = new Set();
+  await solveWith(six, "dlx");
+  for (let i = 0; i < listed.length; i++) {
+    const qs = await queens(six);
+    assertSolution(qs, 6, [[1, 2]]);
+    seen.add(qs.map((q) => q.join(":")).join(" "));
+    await six.click("#next");
+    await six.waitForSelector("#status[data-done]");
+  }
+  assert.deepEqual([...seen].sort(), listed.sort());
+  assert.match(await six.textContent("#status"), new RegExp(`only ${listed.length} solutions`));
+  await six.close();
+});
+
+test("a replay keeps off the blocked squares: its nodes and solutions are the CLI's", async () => {
+  const block = [[1, 1], [3, 6]];
+  const page = await open("#n=8&block=1:1,3:6&seed=5");
+  await page.selectOption("#replay-method", "backtrack");
+  await page.check("#replay-all");
+  await page.click("#replay-load");
+  await page.waitForSelector('#replay-status[data-step="0"]');
+  assert.equal(await page.$$eval("#replay-board .sq.blocked", (els) => els.length), 2, "the replay board shows the blocks");
+  await page.click("#replay-end");
+  await page.waitForSelector("#replay-status[data-finished]");
+  const run = spawnSync(CLI, ["list", "8", "-m", "backtrack", "--block", "1:1", "--block", "3:6", "--stats", "-f", "coords"]);
+  assert.equal(run.status, 0, run.stderr.toString());
+  const nodes = Number(/nodes=(\d+)/.exec(run.stderr.toString())[1]);
+  const solutions = run.stdout.toString().trim().split("\n").length;
+  assert.equal(solutions, cliCount(8, [], block));
+  assert.equal(Number(await page.getAttribute("#replay-status", "data-nodes")), nodes);
+  assert.match(await page.textContent("#replay-status"), new RegExp(`solutions ${solutions} · finished$`));
+  await page.close();
+});
+
+test("a queen on a blocked square shows the library's error and keeps the board", async () => {
+  const page = await open("#n=8&block=3:3");
+  assert.equal(await page.isVisible("#message"), false);
+  await page.click('[data-square="3:3"]');
+  assert.ok(await page.isVisible("#message"));
+  assert.equal(await page.textContent("#message"), "fixed queen 3:3 stands on a blocked square");
+  // Still drawn, the queen ringed as a conflict on its crossed square, so one click undoes it.
+  assert.deepEqual(await queens(page), [[3, 3]]);
+  assert.deepEqual(await blockedSquares(page), [[3, 3]]);
+  assert.ok(await page.$eval('[data-queen="3:3"]', (e) => e.classList.contains("conflict")));
+  // Solve refuses the board with the same message.
+  await page.click("#solve");
+  assert.equal(await page.textContent("#message"), "fixed queen 3:3 stands on a blocked square");
+  assert.deepEqual(await queens(page), [[3, 3]], "no solution was drawn");
+  await page.click('[data-square="3:3"]');
+  assert.equal(await page.isVisible("#message"), false);
+  assert.equal(await liveCount(page), cliCount(8, [], [[3, 3]]));
+  // The same board from the address, and blocking a square under a queen: the same error.
+  const linked = await open("#n=8&fix=2:5&block=2:5");
+  assert.match(await linked.textContent("#message"), /fixed queen 2:5 stands on a blocked square/);
+  assert.ok(await linked.isVisible("#board"));
+  await linked.click('[data-square="2:5"]', { modifiers: ["Shift"] });
+  assert.equal(await linked.isVisible("#message"), false, "unblocking it clears the error");
+  await linked.focus('[data-square="2:5"]');
+  await linked.keyboard.press("X");
+  assert.equal(await linked.textContent("#message"), "fixed queen 2:5 stands on a blocked square");
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(linked.errors, []);
+  await linked.close();
+  await page.close();
 });
 
 test("the picker offers every method, auto first and by default, and auto solves n = 200", async () => {
@@ -367,7 +548,7 @@ test("the page works opened from disk (file://)", async () => {
 test("screenshots at desktop and phone widths", async () => {
   fs.mkdirSync(SHOTS, { recursive: true });
   for (const [name, viewport] of [["desktop", { width: 1280, height: 1100 }], ["phone", { width: 390, height: 844 }]]) {
-    const page = await open("#n=8&fix=1:1,2:5&method=dlx&seed=3", viewport);
+    const page = await open("#n=8&fix=1:1,2:5&block=5:2,7:7&method=dlx&seed=3", viewport);
     await solveWith(page, "dlx");
     await page.click("#race");
     await page.waitForSelector("#race-table[data-done]");

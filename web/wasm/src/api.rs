@@ -4,6 +4,9 @@
 //!
 //! Squares travel 1-based (`[row, col]`, `[1, 1]` the top-left square), as users read them and
 //! as the CLI and the URL write them; solutions travel as 1-based column lists, row by row.
+//! Every request about a board takes its fixed queens (`fix`) and its blocked squares (`block`,
+//! optional: none when left out), the library's [`Problem::with_blocks`]; a method that does
+//! not take blocked squares refuses the board with the library's reason, as the CLI does.
 
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
@@ -50,12 +53,19 @@ pub const METHODS: &[Method] = &[
 enum Request {
     /// The methods the page offers ([`METHODS`]), by name.
     Methods,
-    /// Is this a valid board (size and fixed queens)?
-    Check { n: u64, fix: Vec<[u64; 2]> },
+    /// Is this a valid board (size, fixed queens and blocked squares)?
+    Check {
+        n: u64,
+        fix: Vec<[u64; 2]>,
+        #[serde(default)]
+        block: Vec<[u64; 2]>,
+    },
     /// The `index`-th solution (0-based) the method finds.
     Solve {
         n: u64,
         fix: Vec<[u64; 2]>,
+        #[serde(default)]
+        block: Vec<[u64; 2]>,
         method: String,
         #[serde(default)]
         seed: Option<u64>,
@@ -63,21 +73,36 @@ enum Request {
         index: u64,
     },
     /// How many completions the board has.
-    Count { n: u64, fix: Vec<[u64; 2]> },
+    Count {
+        n: u64,
+        fix: Vec<[u64; 2]>,
+        #[serde(default)]
+        block: Vec<[u64; 2]>,
+    },
     /// Every solution of an empty board, grouped by symmetry class.
     Gallery { n: u64 },
     /// The board (fixed queens and the other queens shown) as SVG.
     Svg {
         n: u64,
         fix: Vec<[u64; 2]>,
+        #[serde(default)]
+        block: Vec<[u64; 2]>,
         queens: Vec<[u64; 2]>,
     },
-    /// The board's fixed queens in the partial-board file format (`--fix-file`).
-    FixFile { n: u64, fix: Vec<[u64; 2]> },
+    /// The board's fixed queens and blocked squares in the partial-board file format
+    /// (`--fix-file`).
+    FixFile {
+        n: u64,
+        fix: Vec<[u64; 2]>,
+        #[serde(default)]
+        block: Vec<[u64; 2]>,
+    },
     /// The steps of a method's search, for the replay.
     Trace {
         n: u64,
         fix: Vec<[u64; 2]>,
+        #[serde(default)]
+        block: Vec<[u64; 2]>,
         method: String,
         #[serde(default)]
         all: bool,
@@ -107,19 +132,24 @@ fn run(request: Request) -> Result<Value, String> {
         Request::Methods => Ok(json!({
             "methods": METHODS.iter().map(|m| m.name()).collect::<Vec<_>>()
         })),
-        Request::Check { n, fix } => {
-            let problem = problem(n, &fix)?;
-            Ok(json!({ "n": problem.n(), "fixed": problem.fixed().len() }))
+        Request::Check { n, fix, block } => {
+            let problem = problem(n, &fix, &block)?;
+            Ok(json!({
+                "n": problem.n(),
+                "fixed": problem.fixed().len(),
+                "blocked": problem.blocked().len(),
+            }))
         }
         Request::Solve {
             n,
             fix,
+            block,
             method,
             seed,
             index,
-        } => solve(&problem(n, &fix)?, &method, seed, index),
-        Request::Count { n, fix } => {
-            let problem = problem(n, &fix)?;
+        } => solve(&problem(n, &fix, &block)?, &method, seed, index),
+        Request::Count { n, fix, block } => {
+            let problem = problem(n, &fix, &block)?;
             if problem.n() > MAX_COUNT_N {
                 return Err(format!(
                     "the page counts completions of boards up to n = {MAX_COUNT_N}"
@@ -129,29 +159,35 @@ fn run(request: Request) -> Result<Value, String> {
             let counts = engine.count(&problem, false).map_err(|e| e.to_string())?;
             Ok(json!({ "total": u64::try_from(counts.total).unwrap_or(u64::MAX) }))
         }
-        Request::Gallery { n } => gallery(&problem(n, &[])?),
-        Request::Svg { n, fix, queens } => {
-            let problem = problem(n, &fix)?;
+        Request::Gallery { n } => gallery(&problem(n, &[], &[])?),
+        Request::Svg {
+            n,
+            fix,
+            block,
+            queens,
+        } => {
+            let problem = problem(n, &fix, &block)?;
             if problem.n() > MAX_SVG_N {
                 return Err(format!(
                     "the page exports SVG for boards up to n = {MAX_SVG_N} (n² squares); export the --fix-file text instead"
                 ));
             }
-            let queens = squares(&queens, problem.n())?;
+            let queens = squares(&queens, problem.n(), "queen")?;
             Ok(json!({ "svg": svg(&problem, &queens) }))
         }
-        Request::FixFile { n, fix } => {
-            let problem = problem(n, &fix)?;
+        Request::FixFile { n, fix, block } => {
+            let problem = problem(n, &fix, &block)?;
             Ok(json!({ "text": partial::write(&problem, "made in the nqueens web playground") }))
         }
         Request::Trace {
             n,
             fix,
+            block,
             method,
             all,
             seed,
         } => {
-            let problem = problem(n, &fix)?;
+            let problem = problem(n, &fix, &block)?;
             if problem.n() > REPLAY_MAX_N {
                 return Err(format!("the replay takes boards up to n = {REPLAY_MAX_N}"));
             }
@@ -167,8 +203,9 @@ fn run(request: Request) -> Result<Value, String> {
     }
 }
 
-/// The problem of size `n` with the 1-based squares `fix`, or the one-line reason there is none.
-fn problem(n: u64, fix: &[[u64; 2]]) -> Result<Problem, String> {
+/// The problem of size `n` with the queens `fix` and the blocked squares `block` (1-based), or
+/// the one-line reason there is none (the library's, for a queen on a blocked square).
+fn problem(n: u64, fix: &[[u64; 2]], block: &[[u64; 2]]) -> Result<Problem, String> {
     let n = u32::try_from(n)
         .ok()
         .filter(|&n| n <= MAX_N)
@@ -177,20 +214,21 @@ fn problem(n: u64, fix: &[[u64; 2]]) -> Result<Problem, String> {
         // Said before any square is judged against a board that is not there.
         return Err(nqueens::ProblemError::ZeroSize.to_string());
     }
-    let fixed = squares(fix, n)?;
-    Problem::with_fixed(n, fixed).map_err(|e| e.to_string())
+    let fixed = squares(fix, n, "fixed queen")?;
+    let blocked = squares(block, n, "blocked square")?;
+    Problem::with_blocks(n, fixed, blocked).map_err(|e| e.to_string())
 }
 
-/// 1-based `[row, col]` pairs as queens; 0 is refused (squares are numbered from 1), and a
-/// square beyond the board is left to [`Problem::with_fixed`] to name when it is a fixed queen.
-fn squares(pairs: &[[u64; 2]], n: u32) -> Result<Vec<Queen>, String> {
+/// 1-based `[row, col]` pairs as squares of the n×n board; 0 and anything beyond n are refused
+/// here, naming the square as `what` (a pair need not fit a `u32`, so the library cannot).
+fn squares(pairs: &[[u64; 2]], n: u32, what: &str) -> Result<Vec<Queen>, String> {
     pairs
         .iter()
         .map(|&[row, col]| {
             let inside = |v: u64| v >= 1 && v <= u64::from(n);
             if !inside(row) || !inside(col) {
                 return Err(format!(
-                    "square {row}:{col} is off the {n}×{n} board (rows and columns run from 1 to {n})"
+                    "{what} {row}:{col} is off the {n}×{n} board (rows and columns run from 1 to {n})"
                 ));
             }
             Ok(Queen::new((row - 1) as u32, (col - 1) as u32))
@@ -346,7 +384,8 @@ fn gallery(problem: &Problem) -> Result<Value, String> {
 }
 
 /// The board as SVG: a complete solution through the library's renderer (as `nqueens solve
-/// --format svg` draws it), a partial board in the same colours with the queens placed so far.
+/// --format svg` draws it), a partial board in the same colours with the queens placed so far
+/// and its blocked squares crossed out.
 fn svg(problem: &Problem, queens: &[Queen]) -> String {
     let style = render::SvgStyle::default();
     let n = problem.n();
@@ -379,6 +418,26 @@ fn svg(problem: &Problem, queens: &[Queen]) -> String {
                 margin + row * cell
             ));
         }
+    }
+    // Crossed as the library's renderer crosses them, in the queens' colour.
+    for square in problem.blocked() {
+        let (x, y) = (
+            margin + u64::from(square.col) * cell,
+            margin + u64::from(square.row) * cell,
+        );
+        let (near, far) = (cell / 4, cell - cell / 4);
+        out.push_str(&format!(
+            "<path class=\"blocked\" d=\"M{} {}L{} {}M{} {}L{} {}\" stroke=\"#1a1a1a\" stroke-width=\"{}\"><title>blocked {square}</title></path>\n",
+            x + near,
+            y + near,
+            x + far,
+            y + far,
+            x + far,
+            y + near,
+            x + near,
+            y + far,
+            cell / 12
+        ));
     }
     let fixed: std::collections::HashSet<Queen> = problem.fixed().iter().copied().collect();
     for q in problem.fixed().iter().chain(queens) {
@@ -515,6 +574,127 @@ mod tests {
         assert!(handle("{").contains("error"));
     }
 
+    /// n = 8 with four blocked squares (1-based), as the CLI's blocked tests take it.
+    const BLOCKED: [[u64; 2]; 4] = [[1, 1], [3, 6], [5, 5], [8, 2]];
+
+    fn blocked_problem() -> Problem {
+        let squares = BLOCKED.map(|[r, c]| Queen::new(r as u32 - 1, c as u32 - 1));
+        Problem::with_blocks(8, [], squares).unwrap()
+    }
+
+    #[test]
+    fn blocked_squares_are_counted_solved_and_replayed_as_the_oracle_says() {
+        let problem = blocked_problem();
+        let expected = nqueens::board::naive::count(&problem);
+        assert!(expected > 0 && expected < 92, "{expected}");
+        let answer = call(json!({"op": "count", "n": 8, "fix": [], "block": BLOCKED}));
+        assert_eq!(answer["total"].as_u64().map(u128::from), Some(expected));
+        let check = call(json!({"op": "check", "n": 8, "fix": [[2, 3]], "block": BLOCKED}));
+        assert_eq!(check["blocked"], 4, "{check}");
+
+        let mut refused = Vec::new();
+        for method in METHODS {
+            let answer = call(
+                json!({"op": "solve", "n": 8, "fix": [], "block": BLOCKED, "method": method.name(), "seed": 3}),
+            );
+            // The library's refusal, not a solution of the board without its blocks, from
+            // exactly the methods whose engine says it does not take them.
+            if !method
+                .build(Job::Solve, &problem, &config(None))
+                .takes_blocks()
+            {
+                let message = answer["error"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("{answer}"));
+                assert_eq!(
+                    message,
+                    format!(
+                        "the {method} method cannot find a solution: it does not take blocked squares"
+                    )
+                );
+                refused.push(*method);
+                continue;
+            }
+            let solution = Solution::from_columns(columns(&answer));
+            assert_eq!(nqueens::verify(&problem, &solution), Ok(()), "{method}");
+        }
+        assert!(refused.contains(&Method::Construct), "{refused:?}");
+
+        for method in ["backtrack", "dlx", "cp", "sat"] {
+            let answer = call(
+                json!({"op": "trace", "n": 8, "fix": [], "block": BLOCKED, "method": method, "all": true, "seed": 5}),
+            );
+            let solutions: Vec<&Value> = answer["events"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{method}: {answer}"))
+                .iter()
+                .filter(|e| e["t"] == "solution")
+                .collect();
+            assert_eq!(solutions.len() as u128, expected, "{method}");
+            for event in solutions {
+                let columns: Vec<u32> = event["columns"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|c| c.as_u64().unwrap() as u32)
+                    .collect();
+                let solution = Solution::from_columns(columns);
+                assert_eq!(nqueens::verify(&problem, &solution), Ok(()), "{method}");
+            }
+        }
+    }
+
+    #[test]
+    fn blocked_squares_travel_into_the_exports() {
+        let answer =
+            call(json!({"op": "fix_file", "n": 8, "fix": [[2, 3]], "block": [[1, 1], [4, 7]]}));
+        let board = partial::parse(answer["text"].as_str().unwrap()).unwrap();
+        let problem = board.to_problem().unwrap();
+        assert_eq!(problem.fixed(), &[Queen::new(1, 2)]);
+        assert_eq!(problem.blocked(), &[Queen::new(0, 0), Queen::new(3, 6)]);
+
+        let crosses = |answer: &Value| {
+            let text = answer["svg"].as_str().unwrap_or_else(|| panic!("{answer}"));
+            let doc = roxmltree::Document::parse(text).unwrap();
+            doc.descendants()
+                .filter(|n| n.attribute("class") == Some("blocked"))
+                .count()
+        };
+        let partial = call(
+            json!({"op": "svg", "n": 4, "fix": [[1, 2]], "block": [[1, 1], [3, 3]], "queens": []}),
+        );
+        assert_eq!(crosses(&partial), 2);
+        let solved = call(
+            json!({"op": "svg", "n": 4, "fix": [], "block": [[1, 1]], "queens": [[1, 2], [2, 4], [3, 1], [4, 3]]}),
+        );
+        assert_eq!(crosses(&solved), 1);
+    }
+
+    #[test]
+    fn bad_blocked_squares_get_the_librarys_one_line_messages() {
+        for (request, expected) in [
+            (
+                json!({"op": "check", "n": 8, "fix": [[1, 1]], "block": [[1, 1]]}),
+                "fixed queen 1:1 stands on a blocked square",
+            ),
+            (
+                json!({"op": "count", "n": 8, "fix": [[3, 4]], "block": [[2, 2], [3, 4]]}),
+                "fixed queen 3:4 stands on a blocked square",
+            ),
+            (
+                json!({"op": "check", "n": 8, "fix": [], "block": [[9, 1]]}),
+                "blocked square 9:1 is off the 8×8 board (rows and columns run from 1 to 8)",
+            ),
+            (
+                json!({"op": "trace", "n": 6, "fix": [[1, 2]], "block": [[1, 2]], "method": "dlx"}),
+                "fixed queen 1:2 stands on a blocked square",
+            ),
+        ] {
+            let answer = call(request.clone());
+            assert_eq!(answer["error"], expected, "{request}");
+        }
+    }
+
     #[test]
     fn the_page_offers_every_method_that_finds_solutions_auto_first() {
         let answer = call(json!({"op": "methods"}));
@@ -545,6 +725,7 @@ mod tests {
         let requests = [
             r#"{"op":"solve","n":6,"fix":[[1,2]],"method":"dlx","seed":3,"index":1}"#,
             r#"{"op":"count","n":7,"fix":[[2,3],[4,4]]}"#,
+            r#"{"op":"count","n":7,"fix":[[2,3]],"block":[[1,1],[5,6]]}"#,
             r#"{"op":"trace","n":5,"fix":[[1,1]],"method":"cp","all":true}"#,
             r#"{"op":"svg","n":4,"fix":[[1,2]],"queens":[[2,4],[3,1]]}"#,
             r#"{"op":"fix_file","n":5,"fix":[[5,5]]}"#,
