@@ -408,3 +408,59 @@ fn an_observer_is_told_every_decision_conflict_learnt_clause_and_restart() {
     }
     assert!(restarted, "some search restarts, so restarts are seen");
 }
+
+/// The switching policy with its focused restarts and stable restarts both turned off: every
+/// restart is then a mode switch, the modes alternate after 100, 200, 400, … conflicts, and
+/// the answers and proofs stay right.
+#[test]
+fn modes_switch_on_schedule_and_proofs_still_check() {
+    let switching = |margin: f64, stable_unit: u64| Options {
+        restarts: sat::Restarts::Switching {
+            margin,
+            min_conflicts: 50,
+            focused_decay: 0.8,
+            stable_unit,
+            first_switch: 100,
+        },
+        reduce_first: 100,
+        reduce_increment: 20,
+        ..Options::default()
+    };
+    let quiet = switching(f64::INFINITY, u64::MAX / 4);
+    let mut solver = Solver::with_options(quiet.clone());
+    pigeonhole(8, 7).add_to(&mut solver);
+    assert_eq!(solver.solve(), Outcome::Unsat);
+    let stats = *solver.stats();
+    assert_eq!(stats.restarts, stats.mode_switches, "{stats}");
+    // The k-th switch comes at 100·(2^k − 1) conflicts or a little later.
+    let switches_due = (stats.conflicts / 100 + 1).ilog2();
+    assert!(stats.mode_switches >= 3, "{stats}");
+    assert!(stats.mode_switches <= u64::from(switches_due), "{stats}");
+
+    // With restarts inside the modes, and proofs checked, on both answers.
+    let mut inside = 0;
+    for (i, options) in [quiet, switching(1.1, 20)].into_iter().enumerate() {
+        assert!(!solve_checked_with(&pigeonhole(7, 6), options.clone()));
+        for seed in SEEDS.take(10) {
+            let cnf = random_3sat(60, 262, seed);
+            let mut plain = Solver::with_options(Options {
+                restarts: sat::Restarts::Never,
+                ..Options::default()
+            });
+            cnf.add_to(&mut plain);
+            let expected = matches!(plain.solve(), Outcome::Sat(_));
+            assert_eq!(
+                solve_checked_with(&cnf, options.clone()),
+                expected,
+                "seed {seed}"
+            );
+        }
+        let mut solver = Solver::with_options(options);
+        pigeonhole(8, 7).add_to(&mut solver);
+        solver.solve();
+        if i == 1 {
+            inside = solver.stats().restarts - solver.stats().mode_switches;
+        }
+    }
+    assert!(inside > 0, "no restart inside a mode");
+}

@@ -4,7 +4,9 @@
 //! Resolution walks the trail backwards from the conflict, marking the variables met (`SEEN`)
 //! until one literal of the conflict's level is left. Minimisation (Sörensson and Biere 2009)
 //! then drops literals implied by the rest, caching what it learnt per variable (`REMOVABLE`,
-//! `POISON`). Cost: linear in the literals of the clauses resolved and searched.
+//! `POISON`). Each learnt clause resolved is marked used and gets its LBD computed again
+//! (Audemard and Simon 2009), which may promote it to a better tier (`reduce`). Cost: linear
+//! in the literals of the clauses resolved and searched.
 
 use super::Solver;
 use super::clause_db::ClauseRef;
@@ -102,8 +104,10 @@ impl Solver {
         (backjump, lbd)
     }
 
-    /// `see` for the literals of a long clause from position `from` on; marks a learnt clause
-    /// used.
+    /// `see` for the literals of a long clause from position `from` on. A learnt clause is
+    /// marked used (for two reductions in tier 2 or core, else one), and its LBD, when above
+    /// the core's, is computed again from the current levels and lowered if it went down
+    /// (glucose's dynamic LBD update; all its literals are assigned here).
     pub(super) fn see_clause(
         &mut self,
         cref: ClauseRef,
@@ -112,12 +116,52 @@ impl Solver {
         open: &mut u32,
     ) {
         if self.db.is_learnt(cref) {
-            self.db.mark_used(cref);
+            let old = self.db.lbd(cref);
+            let mut lbd = old;
+            if old > self.options.core_lbd {
+                lbd = self.lbd_of_clause(cref, old);
+                if lbd < old {
+                    self.db.lower_lbd(cref, lbd);
+                    let tier = |lbd| {
+                        u32::from(lbd > self.options.core_lbd)
+                            + u32::from(lbd > self.options.tier2_lbd)
+                    };
+                    if tier(lbd) < tier(old) {
+                        self.stats.promotions += 1;
+                    }
+                }
+            }
+            self.note_use(cref, lbd);
         }
         for k in from..self.db.size(cref) {
             let lit = Lit::from_code(self.db.lits(cref)[k]);
             self.see(lit, conflict_level, open);
         }
+    }
+
+    /// Records that conflict analysis used the learnt clause `cref` of LBD `lbd`: a clause of
+    /// tier 2 or the core survives the next two reductions, a local one the next one.
+    pub(super) fn note_use(&mut self, cref: ClauseRef, lbd: u32) {
+        let reductions = if lbd <= self.options.tier2_lbd { 2 } else { 1 };
+        self.db.mark_used(cref, reductions);
+    }
+
+    /// The number of distinct decision levels among a clause's literals (all assigned), or
+    /// `limit` as soon as it reaches it.
+    fn lbd_of_clause(&mut self, cref: ClauseRef, limit: u32) -> u32 {
+        self.stamp += 1;
+        let mut lbd = 0;
+        for &code in self.db.lits(cref) {
+            let level = self.level[Lit::from_code(code).var().index()] as usize;
+            if self.level_stamp[level] != self.stamp {
+                self.level_stamp[level] = self.stamp;
+                lbd += 1;
+                if lbd >= limit {
+                    break;
+                }
+            }
+        }
+        lbd
     }
 
     /// The number of distinct decision levels among the learnt clause's literals.

@@ -5,8 +5,9 @@
 //! and its header shares a cache line with its first literals. Binary clauses never come here:
 //! the solver keeps them in implication lists.
 //!
-//! Header words: `size`; `meta` (bit 0 learnt, bit 1 deleted, bit 2 used since the last
-//! reduction, bits 3.. the LBD); `search`, the position where the last search for a replacement
+//! Header words: `size`; `meta` (bit 0 learnt, bit 1 deleted, bits 2–3 how many more
+//! reductions the clause survives for its last use in a conflict, 0 to 2, bits 4.. the LBD,
+//! which only decreases); `search`, the position where the last search for a replacement
 //! watch stopped (Gent 2013: starting there instead of at 2 keeps long clauses from being
 //! rescanned from the front). Deleting only sets a bit; [`ClauseDb::collect_garbage`] later
 //! copies the live clauses into a fresh arena and returns a [`Relocation`] to remap references.
@@ -27,8 +28,9 @@ const SEARCH: usize = 2;
 
 const LEARNT: u32 = 1;
 const DELETED: u32 = 2;
-const USED: u32 = 4;
-const LBD_SHIFT: u32 = 3;
+const USED_SHIFT: u32 = 2;
+const USED_MASK: u32 = 3 << USED_SHIFT;
+const LBD_SHIFT: u32 = 4;
 const LBD_MAX: u32 = u32::MAX >> LBD_SHIFT;
 
 #[derive(Clone, Debug, Default)]
@@ -109,16 +111,29 @@ impl ClauseDb {
         self.meta(cref) >> LBD_SHIFT
     }
 
-    /// Takes the "used since the last reduction" bit, clearing it.
-    pub(crate) fn take_used(&mut self, cref: ClauseRef) -> bool {
+    /// Lowers the recorded LBD to `lbd` (a higher value is ignored).
+    pub(crate) fn lower_lbd(&mut self, cref: ClauseRef, lbd: u32) {
         let meta = self.meta_mut(cref);
-        let used = *meta & USED != 0;
-        *meta &= !USED;
+        if lbd < *meta >> LBD_SHIFT {
+            *meta = (*meta & !(LBD_MAX << LBD_SHIFT)) | (lbd << LBD_SHIFT);
+        }
+    }
+
+    /// Returns how many more reductions the clause survives for its last use (0 to 2), and
+    /// counts one reduction down from it.
+    pub(crate) fn take_used(&mut self, cref: ClauseRef) -> u32 {
+        let meta = self.meta_mut(cref);
+        let used = (*meta & USED_MASK) >> USED_SHIFT;
+        *meta = (*meta & !USED_MASK) | (used.saturating_sub(1) << USED_SHIFT);
         used
     }
 
-    pub(crate) fn mark_used(&mut self, cref: ClauseRef) {
-        *self.meta_mut(cref) |= USED;
+    /// Records a use: the clause survives the next `reductions` reductions (1 or 2).
+    pub(crate) fn mark_used(&mut self, cref: ClauseRef, reductions: u32) {
+        debug_assert!((1..=2).contains(&reductions));
+        let meta = self.meta_mut(cref);
+        let used = ((*meta & USED_MASK) >> USED_SHIFT).max(reductions);
+        *meta = (*meta & !USED_MASK) | (used << USED_SHIFT);
     }
 
     pub(crate) fn delete(&mut self, cref: ClauseRef) {
@@ -201,7 +216,9 @@ mod tests {
         let c = db.add(&lits(&[3, -4, 5]), true, 2);
         assert_eq!(db.lbd(b), 3);
         assert!(db.is_learnt(b) && !db.is_learnt(a));
-        db.mark_used(c);
+        db.mark_used(c, 2);
+        db.lower_lbd(c, 5);
+        db.lower_lbd(a, 0);
         db.delete(b);
         assert_eq!(db.refs().count(), 3);
         let relocation = db.collect_garbage();
@@ -210,8 +227,14 @@ mod tests {
         assert_eq!(db.to_lits(a2), lits(&[1, 2, 3]));
         assert_eq!(db.to_lits(c2), lits(&[3, -4, 5]));
         assert_eq!(db.lbd(c2), 2);
-        assert!(db.take_used(c2));
-        assert!(!db.take_used(c2));
+        assert_eq!(db.lbd(a2), 0);
+        assert!(!db.is_learnt(a2) && db.is_learnt(c2));
+        assert_eq!(db.take_used(c2), 2);
+        db.mark_used(c2, 1);
+        assert_eq!(db.take_used(c2), 1);
+        assert_eq!(db.take_used(c2), 0);
+        assert_eq!(db.take_used(c2), 0);
+        assert!(!db.is_deleted(c2));
         assert_eq!(db.refs().count(), 2);
     }
 }

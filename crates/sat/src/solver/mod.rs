@@ -34,13 +34,20 @@
 //! # Heuristics
 //!
 //! - Decisions: the unassigned variable of highest VSIDS activity (`heap`), with the sign it
-//!   last had (phase saving, Pipatsrisawat and Darwiche 2007). With
+//!   last had (phase saving, Pipatsrisawat and Darwiche 2007); among equal activities (the
+//!   variables no conflict has bumped yet) the first in input order. With
 //!   [`Options::primary_vars`], the primary variables come first regardless of activity.
-//! - Restarts: glucose-style by default (restart when the LBDs of the recent conflicts average
-//!   well above the long-run average), or the Luby sequence ([`Restarts`]).
-//! - Learnt-clause reduction: every few thousand conflicts, learnt clauses of LBD ≤ 2 are kept,
-//!   as are those used in a conflict since the last reduction; the worse half of the rest by
-//!   LBD (then size) is deleted. Clauses that are the reason of an assignment are never deleted.
+//! - Restarts and modes: by default the search alternates a focused mode (glucose's rule:
+//!   restart when the LBDs of the recent conflicts average well above the long-run average;
+//!   fast activity decay) and a stable mode (restarts after the Luby sequence times 1,024
+//!   conflicts; slow decay), each mode twice as long as the one before (Oh, SAT 2015; Biere
+//!   and Fleury, POS 2020). Glucose alone, Luby alone or none are options ([`Restarts`],
+//!   `restart`).
+//! - Learnt clauses in three tiers by LBD (`reduce`): core (LBD ≤ 2) kept for good, tier 2
+//!   (LBD ≤ 6) kept while conflicts use it, local the rest; every few thousand conflicts the
+//!   worse half of the clauses out of use is deleted. Conflict analysis lowers a clause's LBD
+//!   when it finds its literals on fewer levels, which may promote it. Clauses that are the
+//!   reason of an assignment are never deleted.
 //!
 //! # Costs
 //!
@@ -99,7 +106,7 @@ pub use self::options::{Limits, Options, Restarts};
 pub use self::outcome::{Enumeration, Outcome, StopReason};
 use self::proof::Proof;
 use self::prop::{Reason, Watch};
-use self::restart::Ema;
+use self::restart::{Ema, Mode};
 pub use self::stats::Stats;
 use crate::cnf::{ClauseSink, Model};
 use crate::error::Error;
@@ -172,6 +179,7 @@ pub struct Solver {
     lbd_fast: Ema,
     lbd_slow: Ema,
     conflicts_since_restart: u64,
+    mode: Mode,
     next_reduce: u64,
     reduce_interval: u64,
 
@@ -234,6 +242,7 @@ impl Solver {
             lbd_fast: Ema::new(1.0 / 32.0),
             lbd_slow: Ema::new(1.0 / 8192.0),
             conflicts_since_restart: 0,
+            mode: Mode::new(options.restarts),
             next_reduce: options.reduce_first,
             reduce_interval: options.reduce_first,
             rng: SplitMix64::new(options.seed),
@@ -357,16 +366,17 @@ impl Solver {
                         return Enumeration::Stopped(count);
                     }
                     // Each model's search may be too short to reach its own look at the
-                    // flag; between models it is looked at every time.
+                    // flag; between models it is looked at every time (and the conflicts
+                    // published first, so a stop leaves them up to date).
+                    if let Some(work) = &self.work {
+                        work.store(self.stats.conflicts, Ordering::Relaxed);
+                    }
                     if self
                         .stop
                         .as_ref()
                         .is_some_and(|s| s.load(Ordering::Relaxed))
                     {
                         return Enumeration::Unknown(count, StopReason::Stopped);
-                    }
-                    if let Some(work) = &self.work {
-                        work.store(self.stats.conflicts, Ordering::Relaxed);
                     }
                     blocking.clear();
                     blocking.extend(vars.iter().map(|&v| Lit::new(v, model.value(v))));
@@ -455,7 +465,7 @@ impl Solver {
                 if O::WATCHES {
                     observer.learn(&self.learnt, lbd, backjump);
                 }
-                self.heap.decay(self.options.var_decay);
+                self.heap.decay(self.var_decay());
                 self.lbd_fast.update(f64::from(lbd));
                 self.lbd_slow.update(f64::from(lbd));
 

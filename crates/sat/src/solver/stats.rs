@@ -23,6 +23,11 @@ pub struct Stats {
     pub minimized_literals: u64,
     /// Learnt clauses deleted by reductions.
     pub deleted_clauses: u64,
+    /// Switches between focused and stable mode ([`crate::Restarts::Switching`]).
+    pub mode_switches: u64,
+    /// Learnt clauses moved to a better tier (core or tier 2) when conflict analysis found
+    /// their LBD lower than recorded.
+    pub promotions: u64,
 }
 
 impl fmt::Display for Stats {
@@ -30,7 +35,8 @@ impl fmt::Display for Stats {
         write!(
             f,
             "decisions={} conflicts={} propagations={} restarts={} reductions={} \
-             learnt_clauses={} learnt_literals={} minimized_literals={} deleted_clauses={}",
+             learnt_clauses={} learnt_literals={} minimized_literals={} deleted_clauses={} \
+             mode_switches={} promotions={}",
             self.decisions,
             self.conflicts,
             self.propagations,
@@ -39,7 +45,9 @@ impl fmt::Display for Stats {
             self.learnt_clauses,
             self.learnt_literals,
             self.minimized_literals,
-            self.deleted_clauses
+            self.deleted_clauses,
+            self.mode_switches,
+            self.promotions
         )
     }
 }
