@@ -52,6 +52,25 @@ pub enum Enumeration {
     Stopped,
 }
 
+impl From<exact_cover::Enumeration> for Enumeration {
+    fn from(end: exact_cover::Enumeration) -> Self {
+        match end {
+            exact_cover::Enumeration::Complete => Enumeration::Complete,
+            exact_cover::Enumeration::Stopped => Enumeration::Stopped,
+        }
+    }
+}
+
+/// What a trace of every solution (`all`) or of the search for the first does: the job its
+/// engine checks it can do, and what the trace's visit returns after each solution.
+pub fn trace_job(all: bool) -> (Job, ControlFlow<()>) {
+    if all {
+        (Job::List, ControlFlow::Continue(()))
+    } else {
+        (Job::Solve, ControlFlow::Break(()))
+    }
+}
+
 /// Solution counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Counts {

@@ -314,7 +314,7 @@ impl Backtrack {
         all: bool,
         watch: &mut impl FnMut(TraceStep<'_>),
     ) -> Result<Enumeration, Error> {
-        self.check(if all { Job::List } else { Job::Solve }, problem)?;
+        self.check(crate::engine::trace_job(all).0, problem)?;
         self.enumerate(problem, &mut Tracer { watch, all })
     }
 

@@ -282,19 +282,14 @@ impl Cp {
         all: bool,
         watch: &mut impl FnMut(TraceStep<'_>) -> ControlFlow<()>,
     ) -> Result<Enumeration, Error> {
-        self.check(if all { Job::List } else { Job::Solve }, problem)?;
+        let (job, after_solution) = crate::engine::trace_job(all);
+        self.check(job, problem)?;
         let (values, one) = if all {
             (ValueOrder::Min, false)
         } else {
             (ValueOrder::MiddleOut, true)
         };
-        let mut visit = |_: &Solution| {
-            if all {
-                ControlFlow::Continue(())
-            } else {
-                ControlFlow::Break(())
-            }
-        };
+        let mut visit = |_: &Solution| after_solution;
         match self.run_watched(problem, values, one, &mut visit, watch)? {
             Status::Complete => Ok(Enumeration::Complete),
             Status::Stopped => Ok(Enumeration::Stopped),

@@ -424,7 +424,7 @@ impl Dlx {
         all: bool,
         watch: &mut impl FnMut(TraceStep<'_>),
     ) -> Result<Enumeration, Error> {
-        self.check(if all { Job::List } else { Job::Solve }, problem)?;
+        self.check(crate::engine::trace_job(all).0, problem)?;
         let instance = encode(problem, self.encoding);
         let mut solver = if all {
             instance.solver(self.seed, self.engine)
@@ -440,10 +440,7 @@ impl Dlx {
         let end = solver.observe(&mut watcher);
         self.record(&solver);
         self.gave_up(&solver)?;
-        Ok(match end {
-            exact_cover::Enumeration::Complete => Enumeration::Complete,
-            exact_cover::Enumeration::Stopped => Enumeration::Stopped,
-        })
+        Ok(end.into())
     }
 
     /// The solver a first solution of `problem` is searched with: the configured seed (or
@@ -493,10 +490,7 @@ impl Engine for Dlx {
         let end = solver.for_each(|options| visit(&instance.decode(options)));
         self.record(&solver);
         self.gave_up(&solver)?;
-        Ok(match end {
-            exact_cover::Enumeration::Complete => Enumeration::Complete,
-            exact_cover::Enumeration::Stopped => Enumeration::Stopped,
-        })
+        Ok(end.into())
     }
 
     fn solve(&mut self, problem: &Problem) -> Result<Outcome, Error> {

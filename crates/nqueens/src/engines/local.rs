@@ -41,7 +41,7 @@
 //! blocked squares it leaves and lands on; the greedy start treats a blocked square like a
 //! crowded line. The total is 0 only on a board with no clash and no queen on a blocked square,
 //! so the search never returns one there. The squares are kept in a hash set; the search is
-//! compiled twice ([`BlockedSquares`]), so that the plain board's never looks at one (a test
+//! compiled twice (trait `BlockedSquares`), so that the plain board's never looks at one (a test
 //! per step cost it 5 % more instructions).
 //!
 //! **Fixed queens** (the completion variant) are placed first, their columns are taken out of

@@ -480,7 +480,8 @@ impl Sat {
         all: bool,
         watch: &mut impl FnMut(TraceStep<'_>),
     ) -> Result<Enumeration, Error> {
-        self.check(if all { Job::List } else { Job::Solve }, problem)?;
+        let (job, after_solution) = crate::engine::trace_job(all);
+        self.check(job, problem)?;
         let watch = RefCell::new(watch);
         let mut watcher = Watcher {
             n: problem.n(),
@@ -488,11 +489,7 @@ impl Sat {
         };
         self.enumerate(problem, &mut watcher, &mut |solution| {
             (watch.borrow_mut())(TraceStep::Solution(solution));
-            if all {
-                ControlFlow::Continue(())
-            } else {
-                ControlFlow::Break(())
-            }
+            after_solution
         })
     }
 
