@@ -142,13 +142,31 @@ fn boards_beyond_64_are_refused_with_the_limit() {
     );
 }
 
+/// Fixed queens keep the symmetries that map them onto themselves: a corner queen keeps the
+/// reflection in its diagonal, the centre of an odd board all eight, an off-centre queen none.
+/// The unique count is the number of classes of the oracle's solutions under that group.
 #[test]
-fn unique_counting_refuses_fixed_queens() {
-    let p = Problem::with_fixed(8, [Queen::new(0, 0)]).unwrap();
-    assert!(matches!(
-        Backtrack::default().count(&p, true),
-        Err(Error::Unsupported { .. })
-    ));
+fn unique_counts_of_completions_use_the_symmetries_the_fixed_queens_keep() {
+    use nqueens::board::symmetry::Group;
+    for (n, queen, group_size) in [
+        (8, Queen::new(0, 0), 2),
+        (9, Queen::new(4, 4), 8),
+        (9, Queen::new(1, 3), 1),
+    ] {
+        let p = Problem::with_fixed(n, [queen]).unwrap();
+        let group = Group::of(&p);
+        assert_eq!(group.members().len(), group_size, "{queen:?}");
+        let solutions = naive::solutions(&p);
+        let classes = solutions.iter().filter(|s| group.is_canonical(s)).count() as u128;
+        let counts = Backtrack::new(2).count(&p, true).unwrap();
+        assert_eq!(counts.total, solutions.len() as u128);
+        assert_eq!(counts.unique, Some(classes), "{queen:?}");
+        if group_size == 1 {
+            assert_eq!(classes, counts.total);
+        } else {
+            assert!(classes < counts.total, "{queen:?}");
+        }
+    }
 }
 
 proptest! {
