@@ -1,17 +1,40 @@
 //! Solves a DIMACS file and prints the answer, the solver's counters and the time taken.
 //!
-//! `cargo run --release -p nqueens-sat --example solve_dimacs -- FILE`
+//! `cargo run --release -p nqueens-sat --example solve_dimacs -- FILE [FLAGS]`
+//!
+//! Flags, for comparing settings on one build (the counters are deterministic):
+//! `--conflicts N` (give up after N conflicts), `--time SECS`, `--no-target` (no target
+//! phases), `--rephase N` (the first rephase interval; 0: never).
 
 use std::fs::File;
 use std::io::BufReader;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use sat::{Outcome, Solver, read_dimacs};
+use sat::{Limits, Options, Outcome, Solver, read_dimacs};
+
+const USAGE: &str =
+    "usage: solve_dimacs FILE [--conflicts N] [--time SECS] [--no-target] [--rephase N]";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let path = std::env::args().nth(1).ok_or("usage: solve_dimacs FILE")?;
+    let mut args = std::env::args().skip(1);
+    let path = args.next().ok_or(USAGE)?;
+    let mut options = Options::default();
+    let mut limits = Limits::default();
+    while let Some(flag) = args.next() {
+        let mut value = || -> Result<u64, Box<dyn std::error::Error>> {
+            Ok(args.next().ok_or(USAGE)?.parse()?)
+        };
+        match flag.as_str() {
+            "--conflicts" => limits.conflicts = Some(value()?),
+            "--time" => limits.time = Some(Duration::from_secs(value()?)),
+            "--no-target" => options.target_phases = false,
+            "--rephase" => options.rephase_interval = value()?,
+            _ => return Err(USAGE.into()),
+        }
+    }
     let start = Instant::now();
-    let mut solver = Solver::new();
+    let mut solver = Solver::with_options(options);
+    solver.set_limits(limits);
     read_dimacs(BufReader::new(File::open(&path)?), &mut solver)?;
     let parsed = start.elapsed();
     let outcome = solver.solve();

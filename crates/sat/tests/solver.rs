@@ -464,3 +464,44 @@ fn modes_switch_on_schedule_and_proofs_still_check() {
     }
     assert!(inside > 0, "no restart inside a mode");
 }
+
+/// Target phases and frequent rephasing (every schedule kind), with short
+/// modes so the stable mode comes early: the answers agree with a solver without any of them,
+/// models satisfy the formula and the DRAT proofs check.
+#[test]
+fn target_phases_and_rephasing_keep_answers_and_proofs_right() {
+    let options = Options {
+        restarts: sat::Restarts::Switching {
+            margin: 1.25,
+            min_conflicts: 20,
+            focused_decay: 0.8,
+            stable_unit: 30,
+            first_switch: 40,
+        },
+        target_phases: true,
+        rephase_interval: 15,
+        ..Options::default()
+    };
+    assert!(!solve_checked_with(&pigeonhole(7, 6), options.clone()));
+    let mut rephases = 0;
+    for seed in SEEDS.take(15) {
+        let cnf = random_3sat(60, 262, seed);
+        let mut plain = Solver::with_options(Options {
+            target_phases: false,
+            rephase_interval: 0,
+            ..Options::default()
+        });
+        cnf.add_to(&mut plain);
+        let expected = matches!(plain.solve(), Outcome::Sat(_));
+        assert_eq!(
+            solve_checked_with(&cnf, options.clone()),
+            expected,
+            "seed {seed}"
+        );
+        let mut solver = Solver::with_options(options.clone());
+        cnf.add_to(&mut solver);
+        solver.solve();
+        rephases += solver.stats().rephases;
+    }
+    assert!(rephases >= 15, "only {rephases} rephases");
+}

@@ -1,6 +1,6 @@
 //! Memory: what a solver for a formula of a given size costs, and growing without aborting.
 //!
-//! A solver's memory is per variable (values and watch lists by literal; level, reason, phase,
+//! A solver's memory is per variable (values and watch lists by literal; level, reason, phases,
 //! marks, trail and heap entries by variable: about 150 bytes) plus per clause (a binary clause
 //! is two 4-byte implications; a longer one is `12 + 4·size` bytes in the arena and two 8-byte
 //! watches), plus the learnt clauses, which reductions keep to a fraction of the formula.
@@ -25,12 +25,13 @@ use crate::error::Error;
 use crate::lit::Lit;
 
 /// Bytes per variable: by literal (two each) a value and the two list headers; by variable the
-/// level, reason, phase, mark, level stamp, activity, heap slot and position, trail slot,
-/// decision-level start, and its value in a model.
+/// level, reason, saved, target and best phases, mark, level stamp, activity, heap slot and
+/// position, trail slot, decision-level start, and its value in a model.
 const BYTES_PER_VAR: u64 = (2 * (size_of::<i8>() + 2 * size_of::<Vec<Lit>>())
     + size_of::<u32>()
     + size_of::<Reason>()
     + 2 * size_of::<u8>()
+    + 2 * size_of::<i8>()
     + size_of::<u64>()
     + size_of::<f64>()
     + 2 * size_of::<u32>()
@@ -111,6 +112,8 @@ impl Solver {
         self.level.try_reserve(more)?;
         self.reason.try_reserve(more)?;
         self.phase.try_reserve(more)?;
+        self.phases.target.try_reserve(more)?;
+        self.phases.best.try_reserve(more)?;
         self.marks.try_reserve(more)?;
         self.level_stamp.try_reserve(more)?;
         self.heap.try_reserve(more)?;
@@ -134,6 +137,8 @@ impl Solver {
         self.level.resize(vars, 0);
         self.reason.resize(vars, Reason::Decision);
         self.phase.resize(vars, self.options.initial_phase);
+        self.phases.target.resize(vars, 0);
+        self.phases.best.resize(vars, 0);
         self.marks.resize(vars, 0);
         self.level_stamp.resize(vars + 1, 0);
         if self.options.seed == 0 {

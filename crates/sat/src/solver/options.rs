@@ -76,6 +76,15 @@ pub struct Options {
     /// (for a formula whose other variables are auxiliary, set by the first ones through
     /// propagation; deciding on them only sends the search astray). `None`: one order for all.
     pub primary_vars: Option<u32>,
+    /// Whether the solver keeps target and best phases: in stable mode
+    /// ([`Restarts::Switching`]) decisions take the sign of the longest conflict-free
+    /// assignment since the last restart (Biere and Fleury, POS 2020).
+    pub target_phases: bool,
+    /// Conflicts before the first rephase (the saved phases set to the original, inverted or
+    /// best phases on the schedule O, I, B, O, B, I, …; the target phases cleared), the `k`-th
+    /// one `k` times as many after the one before; 0 (the default): never. Measured on random
+    /// k-SAT, rephasing every 1,000 conflicts lost more than it won (BENCHMARKS.md).
+    pub rephase_interval: u64,
 }
 
 impl Default for Options {
@@ -97,6 +106,8 @@ impl Default for Options {
             tier2_lbd: 6,
             seed: 0,
             primary_vars: None,
+            target_phases: true,
+            rephase_interval: 0,
         }
     }
 }

@@ -76,6 +76,7 @@ impl Solver {
             self.heap.insert(var);
         }
         self.trail.truncate(keep);
+        self.phases.backtracked(keep);
         self.trail_lim.truncate(level as usize);
         self.qhead = keep;
     }

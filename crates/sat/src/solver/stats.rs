@@ -28,6 +28,9 @@ pub struct Stats {
     /// Learnt clauses moved to a better tier (core or tier 2) when conflict analysis found
     /// their LBD lower than recorded.
     pub promotions: u64,
+    /// Rephases: the saved phases reset to the original, inverted or best phases
+    /// ([`crate::Options::rephase_interval`]).
+    pub rephases: u64,
 }
 
 impl fmt::Display for Stats {
@@ -36,7 +39,7 @@ impl fmt::Display for Stats {
             f,
             "decisions={} conflicts={} propagations={} restarts={} reductions={} \
              learnt_clauses={} learnt_literals={} minimized_literals={} deleted_clauses={} \
-             mode_switches={} promotions={}",
+             mode_switches={} promotions={} rephases={}",
             self.decisions,
             self.conflicts,
             self.propagations,
@@ -47,7 +50,8 @@ impl fmt::Display for Stats {
             self.minimized_literals,
             self.deleted_clauses,
             self.mode_switches,
-            self.promotions
+            self.promotions,
+            self.rephases
         )
     }
 }
