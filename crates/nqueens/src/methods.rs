@@ -160,9 +160,9 @@ impl Method {
     /// - Listing from [`AUTO_CONSTRUCT_FROM`] rows on: constraint programming, whose first
     ///   solutions of a big board come in milliseconds (row-by-row backtracking takes seconds
     ///   to the first at n ≈ 30, and longer than anyone waits at n = 40).
-    /// - Everything else (small boards, counting completions): backtracking. Counting a whole
-    ///   board beyond [`counter::MAX_N`] rows resolves to backtracking too, but `auto` refuses
-    ///   to start that run ([`Method::refuse_hopeless`]).
+    /// - Everything else (small boards, counting completions beyond [`counter::MAX_N`] rows):
+    ///   backtracking. Counting a whole board beyond [`counter::MAX_N`] rows resolves to
+    ///   backtracking too, but `auto` refuses to start that run ([`Method::refuse_hopeless`]).
     pub fn resolve(self, job: Job, problem: &Problem) -> Method {
         match self {
             Method::Auto
