@@ -22,6 +22,14 @@ fn brute_force_models(cnf: &Cnf) -> Vec<Vec<bool>> {
         .collect()
 }
 
+/// Whether a solver with `options` finds `cnf` satisfiable (no proof, no check): the reference
+/// answer for solvers with other options.
+fn is_sat_with(cnf: &Cnf, options: Options) -> bool {
+    let mut solver = Solver::with_options(options);
+    cnf.add_to(&mut solver);
+    matches!(solver.solve(), Outcome::Sat(_))
+}
+
 fn cnf_from(vars: u32, clauses: &[Vec<i32>]) -> Cnf {
     let mut cnf = Cnf::new();
     cnf.ensure_vars(vars);
@@ -443,12 +451,13 @@ fn modes_switch_on_schedule_and_proofs_still_check() {
         assert!(!solve_checked_with(&pigeonhole(7, 6), options.clone()));
         for seed in SEEDS.take(10) {
             let cnf = random_3sat(60, 262, seed);
-            let mut plain = Solver::with_options(Options {
-                restarts: sat::Restarts::Never,
-                ..Options::default()
-            });
-            cnf.add_to(&mut plain);
-            let expected = matches!(plain.solve(), Outcome::Sat(_));
+            let expected = is_sat_with(
+                &cnf,
+                Options {
+                    restarts: sat::Restarts::Never,
+                    ..Options::default()
+                },
+            );
             assert_eq!(
                 solve_checked_with(&cnf, options.clone()),
                 expected,
@@ -486,13 +495,14 @@ fn target_phases_and_rephasing_keep_answers_and_proofs_right() {
     let mut rephases = 0;
     for seed in SEEDS.take(15) {
         let cnf = random_3sat(60, 262, seed);
-        let mut plain = Solver::with_options(Options {
-            target_phases: false,
-            rephase_interval: 0,
-            ..Options::default()
-        });
-        cnf.add_to(&mut plain);
-        let expected = matches!(plain.solve(), Outcome::Sat(_));
+        let expected = is_sat_with(
+            &cnf,
+            Options {
+                target_phases: false,
+                rephase_interval: 0,
+                ..Options::default()
+            },
+        );
         assert_eq!(
             solve_checked_with(&cnf, options.clone()),
             expected,

@@ -128,6 +128,22 @@ fn record(phases: &mut [i8], trail: &[Lit], from: usize, to: usize) {
     }
 }
 
+/// Makes the first `consistent` literals of the trail the recorded phase (`signs`, with its
+/// `assigned` and `synced` lengths) when that prefix is longer than the one recorded.
+fn extend(
+    signs: &mut [i8],
+    assigned: &mut usize,
+    synced: &mut usize,
+    trail: &[Lit],
+    consistent: usize,
+) {
+    if consistent > *assigned {
+        record(signs, trail, (*synced).min(consistent), consistent);
+        *assigned = consistent;
+        *synced = consistent;
+    }
+}
+
 impl Solver {
     /// Records the first `consistent` literals of the trail, a prefix closed under
     /// propagation without conflict, as the target (best) phase when longer than the one
@@ -137,26 +153,20 @@ impl Solver {
             return;
         }
         let phases = &mut self.phases;
-        if consistent > phases.target_assigned {
-            record(
-                &mut phases.target,
-                &self.trail,
-                phases.target_synced.min(consistent),
-                consistent,
-            );
-            phases.target_assigned = consistent;
-            phases.target_synced = consistent;
-        }
-        if consistent > phases.best_assigned {
-            record(
-                &mut phases.best,
-                &self.trail,
-                phases.best_synced.min(consistent),
-                consistent,
-            );
-            phases.best_assigned = consistent;
-            phases.best_synced = consistent;
-        }
+        extend(
+            &mut phases.target,
+            &mut phases.target_assigned,
+            &mut phases.target_synced,
+            &self.trail,
+            consistent,
+        );
+        extend(
+            &mut phases.best,
+            &mut phases.best_assigned,
+            &mut phases.best_synced,
+            &self.trail,
+            consistent,
+        );
     }
 
     /// A restart: the target phase starts again from the next conflict-free trail (the best
