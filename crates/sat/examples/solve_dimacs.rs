@@ -4,7 +4,8 @@
 //!
 //! Flags, for comparing settings on one build (the counters are deterministic):
 //! `--conflicts N` (give up after N conflicts), `--time SECS`, `--no-target` (no target
-//! phases), `--rephase N` (the first rephase interval; 0: never).
+//! phases), `--rephase N` (the first rephase interval; 0: never), `--no-walk` (rephase
+//! without walks), `--walk-effort N` (clause visits per thousand propagations).
 
 use std::fs::File;
 use std::io::BufReader;
@@ -12,8 +13,8 @@ use std::time::{Duration, Instant};
 
 use sat::{Limits, Options, Outcome, Solver, read_dimacs};
 
-const USAGE: &str =
-    "usage: solve_dimacs FILE [--conflicts N] [--time SECS] [--no-target] [--rephase N]";
+const USAGE: &str = "usage: solve_dimacs FILE [--conflicts N] [--time SECS] [--no-target] [--rephase N] \
+     [--no-walk] [--walk-effort N]";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -29,6 +30,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--time" => limits.time = Some(Duration::from_secs(value()?)),
             "--no-target" => options.target_phases = false,
             "--rephase" => options.rephase_interval = value()?,
+            "--no-walk" => options.walk = false,
+            "--walk-effort" => options.walk_effort = value()?,
             _ => return Err(USAGE.into()),
         }
     }

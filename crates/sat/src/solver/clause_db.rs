@@ -148,7 +148,6 @@ impl ClauseDb {
     }
 
     /// Every clause in arena order, deleted ones included.
-    #[cfg_attr(not(debug_assertions), allow(dead_code))]
     pub(crate) fn refs(&self) -> impl Iterator<Item = ClauseRef> + '_ {
         let mut at = 0;
         std::iter::from_fn(move || {

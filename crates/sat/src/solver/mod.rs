@@ -39,8 +39,10 @@
 //!   [`Options::primary_vars`], the primary variables come first regardless of activity. In
 //!   stable mode the sign is the *target phase* where the variable has one: its value in the
 //!   longest conflict-free trail since the last restart (`phases`; Biere and Fleury, "Chasing
-//!   Target Phases", POS 2020); rephasing (original, inverted, best) is an option, off by
-//!   default.
+//!   Target Phases", POS 2020). In stable mode the saved phases are also rephased now and
+//!   then, alternately to the best phases and to the best assignment of a ProbSAT walk
+//!   (`walk`; Balint and Schöning, SAT 2012), which finds the models of random k-SAT formulas
+//!   that conflict-driven search is slow to reach.
 //! - Restarts and modes: by default the search alternates a focused mode (glucose's rule:
 //!   restart when the LBDs of the recent conflicts average well above the long-run average;
 //!   fast activity decay) and a stable mode (restarts after the Luby sequence times 1,024
@@ -69,10 +71,10 @@
 //! job per file: `prop` (the trail, assigning and backtracking, watched-literal propagation),
 //! `analyze` (first-UIP learning, minimisation, failed assumptions), `reduce` (learnt-clause
 //! deletion and arena compaction), `restart` (the restart policies), `phases` (target and best
-//! phases, rephasing), `memory` (the estimate and fallible growth), `observe` (the hook a trace
-//! of the search watches), `clause_db` (the clause arena), `heap` (the VSIDS order), `proof`
-//! (DRAT output); the public settings and answers are
-//! in `options` ([`Options`], [`Restarts`], [`Limits`]), `outcome` ([`Outcome`],
+//! phases, rephasing), `walk` (the local search rephasing runs), `memory` (the estimate and
+//! fallible growth), `observe` (the hook a trace of the search watches), `clause_db` (the
+//! clause arena), `heap` (the VSIDS order), `proof` (DRAT output); the public settings and
+//! answers are in `options` ([`Options`], [`Restarts`], [`Limits`]), `outcome` ([`Outcome`],
 //! [`Enumeration`], [`StopReason`]) and `stats` ([`Stats`]).
 //!
 //! # Proofs and enumeration
@@ -95,6 +97,7 @@ mod prop;
 mod reduce;
 mod restart;
 mod stats;
+mod walk;
 
 use nqueens_support::clock::Instant;
 use std::fmt;

@@ -80,11 +80,19 @@ pub struct Options {
     /// ([`Restarts::Switching`]) decisions take the sign of the longest conflict-free
     /// assignment since the last restart (Biere and Fleury, POS 2020).
     pub target_phases: bool,
-    /// Conflicts before the first rephase (the saved phases set to the original, inverted or
-    /// best phases on the schedule O, I, B, O, B, I, …; the target phases cleared), the `k`-th
-    /// one `k` times as many after the one before; 0 (the default): never. Measured on random
-    /// k-SAT, rephasing every 1,000 conflicts lost more than it won (BENCHMARKS.md).
+    /// Conflicts before the first rephase, the `k`-th one `k` times as many after the one
+    /// before; rephases come in stable mode only (in focused mode they measured worse: Tseitin
+    /// formulas), on the schedule of [`walk`](Self::walk). 0: never. Default 1,000, with walks:
+    /// random k-SAT near the threshold needs a third of the conflicts or less (BENCHMARKS.md,
+    /// "Walks").
     pub rephase_interval: u64,
+    /// The rephase schedule: with walks, B, W repeated (the saved phases set to the best
+    /// phases, then to the best assignment of a ProbSAT walk from them); without, O, I, then
+    /// B, O, B, I repeated (original, inverted, best: CaDiCaL's without its walk).
+    pub walk: bool,
+    /// A walk's budget: this many clause visits per thousand propagations since the previous
+    /// walk (the walk always builds its formula, one pass; it stops early at a model).
+    pub walk_effort: u64,
 }
 
 impl Default for Options {
@@ -107,7 +115,9 @@ impl Default for Options {
             seed: 0,
             primary_vars: None,
             target_phases: true,
-            rephase_interval: 0,
+            rephase_interval: 1000,
+            walk: true,
+            walk_effort: 5_000,
         }
     }
 }

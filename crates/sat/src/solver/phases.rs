@@ -18,13 +18,15 @@
 //! - the **best phase**: the same, but cleared only by a rephase to the best phase, so over a
 //!   longer stretch of the search.
 //!
-//! With [`Options::rephase_interval`](super::Options::rephase_interval) set (off by default:
-//! it measured worse), every `interval · k` conflicts (the `k`-th time) the saved phases are
-//! overwritten by the schedule O, I, then B, O, B, I repeated (CaDiCaL's without its walk and
-//! flipping): **O**riginal (every variable to
-//! [`Options::initial_phase`](super::Options::initial_phase)), **I**nverted, **B**est (every
-//! variable with a best phase to it). Each rephase clears the target phases; a rephase to best
-//! clears the best ones too.
+//! Every [`Options::rephase_interval`](super::Options::rephase_interval) `· k` conflicts (the
+//! `k`-th time), in stable mode only, the saved phases are overwritten. With
+//! [`Options::walk`](super::Options::walk) (the default) the schedule is B, W repeated:
+//! **B**est (every variable with a best phase to it), then **W**alk (the best assignment of a
+//! ProbSAT walk from the saved phases, `walk`). Without walks it is O, I, then B, O, B, I
+//! repeated (CaDiCaL's without its walk and flipping): **O**riginal (every variable to
+//! [`Options::initial_phase`](super::Options::initial_phase)), **I**nverted, **B**est.
+//! Rephasing without a walk, or in focused mode too, measured worse (BENCHMARKS.md). Each
+//! rephase clears the target phases; a rephase to best clears the best ones too.
 //!
 //! The invariant (the tests hold it to a snapshot oracle): after every update, for each
 //! position `i < target_assigned` of the trail it was recorded from, `target[var]` is the sign
@@ -50,12 +52,22 @@ pub(super) enum Rephase {
     Inverted,
     /// The best phase where a variable has one.
     Best,
+    /// The best assignment of a local-search walk from the saved phases (`walk`).
+    Walk,
 }
 
 impl Rephase {
-    /// The `count`-th rephase of the schedule (from 0): O, I, then B, O, B, I repeated.
-    pub(super) fn nth(count: u64) -> Rephase {
+    /// The `count`-th rephase of the schedule (from 0): with walks B, W repeated; without,
+    /// O, I, then B, O, B, I repeated.
+    pub(super) fn nth(count: u64, walk: bool) -> Rephase {
         match count {
+            _ if walk => {
+                if count % 2 == 0 {
+                    Rephase::Best
+                } else {
+                    Rephase::Walk
+                }
+            }
             0 => Rephase::Original,
             1 => Rephase::Inverted,
             _ => match (count - 2) % 4 {
@@ -73,6 +85,7 @@ impl Rephase {
             Rephase::Original => 'O',
             Rephase::Inverted => 'I',
             Rephase::Best => 'B',
+            Rephase::Walk => 'W',
         }
     }
 }
@@ -96,9 +109,12 @@ pub(super) struct Phases {
     pub(super) rephases: u64,
     /// The conflict count at which the next rephase is due.
     pub(super) next_rephase: u64,
-    /// Every rephase so far, with the conflicts when it came (for the tests).
+    /// The propagation count at the last walk (its budget is a share of those since).
+    pub(super) walked_at: u64,
+    /// Every rephase so far, with the conflicts when it came and whether in stable mode (for
+    /// the tests).
     #[cfg(test)]
-    pub(super) log: Vec<(u64, Rephase)>,
+    pub(super) log: Vec<(u64, Rephase, bool)>,
 }
 
 impl Phases {
@@ -199,13 +215,15 @@ impl Solver {
     /// Rephases when it is due (between conflicts, at any level: only the saved phases change,
     /// which the next decisions read). Returns the kind applied, if any.
     pub(super) fn rephase_if_due(&mut self) -> Option<Rephase> {
-        if self.stats.conflicts < self.phases.next_rephase {
+        if self.stats.conflicts < self.phases.next_rephase || !self.mode.stable {
             return None;
         }
-        let kind = Rephase::nth(self.phases.rephases);
+        let kind = Rephase::nth(self.phases.rephases, self.options.walk);
         self.rephase(kind);
         #[cfg(test)]
-        self.phases.log.push((self.stats.conflicts, kind));
+        self.phases
+            .log
+            .push((self.stats.conflicts, kind, self.mode.stable));
         self.phases.rephases += 1;
         self.stats.rephases += 1;
         let delay = self
@@ -232,6 +250,11 @@ impl Solver {
                 self.phases.best.fill(0);
                 self.phases.best_assigned = 0;
                 self.phases.best_synced = 0;
+            }
+            Rephase::Walk => {
+                let since = self.stats.propagations - self.phases.walked_at;
+                self.phases.walked_at = self.stats.propagations;
+                self.walk(since.saturating_mul(self.options.walk_effort) / 1000);
             }
         }
         self.clear_target();
@@ -263,8 +286,10 @@ mod tests {
 
     #[test]
     fn the_schedule_is_o_i_then_b_o_b_i() {
-        let letters: String = (0..14).map(|k| Rephase::nth(k).letter()).collect();
+        let letters: String = (0..14).map(|k| Rephase::nth(k, false).letter()).collect();
         assert_eq!(letters, "OIBOBIBOBIBOBI");
+        let letters: String = (0..14).map(|k| Rephase::nth(k, true).letter()).collect();
+        assert_eq!(letters, "BWBWBWBWBWBWBW");
     }
 
     /// Drives the trail by hand (random decisions, propagation, random backjumps) and holds
@@ -389,38 +414,43 @@ mod tests {
     }
 
     /// Rephasing follows its schedule in a real search: the k-th rephase (from 0) comes once
-    /// `interval · (k + 1)` conflicts have passed since the one before, with the k-th letter
-    /// of O I B O B I ...
+    /// `interval · (k + 1)` conflicts have passed since the one before, in stable mode, with
+    /// the k-th letter of B W B W … (with walks) or O I B O B I … (without).
     #[test]
     fn searches_rephase_on_schedule() {
-        for seed in 1..=4 {
-            let mut rng = SplitMix64::new(seed);
-            let interval = 50;
-            let mut solver = Solver::with_options(Options {
-                rephase_interval: interval,
-                ..Options::default()
-            });
-            random_3sat(&mut solver, &mut rng, 80, 340);
-            solver.set_limits(Limits {
-                conflicts: Some(3000),
-                time: None,
-            });
-            let outcome = solver.solve();
-            let stats = *solver.stats();
-            let log = &solver.phases.log;
-            assert_eq!(log.len() as u64, stats.rephases);
-            let mut due = interval;
-            for (k, &(conflicts, kind)) in log.iter().enumerate() {
-                assert_eq!(kind, Rephase::nth(k as u64), "seed {seed}");
-                assert!(
-                    conflicts >= due,
-                    "seed {seed}: rephase {k} at {conflicts} < {due}"
-                );
-                due = conflicts + interval * (k as u64 + 2);
-            }
-            if outcome == Outcome::Unknown(crate::solver::StopReason::Conflicts) {
-                assert!(log.len() >= 5, "seed {seed}: {stats}");
-                assert!(stats.conflicts < due + 100, "seed {seed}: a rephase missed");
+        for walk in [false, true] {
+            for seed in 1..=4 {
+                let mut rng = SplitMix64::new(seed);
+                let interval = 50;
+                let mut solver = Solver::with_options(Options {
+                    rephase_interval: interval,
+                    walk,
+                    ..Options::default()
+                });
+                random_3sat(&mut solver, &mut rng, 80, 340);
+                solver.set_limits(Limits {
+                    conflicts: Some(3000),
+                    time: None,
+                });
+                let outcome = solver.solve();
+                let stats = *solver.stats();
+                let log = &solver.phases.log;
+                assert_eq!(log.len() as u64, stats.rephases);
+                let walks = log.iter().filter(|entry| entry.1 == Rephase::Walk).count();
+                assert_eq!(walks as u64, stats.walks, "seed {seed}");
+                let mut due = interval;
+                for (k, &(conflicts, kind, stable)) in log.iter().enumerate() {
+                    assert_eq!(kind, Rephase::nth(k as u64, walk), "seed {seed}");
+                    assert!(stable, "seed {seed}: rephase {k} in focused mode");
+                    assert!(
+                        conflicts >= due,
+                        "seed {seed}: rephase {k} at {conflicts} < {due}"
+                    );
+                    due = conflicts + interval * (k as u64 + 2);
+                }
+                if outcome == Outcome::Unknown(crate::solver::StopReason::Conflicts) {
+                    assert!(log.len() >= 3, "seed {seed}: {stats}");
+                }
             }
         }
     }

@@ -31,6 +31,10 @@ pub struct Stats {
     /// Rephases: the saved phases reset to the original, inverted or best phases
     /// ([`crate::Options::rephase_interval`]).
     pub rephases: u64,
+    /// Local-search walks run for rephasing ([`crate::Options::walk`]).
+    pub walks: u64,
+    /// Variables flipped by those walks.
+    pub walk_flips: u64,
 }
 
 impl fmt::Display for Stats {
@@ -39,7 +43,7 @@ impl fmt::Display for Stats {
             f,
             "decisions={} conflicts={} propagations={} restarts={} reductions={} \
              learnt_clauses={} learnt_literals={} minimized_literals={} deleted_clauses={} \
-             mode_switches={} promotions={} rephases={}",
+             mode_switches={} promotions={} rephases={} walks={} walk_flips={}",
             self.decisions,
             self.conflicts,
             self.propagations,
@@ -51,7 +55,9 @@ impl fmt::Display for Stats {
             self.deleted_clauses,
             self.mode_switches,
             self.promotions,
-            self.rephases
+            self.rephases,
+            self.walks,
+            self.walk_flips
         )
     }
 }
