@@ -354,8 +354,11 @@ impl Solver {
     /// each model's search). With `vars` empty, at most one model is visited.
     ///
     /// The blocking clauses stay in the solver afterwards. Target phases
-    /// ([`Options::target_phases`]) are off while it runs: they steer each search back toward
-    /// the assignment just blocked (the property test of enumeration ran 1.3–3× longer).
+    /// ([`Options::target_phases`]) and rephasing are on for the first model's search only:
+    /// after a model they steer each search back toward the assignment just blocked (the
+    /// property test of enumeration ran 1.3–3× longer with target phases, up to 20× with
+    /// walks), while the first model, all that a `solve` of the N-Queens engine asks for, is
+    /// found sooner with them (compact n = 1000: 2,149 conflicts against 3,008).
     pub fn enumerate(
         &mut self,
         vars: &[Var],
@@ -374,9 +377,15 @@ impl Solver {
         if let Some(needed) = vars.iter().map(|v| v.as_u32() + 1).max() {
             self.ensure_vars(needed);
         }
-        let target_phases = std::mem::replace(&mut self.options.target_phases, false);
+        let target_phases = self.options.target_phases;
+        let rephasing = self.phases.next_rephase != u64::MAX;
         let enumeration = self.enumerate_models(vars, observer, visit);
         self.options.target_phases = target_phases;
+        if rephasing && self.phases.next_rephase == u64::MAX {
+            // Paused after the first model: due again a full interval from now.
+            let delay = (self.options.rephase_interval).saturating_mul(self.phases.rephases + 1);
+            self.phases.next_rephase = self.stats.conflicts.saturating_add(delay);
+        }
         enumeration
     }
 
@@ -393,6 +402,8 @@ impl Solver {
             match self.solve_observed(&[], observer) {
                 Outcome::Sat(model) => {
                     count += 1;
+                    self.options.target_phases = false;
+                    self.phases.next_rephase = u64::MAX;
                     if visit(&model).is_break() {
                         return Enumeration::Stopped(count);
                     }
