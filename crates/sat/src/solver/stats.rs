@@ -28,7 +28,8 @@ pub struct Stats {
     /// Learnt clauses moved to a better tier (core or tier 2) when conflict analysis found
     /// their LBD lower than recorded.
     pub promotions: u64,
-    /// Rephases: the saved phases reset to the original, inverted or best phases
+    /// Rephases: the saved phases reset to the best phases or a walk's best assignment (or,
+    /// without walks, to the original, inverted or best phases)
     /// ([`crate::Options::rephase_interval`]).
     pub rephases: u64,
     /// Local-search walks run for rephasing ([`crate::Options::walk`]).
