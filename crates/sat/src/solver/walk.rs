@@ -23,7 +23,9 @@
 //! each one's place. Cost: building the walk's clause lists is linear in the formula; a flip
 //! visits the occurrence lists of the variable's two literals; a pick computes the break count
 //! of each literal of the clause (its occurrence list). The walk stops after `effort` visits
-//! ("ticks") or when no clause is false.
+//! ("ticks") or when no clause is false. The copy takes about twice the formula's literals in
+//! words, reserved fallibly: where the memory is refused there is no walk, and the search goes
+//! on.
 
 use super::Solver;
 use crate::lit::Lit;
@@ -180,7 +182,10 @@ impl Solver {
     pub(super) fn walk(&mut self, effort: u64) -> WalkReport {
         self.cancel_until(0);
         let vars = self.num_vars as usize;
-        let mut walker = self.walker();
+        let Some(mut walker) = self.walker() else {
+            // No memory for the walk's copy of the formula: the search goes on without it.
+            return WalkReport::default();
+        };
         let mut report = WalkReport {
             start_unsat: walker.unsat.len(),
             best_unsat: walker.unsat.len(),
@@ -240,11 +245,24 @@ impl Solver {
     }
 
     /// The walk's formula (irredundant long clauses and all binaries under the level-0
-    /// assignment) and its state at the saved phases.
-    fn walker(&self) -> Walker {
+    /// assignment) and its state at the saved phases; `None` when the memory for it is not
+    /// to be had (it copies the formula: about twice its literals in words).
+    fn walker(&self) -> Option<Walker> {
         let vars = self.num_vars as usize;
-        let mut lits: Vec<u32> = Vec::new();
-        let mut starts: Vec<u32> = vec![0];
+        let binary_lits: usize = self.binaries.iter().map(Vec::len).sum();
+        let (mut long_lits, mut long_clauses) = (0, 0);
+        for cref in self.db.refs() {
+            if !self.db.is_deleted(cref) && !self.db.is_learnt(cref) {
+                long_lits += self.db.size(cref);
+                long_clauses += 1;
+            }
+        }
+        let most_lits = binary_lits + long_lits;
+        let most_clauses = binary_lits / 2 + long_clauses;
+        let mut lits: Vec<u32> = filled(0, 0)?;
+        lits.try_reserve_exact(most_lits).ok()?;
+        let mut starts: Vec<u32> = filled(1, 0)?;
+        starts.try_reserve_exact(most_clauses).ok()?;
         let mut push = |clause: &mut dyn Iterator<Item = u32>, values: &[i8]| {
             let at = lits.len();
             for code in clause {
@@ -274,15 +292,16 @@ impl Solver {
             }
         }
         let clauses = starts.len() - 1;
-        let mut occ_starts = vec![0u32; 2 * vars + 1];
+        let mut occ_starts: Vec<u32> = filled(2 * vars + 1, 0)?;
         for &code in &lits {
             occ_starts[code as usize + 1] += 1;
         }
         for i in 0..2 * vars {
             occ_starts[i + 1] += occ_starts[i];
         }
-        let mut fill = occ_starts.clone();
-        let mut occurrences = vec![0u32; lits.len()];
+        let mut fill: Vec<u32> = filled(2 * vars + 1, 0)?;
+        fill.copy_from_slice(&occ_starts);
+        let mut occurrences: Vec<u32> = filled(lits.len(), 0)?;
         for c in 0..clauses {
             for &code in &lits[starts[c] as usize..starts[c + 1] as usize] {
                 occurrences[fill[code as usize] as usize] = c as u32;
@@ -304,10 +323,18 @@ impl Solver {
             starts,
             occurrences,
             occ_starts,
-            value: self.phase.clone(),
-            true_count: vec![0; clauses],
-            unsat: Vec::new(),
-            unsat_pos: vec![u32::MAX; clauses],
+            value: {
+                let mut value = filled(vars, false)?;
+                value.copy_from_slice(&self.phase[..vars]);
+                value
+            },
+            true_count: filled(clauses, 0)?,
+            unsat: {
+                let mut unsat = Vec::new();
+                unsat.try_reserve_exact(clauses).ok()?;
+                unsat
+            },
+            unsat_pos: filled(clauses, u32::MAX)?,
             scores,
             ticks: 0,
         };
@@ -323,8 +350,16 @@ impl Solver {
             }
         }
         walker.ticks = walker.lits.len() as u64;
-        walker
+        Some(walker)
     }
+}
+
+/// `len` copies of `value`, or `None` when the memory is refused.
+fn filled<T: Clone>(len: usize, value: T) -> Option<Vec<T>> {
+    let mut items = Vec::new();
+    items.try_reserve_exact(len).ok()?;
+    items.resize(len, value);
+    Some(items)
 }
 
 #[cfg(test)]
