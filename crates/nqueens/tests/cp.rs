@@ -186,17 +186,7 @@ fn refuses_what_it_cannot_do() {
             MAX_N + 1
         )
     );
-    // A corner queen keeps the reflection in its diagonal: 4 completions, in classes the
-    // backtracking engine counts alike.
-    let fixed = Problem::with_fixed(8, [Queen::new(0, 0)]).unwrap();
-    let counts = Cp::default().count(&fixed, true).unwrap();
-    assert_eq!(counts.total, 4);
-    assert_eq!(
-        counts,
-        nqueens::engines::backtrack::Backtrack::default()
-            .count(&fixed, true)
-            .unwrap()
-    );
+    common::assert_corner_queen_counts_match_backtracking(&mut Cp::default());
 }
 
 proptest! {

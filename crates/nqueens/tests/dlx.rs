@@ -7,6 +7,8 @@ use nqueens::engines::backtrack::Backtrack;
 use nqueens::engines::dlx::{Dlx, Encoding, encode};
 use nqueens::{Engine, Error, Job, Outcome, Problem, Queen, instances::oeis, verify};
 
+mod common;
+
 const ENCODINGS: [Encoding; 2] = [Encoding::Secondary, Encoding::Gadgets];
 
 #[test]
@@ -149,17 +151,8 @@ fn limits_and_unsupported_jobs() {
             ..
         })
     ));
-    // Unique counts of completions: classes under the symmetries the fixed queens keep, as
-    // the backtracking engine counts them.
-    let fixed = Problem::with_fixed(8, [Queen::new(0, 0)]).unwrap();
-    let counts = engine.count(&fixed, true).unwrap();
-    assert_eq!(counts.total, 4);
-    assert_eq!(
-        counts,
-        nqueens::engines::backtrack::Backtrack::default()
-            .count(&fixed, true)
-            .unwrap()
-    );
+    // Unique counts of completions: classes under the symmetries the fixed queens keep.
+    common::assert_corner_queen_counts_match_backtracking(&mut engine);
     let mut engine = Dlx::new(Encoding::Gadgets, None);
     let mut listed = Vec::new();
     engine

@@ -1,11 +1,14 @@
-//! What several test files share: the proptest strategy for partial boards.
-//! (Each test file that needs it says `mod common;`.)
+//! What several test files share: the proptest strategy for partial boards, and the check of
+//! unique counts on a board with a corner queen. (Each test file that needs them says
+//! `mod common;`; not every one calls both.)
 
-use nqueens::{Problem, Queen};
+use nqueens::engines::backtrack::Backtrack;
+use nqueens::{Engine, Problem, Queen};
 use proptest::prelude::*;
 
 /// Random partial boards: n in `1..=max_n`, up to `max_queens` queens on random squares, kept
 /// only if no two attack each other.
+#[allow(dead_code)]
 pub fn partial_board(max_n: u32, max_queens: usize) -> impl Strategy<Value = Problem> {
     (1u32..=max_n).prop_flat_map(move |n| {
         proptest::collection::vec((0..n, 0..n), 0..=max_queens).prop_filter_map(
@@ -15,4 +18,14 @@ pub fn partial_board(max_n: u32, max_queens: usize) -> impl Strategy<Value = Pro
             },
         )
     })
+}
+
+/// A corner queen on 8×8 keeps the reflection in its diagonal: `engine` finds its 4
+/// completions and counts their classes under that reflection as the backtracking engine does.
+#[allow(dead_code)]
+pub fn assert_corner_queen_counts_match_backtracking(engine: &mut dyn Engine) {
+    let fixed = Problem::with_fixed(8, [Queen::new(0, 0)]).unwrap();
+    let counts = engine.count(&fixed, true).unwrap();
+    assert_eq!(counts.total, 4);
+    assert_eq!(counts, Backtrack::default().count(&fixed, true).unwrap());
 }
