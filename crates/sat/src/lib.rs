@@ -7,8 +7,9 @@
 //! - [`DimacsReader`] / [`read_dimacs`]: a streaming, strict DIMACS reader with positioned
 //!   errors ([`dimacs`]);
 //! - [`Solver`]: conflict-driven clause learning with watched literals, first-UIP learning and
-//!   minimisation, VSIDS, phase saving and target phases, focused and stable modes, LBD-based
-//!   clause reduction, assumptions, limits, model enumeration and DRAT proofs ([`solver`]).
+//!   minimisation, VSIDS, phase saving and target phases, rephasing with a local-search walk,
+//!   focused and stable modes, LBD-based clause reduction, assumptions, limits, model
+//!   enumeration and DRAT proofs ([`solver`]).
 //!
 //! The crate does not know about N-Queens; `nqueens` encodes the puzzle into it.
 //!

@@ -27,6 +27,8 @@
 //! words, reserved fallibly: where the memory is refused there is no walk, and the search goes
 //! on.
 
+use std::ops::Range;
+
 use super::Solver;
 use crate::lit::Lit;
 
@@ -39,6 +41,11 @@ const BASES: [(f64, f64); 6] = [
     (6.0, 5.1),
     (7.0, 7.4),
 ];
+
+/// The variable index of literal `code`.
+fn var_of(code: u32) -> usize {
+    Lit::from_code(code).var().index()
+}
 
 /// `cb` for clauses of average length `size`.
 fn base_for(size: f64) -> f64 {
@@ -85,13 +92,17 @@ struct Walker {
 
 impl Walker {
     fn is_true(&self, code: u32) -> bool {
-        self.value[(code >> 1) as usize] == Lit::from_code(code).is_positive()
+        self.value[var_of(code)] == Lit::from_code(code).is_positive()
     }
 
-    fn occurrences_of(&self, code: u32) -> &[u32] {
-        let from = self.occ_starts[code as usize] as usize;
-        let to = self.occ_starts[code as usize + 1] as usize;
-        &self.occurrences[from..to]
+    /// Where the clauses holding literal `code` are listed in `occurrences`.
+    fn occurrence_range(&self, code: u32) -> Range<usize> {
+        self.occ_starts[code as usize] as usize..self.occ_starts[code as usize + 1] as usize
+    }
+
+    /// The code of `var`'s literal that is true under `value`.
+    fn true_literal(&self, var: usize) -> u32 {
+        (2 * var as u32) | u32::from(!self.value[var])
     }
 
     fn clause(&self, c: u32) -> &[u32] {
@@ -116,46 +127,33 @@ impl Walker {
     /// How many clauses flipping `var` would falsify: those whose only true literal is
     /// `var`'s.
     fn break_count(&mut self, var: usize) -> usize {
-        let code = (2 * var as u32) | u32::from(!self.value[var]);
-        let occurrences = self.occurrences_of(code);
-        let breaks = occurrences
+        let range = self.occurrence_range(self.true_literal(var));
+        self.ticks += range.len() as u64;
+        self.occurrences[range]
             .iter()
             .filter(|&&c| self.true_count[c as usize] == 1)
-            .count();
-        self.ticks += occurrences.len() as u64;
-        breaks
+            .count()
     }
 
     fn flip(&mut self, var: usize) {
         self.value[var] = !self.value[var];
-        let now_true = (2 * var as u32) | u32::from(!self.value[var]);
-        let now_false = now_true ^ 1;
-        let (from, to) = (
-            self.occ_starts[now_true as usize] as usize,
-            self.occ_starts[now_true as usize + 1] as usize,
-        );
-        for i in from..to {
+        let now_true = self.occurrence_range(self.true_literal(var));
+        let now_false = self.occurrence_range(self.true_literal(var) ^ 1);
+        self.ticks += (now_true.len() + now_false.len()) as u64;
+        for i in now_true {
             let c = self.occurrences[i];
             self.true_count[c as usize] += 1;
             if self.true_count[c as usize] == 1 {
                 self.make_sat(c);
             }
         }
-        let (from, to) = (
-            self.occ_starts[now_false as usize] as usize,
-            self.occ_starts[now_false as usize + 1] as usize,
-        );
-        for i in from..to {
+        for i in now_false {
             let c = self.occurrences[i];
             self.true_count[c as usize] -= 1;
             if self.true_count[c as usize] == 0 {
                 self.make_unsat(c);
             }
         }
-        self.ticks += (to - from) as u64
-            + u64::from(
-                self.occ_starts[now_true as usize + 1] - self.occ_starts[now_true as usize],
-            );
     }
 
     /// The invariant, recomputed from scratch.
@@ -203,7 +201,7 @@ impl Solver {
             weights.clear();
             let mut total = 0.0;
             for i in from..to {
-                let var = (walker.lits[i] >> 1) as usize;
+                let var = var_of(walker.lits[i]);
                 let breaks = walker.break_count(var);
                 let score = walker.scores[breaks.min(walker.scores.len() - 1)];
                 total += score;
@@ -218,7 +216,7 @@ impl Solver {
                 }
                 threshold -= w;
             }
-            let var = (walker.lits[chosen] >> 1) as usize;
+            let var = var_of(walker.lits[chosen]);
             walker.flip(var);
             report.flips += 1;
             since_best.push(var);
