@@ -5,7 +5,8 @@
 //! Flags, for comparing settings on one build (the counters are deterministic):
 //! `--conflicts N` (give up after N conflicts), `--time SECS`, `--no-target` (no target
 //! phases), `--rephase N` (the first rephase interval; 0: never), `--no-walk` (rephase
-//! without walks), `--walk-effort N` (clause visits per thousand propagations).
+//! without walks), `--walk-effort N` (clause visits per thousand propagations), `--no-shrink`
+//! (learnt clauses minimised only).
 
 use std::fs::File;
 use std::io::BufReader;
@@ -14,7 +15,7 @@ use std::time::{Duration, Instant};
 use sat::{Limits, Options, Outcome, Solver, read_dimacs};
 
 const USAGE: &str = "usage: solve_dimacs FILE [--conflicts N] [--time SECS] [--no-target] [--rephase N] \
-     [--no-walk] [--walk-effort N]";
+     [--no-walk] [--walk-effort N] [--no-shrink]";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -29,6 +30,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--conflicts" => limits.conflicts = Some(value()?),
             "--time" => limits.time = Some(Duration::from_secs(value()?)),
             "--no-target" => options.target_phases = false,
+            "--no-shrink" => options.shrink = false,
             "--rephase" => options.rephase_interval = value()?,
             "--no-walk" => options.walk = false,
             "--walk-effort" => options.walk_effort = value()?,

@@ -6,8 +6,8 @@
 //!   streaming [`DimacsWriter`], the sizing [`ClauseCounter`] and the [`Solver`] ([`cnf`]);
 //! - [`DimacsReader`] / [`read_dimacs`]: a streaming, strict DIMACS reader with positioned
 //!   errors ([`dimacs`]);
-//! - [`Solver`]: conflict-driven clause learning with watched literals, first-UIP learning and
-//!   minimisation, VSIDS, phase saving and target phases, rephasing with a local-search walk,
+//! - [`Solver`]: conflict-driven clause learning with watched literals, first-UIP learning,
+//!   minimisation and shrinking, VSIDS, phase saving and target phases, rephasing with a local-search walk,
 //!   focused and stable modes, LBD-based clause reduction, assumptions, limits, model
 //!   enumeration and DRAT proofs ([`solver`]).
 //!

@@ -515,3 +515,34 @@ fn target_phases_and_rephasing_keep_answers_and_proofs_right() {
     }
     assert!(rephases >= 15, "only {rephases} rephases");
 }
+
+#[test]
+fn shrinking_keeps_answers_and_proofs_right_and_removes_literals() {
+    // Every learnt clause goes into the proof, so the RUP checker checks each shrunk clause.
+    let shrinking = Options::default();
+    assert!(shrinking.shrink, "shrinking is on by default");
+    let plain = Options {
+        shrink: false,
+        ..Options::default()
+    };
+    assert!(!solve_checked_with(&pigeonhole(7, 6), shrinking.clone()));
+    let mut shrunk = 0;
+    for seed in SEEDS.take(20) {
+        let cnf = random_3sat(70, 305, seed);
+        let expected = is_sat_with(&cnf, plain.clone());
+        assert_eq!(
+            solve_checked_with(&cnf, shrinking.clone()),
+            expected,
+            "seed {seed}"
+        );
+        let mut solver = Solver::with_options(shrinking.clone());
+        cnf.add_to(&mut solver);
+        solver.solve();
+        shrunk += solver.stats().shrunk_literals;
+        let mut unshrunk = Solver::with_options(plain.clone());
+        cnf.add_to(&mut unshrunk);
+        unshrunk.solve();
+        assert_eq!(unshrunk.stats().shrunk_literals, 0, "seed {seed}");
+    }
+    assert!(shrunk > 0, "no literal was shrunk away");
+}

@@ -1,12 +1,18 @@
-//! Conflict analysis: from a false clause to the first-UIP learnt clause, minimised, with its
-//! backjump level and LBD; and, for a failed assumption, the assumptions behind it.
+//! Conflict analysis: from a false clause to the first-UIP learnt clause, minimised and shrunk,
+//! with its backjump level and LBD; and, for a failed assumption, the assumptions behind it.
 //!
 //! Resolution walks the trail backwards from the conflict, marking the variables met (`SEEN`)
 //! until one literal of the conflict's level is left. Minimisation (Sörensson and Biere 2009)
 //! then drops literals implied by the rest, caching what it learnt per variable (`REMOVABLE`,
-//! `POISON`). Each learnt clause resolved is marked used and gets its LBD computed again
+//! `POISON`). In focused mode, shrinking (Fleury and Biere, "Efficient All-UIP Learned Clause
+//! Minimization", SAT 2021) then replaces the several literals of one lower level by that
+//! level's own UIP, where the level's implications need nothing outside the clause or implied
+//! by it: the literal count drops, the LBD stays, and the UIP's variable is bumped. Not in
+//! stable mode, where models are found: there the clauses it makes (mostly of decisions)
+//! cost the N-Queens files 10–50× (BENCHMARKS.md, "Shrinking"). Each learnt clause resolved is marked used and gets its LBD computed again
 //! (Audemard and Simon 2009), which may promote it to a better tier (`reduce`). Cost: linear
-//! in the literals of the clauses resolved and searched.
+//! in the literals of the clauses resolved and searched, and for shrinking in the trail
+//! segments of the levels tried.
 
 use super::Solver;
 use super::clause_db::ClauseRef;
@@ -17,6 +23,8 @@ use crate::lit::{Lit, Var};
 const SEEN: u8 = 1;
 const REMOVABLE: u8 = 2;
 const POISON: u8 = 4;
+/// On the level being shrunk, met by the walk back to the level's UIP.
+const SHRINKING: u8 = 8;
 
 impl Solver {
     // ----- Conflict analysis -----
@@ -79,6 +87,9 @@ impl Solver {
 
         if self.options.minimize {
             self.minimize_learnt();
+        }
+        if self.options.shrink && !self.mode.stable {
+            self.shrink_learnt();
         }
 
         // The backjump level: the highest level below the conflict's, its literal second.
@@ -178,12 +189,32 @@ impl Solver {
         lbd
     }
 
-    /// Removes the literals of `self.learnt[1..]` implied by the others.
-    pub(super) fn minimize_learnt(&mut self) {
+    /// A bit per decision level (mod 32) of `self.learnt[1..]`, for `redundant`.
+    fn learnt_levels(&self) -> u32 {
         let mut levels = 0u32;
         for lit in &self.learnt[1..] {
             levels |= 1 << (self.level[lit.var().index()] & 31);
         }
+        levels
+    }
+
+    /// Whether `var`, not in the learnt clause, is implied by it (as `redundant` decides, with
+    /// the result cached as `REMOVABLE` or `POISON`).
+    fn implied_by_learnt(&mut self, var: Var, levels: u32) -> bool {
+        if self.marks[var.index()] & POISON != 0 || self.reason[var.index()] == Reason::Decision {
+            return false;
+        }
+        let implied = self.redundant(var, levels);
+        if implied {
+            self.marks[var.index()] |= REMOVABLE;
+            self.touched.push(var);
+        }
+        implied
+    }
+
+    /// Removes the literals of `self.learnt[1..]` implied by the others.
+    pub(super) fn minimize_learnt(&mut self) {
+        let levels = self.learnt_levels();
         let before = self.learnt.len();
         let mut kept = 1;
         for i in 1..before {
@@ -197,6 +228,96 @@ impl Solver {
         }
         self.learnt.truncate(kept);
         self.stats.minimized_literals += (before - kept) as u64;
+    }
+
+    /// Replaces, level by level, the literals of `self.learnt[1..]` on one decision level by
+    /// the negation of that level's UIP (the last literal of the level that every path from the
+    /// level's decision to those literals passes through), where the walk back to it meets, on
+    /// lower levels, only literals of the clause (`SEEN`), implied by it (`REMOVABLE`) or fixed
+    /// at level 0. The result is implied by the same resolutions, so it is a RUP clause.
+    pub(super) fn shrink_learnt(&mut self) {
+        let levels = self.learnt_levels();
+        let level = &self.level;
+        self.learnt[1..].sort_unstable_by_key(|lit| std::cmp::Reverse(level[lit.var().index()]));
+        let before = self.learnt.len();
+        let (mut kept, mut i) = (1, 1);
+        while i < before {
+            let block_level = self.level[self.learnt[i].var().index()];
+            let mut end = i + 1;
+            while end < before && self.level[self.learnt[end].var().index()] == block_level {
+                end += 1;
+            }
+            let uip = if end - i > 1 {
+                self.block_uip(block_level, i..end, levels)
+            } else {
+                None
+            };
+            if let Some(uip) = uip {
+                self.learnt[kept] = !uip;
+                kept += 1;
+                self.heap.bump(uip.var());
+            } else {
+                self.learnt.copy_within(i..end, kept);
+                kept += end - i;
+            }
+            i = end;
+        }
+        self.learnt.truncate(kept);
+        self.stats.shrunk_literals += (before - kept) as u64;
+    }
+
+    /// The UIP of decision level `level` for the learnt literals `self.learnt[block]` (all on
+    /// that level), if the walk back to it meets only the clause's literals on lower levels.
+    /// Walks the level's trail segment backwards, counting the marked literals not yet
+    /// reached; the one that brings the count to zero is the UIP.
+    fn block_uip(&mut self, level: u32, block: std::ops::Range<usize>, levels: u32) -> Option<Lit> {
+        let mut open = block.len();
+        for k in block {
+            let var = self.learnt[k].var();
+            self.marks[var.index()] |= SHRINKING;
+            self.shrinking.push(var);
+        }
+        let start = self.trail_lim[level as usize - 1];
+        let end = self
+            .trail_lim
+            .get(level as usize)
+            .copied()
+            .unwrap_or(self.trail.len());
+        let mut uip = None;
+        'walk: for index in (start..end).rev() {
+            let lit = self.trail[index];
+            let var = lit.var();
+            if self.marks[var.index()] & SHRINKING == 0 {
+                continue;
+            }
+            open -= 1;
+            if open == 0 {
+                uip = Some(lit);
+                break;
+            }
+            let mut i = 0;
+            while let Some(antecedent) = self.antecedent(var, i) {
+                i += 1;
+                let u = antecedent.var().index();
+                let u_level = self.level[u];
+                if u_level == level {
+                    if self.marks[u] & SHRINKING == 0 {
+                        self.marks[u] |= SHRINKING;
+                        self.shrinking.push(antecedent.var());
+                        open += 1;
+                    }
+                } else if u_level != 0
+                    && self.marks[u] & (SEEN | REMOVABLE) == 0
+                    && !self.implied_by_learnt(antecedent.var(), levels)
+                {
+                    break 'walk;
+                }
+            }
+        }
+        for var in self.shrinking.drain(..) {
+            self.marks[var.index()] &= !SHRINKING;
+        }
+        uip
     }
 
     /// The `i`-th antecedent of `var`'s reason (the false literals that imply it), if any.

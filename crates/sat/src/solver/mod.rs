@@ -69,7 +69,7 @@
 //!
 //! This file holds the [`Solver`] itself, its public calls and the search loop. The rest, one
 //! job per file: `prop` (the trail, assigning and backtracking, watched-literal propagation),
-//! `analyze` (first-UIP learning, minimisation, failed assumptions), `reduce` (learnt-clause
+//! `analyze` (first-UIP learning, minimisation, shrinking, failed assumptions), `reduce` (learnt-clause
 //! deletion and arena compaction), `restart` (the restart policies), `phases` (target and best
 //! phases, rephasing), `walk` (the local search rephasing runs), `memory` (the estimate and
 //! fallible growth), `observe` (the hook a trace of the search watches), `clause_db` (the
@@ -184,6 +184,7 @@ pub struct Solver {
     learnt: Vec<Lit>,
     touched: Vec<Var>,
     stack: Vec<(Var, u32)>,
+    shrinking: Vec<Var>,
     level_stamp: Vec<u64>,
     stamp: u64,
 
@@ -250,6 +251,7 @@ impl Solver {
             learnt: Vec::new(),
             touched: Vec::new(),
             stack: Vec::new(),
+            shrinking: Vec::new(),
             level_stamp: vec![0],
             stamp: 0,
             lbd_fast: Ema::new(1.0 / 32.0),

@@ -24,7 +24,7 @@ pub trait Observer {
     #[inline(always)]
     fn conflict(&mut self, _level: u32) {}
 
-    /// The conflict's learnt clause (after minimisation; its first literal is the one it
+    /// The conflict's learnt clause (after minimisation and shrinking; its first literal is the one it
     /// asserts), its LBD, and the level the search jumped back to, where the clause is unit.
     #[inline(always)]
     fn learn(&mut self, _clause: &[Lit], _lbd: u32, _backjump: u32) {}

@@ -60,6 +60,10 @@ pub struct Options {
     pub initial_phase: bool,
     /// Whether learnt clauses are minimised.
     pub minimize: bool,
+    /// Whether learnt clauses are shrunk in focused mode (with a restart policy that has no
+    /// stable mode: always): the literals of one lower decision level replaced by that level's
+    /// UIP where the clause allows it (Fleury and Biere 2021).
+    pub shrink: bool,
     /// Conflicts before the first learnt-clause reduction.
     pub reduce_first: u64,
     /// How much the interval between reductions grows each time.
@@ -108,6 +112,7 @@ impl Default for Options {
             var_decay: 0.95,
             initial_phase: false,
             minimize: true,
+            shrink: true,
             reduce_first: 2000,
             reduce_increment: 300,
             core_lbd: 2,

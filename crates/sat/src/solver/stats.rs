@@ -21,6 +21,8 @@ pub struct Stats {
     pub learnt_literals: u64,
     /// Literals removed by minimisation.
     pub minimized_literals: u64,
+    /// Literals removed by shrinking (each level shrunk counts its literals less one).
+    pub shrunk_literals: u64,
     /// Learnt clauses deleted by reductions.
     pub deleted_clauses: u64,
     /// Switches between focused and stable mode ([`crate::Restarts::Switching`]).
@@ -43,8 +45,9 @@ impl fmt::Display for Stats {
         write!(
             f,
             "decisions={} conflicts={} propagations={} restarts={} reductions={} \
-             learnt_clauses={} learnt_literals={} minimized_literals={} deleted_clauses={} \
-             mode_switches={} promotions={} rephases={} walks={} walk_flips={}",
+             learnt_clauses={} learnt_literals={} minimized_literals={} shrunk_literals={} \
+             deleted_clauses={} mode_switches={} promotions={} rephases={} walks={} \
+             walk_flips={}",
             self.decisions,
             self.conflicts,
             self.propagations,
@@ -53,6 +56,7 @@ impl fmt::Display for Stats {
             self.learnt_clauses,
             self.learnt_literals,
             self.minimized_literals,
+            self.shrunk_literals,
             self.deleted_clauses,
             self.mode_switches,
             self.promotions,
