@@ -9,10 +9,12 @@
 //! level's own UIP, where the level's implications need nothing outside the clause or implied
 //! by it: the literal count drops, the LBD stays, and the UIP's variable is bumped. Not in
 //! stable mode, where models are found: there the clauses it makes (mostly of decisions)
-//! cost the N-Queens files 10–50× (BENCHMARKS.md, "Shrinking"). Each learnt clause resolved is marked used and gets its LBD computed again
-//! (Audemard and Simon 2009), which may promote it to a better tier (`reduce`). Cost: linear
-//! in the literals of the clauses resolved and searched, and for shrinking in the trail
-//! segments of the levels tried.
+//! cost the N-Queens files 10–50× (BENCHMARKS.md, "Shrinking").
+//!
+//! Each learnt clause resolved is marked used and gets its LBD computed again (Audemard and
+//! Simon 2009), which may promote it to a better tier (`reduce`). Cost: linear in the literals
+//! of the clauses resolved and searched, and for shrinking in the trail segments of the levels
+//! tried.
 
 use super::Solver;
 use super::clause_db::ClauseRef;

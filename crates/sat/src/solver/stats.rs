@@ -17,7 +17,7 @@ pub struct Stats {
     pub reductions: u64,
     /// Learnt clauses (all sizes) added.
     pub learnt_clauses: u64,
-    /// Literals in learnt clauses, after minimisation.
+    /// Literals in learnt clauses, after minimisation and shrinking.
     pub learnt_literals: u64,
     /// Literals removed by minimisation.
     pub minimized_literals: u64,
