@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 
 use nqueens_support::SplitMix64;
 use proptest::prelude::*;
-use sat::{ClauseSink, Cnf, Enumeration, Limits, Lit, Model, Options, Outcome, Solver, Var};
+use sat::{ClauseSink, Cnf, Enumeration, Limits, Lit, Model, Options, Outcome, Solver, Stats, Var};
 
 /// Every model of `cnf` over its variables, by trying all assignments.
 fn brute_force_models(cnf: &Cnf) -> Vec<Vec<bool>> {
@@ -25,9 +25,15 @@ fn brute_force_models(cnf: &Cnf) -> Vec<Vec<bool>> {
 /// Whether a solver with `options` finds `cnf` satisfiable (no proof, no check): the reference
 /// answer for solvers with other options.
 fn is_sat_with(cnf: &Cnf, options: Options) -> bool {
+    answer_and_stats_with(cnf, options).0
+}
+
+/// `is_sat_with`, and the solver's counters after the search.
+fn answer_and_stats_with(cnf: &Cnf, options: Options) -> (bool, Stats) {
     let mut solver = Solver::with_options(options);
     cnf.add_to(&mut solver);
-    matches!(solver.solve(), Outcome::Sat(_))
+    let sat = matches!(solver.solve(), Outcome::Sat(_));
+    (sat, *solver.stats())
 }
 
 fn cnf_from(vars: u32, clauses: &[Vec<i32>]) -> Cnf {
@@ -80,13 +86,18 @@ fn solve_checked(cnf: &Cnf) -> bool {
 }
 
 fn solve_checked_with(cnf: &Cnf, options: Options) -> bool {
+    solve_checked_with_stats(cnf, options).0
+}
+
+/// `solve_checked_with`, and the solver's counters after the search.
+fn solve_checked_with_stats(cnf: &Cnf, options: Options) -> (bool, Stats) {
     let proof = SharedBuf::default();
     let mut solver = Solver::with_options(options);
     solver.set_proof(proof.clone());
     cnf.add_to(&mut solver);
     let outcome = solver.solve();
     solver.finish_proof().unwrap();
-    match outcome {
+    let sat = match outcome {
         Outcome::Sat(model) => {
             assert!(cnf.is_satisfied_by(&model), "the model falsifies a clause");
             true
@@ -102,7 +113,8 @@ fn solve_checked_with(cnf: &Cnf, options: Options) -> bool {
             false
         }
         Outcome::Unknown(reason) => panic!("no limit was set, yet: {reason}"),
-    }
+    };
+    (sat, *solver.stats())
 }
 
 proptest! {
@@ -503,15 +515,9 @@ fn target_phases_and_rephasing_keep_answers_and_proofs_right() {
                 ..Options::default()
             },
         );
-        assert_eq!(
-            solve_checked_with(&cnf, options.clone()),
-            expected,
-            "seed {seed}"
-        );
-        let mut solver = Solver::with_options(options.clone());
-        cnf.add_to(&mut solver);
-        solver.solve();
-        rephases += solver.stats().rephases;
+        let (sat, stats) = solve_checked_with_stats(&cnf, options.clone());
+        assert_eq!(sat, expected, "seed {seed}");
+        rephases += stats.rephases;
     }
     assert!(rephases >= 15, "only {rephases} rephases");
 }
@@ -529,20 +535,11 @@ fn shrinking_keeps_answers_and_proofs_right_and_removes_literals() {
     let mut shrunk = 0;
     for seed in SEEDS.take(20) {
         let cnf = random_3sat(70, 305, seed);
-        let expected = is_sat_with(&cnf, plain.clone());
-        assert_eq!(
-            solve_checked_with(&cnf, shrinking.clone()),
-            expected,
-            "seed {seed}"
-        );
-        let mut solver = Solver::with_options(shrinking.clone());
-        cnf.add_to(&mut solver);
-        solver.solve();
-        shrunk += solver.stats().shrunk_literals;
-        let mut unshrunk = Solver::with_options(plain.clone());
-        cnf.add_to(&mut unshrunk);
-        unshrunk.solve();
-        assert_eq!(unshrunk.stats().shrunk_literals, 0, "seed {seed}");
+        let (expected, plain_stats) = answer_and_stats_with(&cnf, plain.clone());
+        assert_eq!(plain_stats.shrunk_literals, 0, "seed {seed}");
+        let (sat, stats) = solve_checked_with_stats(&cnf, shrinking.clone());
+        assert_eq!(sat, expected, "seed {seed}");
+        shrunk += stats.shrunk_literals;
     }
     assert!(shrunk > 0, "no literal was shrunk away");
 }
