@@ -251,3 +251,97 @@ fn both_exact_cover_engines_agree() {
         assert_eq!(engine.stats().get("bit_engine"), bits, "n={n}");
     }
 }
+
+/// First solutions of boards with blocked squares: where the one-word-per-row search runs
+/// (n ≤ 64 on a processor with AVX2) it visits the bit engine's tree exactly, so it finds the
+/// same first solution, or proves there is none, with the same node count; every board found
+/// passes the verifier. Checked builds also compare its AVX2 pass with the scalar one at
+/// every node.
+#[test]
+fn blocked_boards_get_the_bit_engines_tree() {
+    use exact_cover::EngineChoice;
+    let mut state = 56u64;
+    let (mut tested, mut on_board_engine, mut found) = (0, 0, 0);
+    for round in 0..300u64 {
+        let n = match round % 10 {
+            0 => 64,
+            1 => 33 + (next(&mut state) % 31) as u32,
+            _ => 1 + (next(&mut state) % 24) as u32,
+        };
+        let per_mille = next(&mut state) % 700;
+        let mut fixed = Vec::new();
+        if round % 3 == 1 {
+            fixed.push(Queen::new(
+                (next(&mut state) % u64::from(n)) as u32,
+                (next(&mut state) % u64::from(n)) as u32,
+            ));
+        }
+        // On large boards the queens of a known solution stay fixed but in about 24 rows, and
+        // its squares in those rows stay open, so that the search has a small board to fill.
+        let planted = if n > 24 {
+            nqueens::engines::construct::columns(n)
+        } else {
+            None
+        };
+        if let Some(columns) = &planted {
+            fixed.clear();
+            for (r, &c) in columns.iter().enumerate() {
+                if next(&mut state) % u64::from(n) >= 24 {
+                    fixed.push(Queen::new(r as u32, c));
+                }
+            }
+        }
+        let mut blocked = Vec::new();
+        for r in 0..n {
+            for c in 0..n {
+                let kept = planted.as_ref().is_some_and(|cols| cols[r as usize] == c);
+                if !kept
+                    && !fixed.contains(&Queen::new(r, c))
+                    && next(&mut state) % 1000 < per_mille
+                {
+                    blocked.push(Queen::new(r, c));
+                }
+            }
+        }
+        if blocked.is_empty() {
+            continue; // not a blocked board
+        }
+        tested += 1;
+        let problem = Problem::with_blocks(n, fixed, blocked).unwrap();
+        let mut auto = Dlx::new(Encoding::Secondary, None);
+        let mut bits = Dlx::new(Encoding::Secondary, None);
+        bits.engine = EngineChoice::Bits;
+        let answer = auto.solve(&problem).unwrap();
+        assert_eq!(
+            answer,
+            bits.solve(&problem).unwrap(),
+            "round {round}, n = {n}"
+        );
+        assert_eq!(
+            auto.stats().get("nodes"),
+            bits.stats().get("nodes"),
+            "round {round}, n = {n}"
+        );
+        assert_eq!(bits.stats().get("bit_engine"), Some(1));
+        if auto.stats().get("board_engine") == Some(1) {
+            on_board_engine += 1;
+        }
+        if let Outcome::Found(board) = &answer {
+            assert_eq!(verify(&problem, board), Ok(()), "round {round}");
+            found += 1;
+        }
+    }
+    assert!(tested > 250, "{tested} boards with blocked squares");
+    assert!(
+        found > 50 && found < tested - 50,
+        "{found} of {tested} boards have a solution"
+    );
+    if std::arch::is_x86_feature_detected!("avx2") {
+        assert_eq!(
+            on_board_engine, tested,
+            "every board fits the one-word-per-row search"
+        );
+    } else {
+        assert_eq!(on_board_engine, 0);
+    }
+}
