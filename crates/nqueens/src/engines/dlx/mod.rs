@@ -59,15 +59,15 @@
 //! squares are the exception: their answers are mostly proofs that there is none, the whole
 //! tree whatever the order, so without a seed they are searched in the declared order on the
 //! faster bit engine; up to n = 64, on processors with AVX2, `solve` runs that same search on
-//! one word per row instead ([`board`]), in a little over half the time.
+//! one word per row instead ([`bitboard`]), in a little over half the time.
 
-pub mod board;
+pub mod bitboard;
 
 use std::ops::ControlFlow;
 
 use exact_cover::{Config, EngineChoice, OptionId, Solver};
 
-use board::BoardSearch;
+use bitboard::BoardSearch;
 
 use crate::board::{Problem, Queen, Solution};
 use crate::engine::{self, Counts, Engine, Enumeration, Job, Limits, Outcome, Stats, Visit};
@@ -455,8 +455,8 @@ impl Dlx {
     /// no solution to find, only a proof), so it is searched in the declared order on the
     /// engine [`EngineChoice::Auto`] picks, the bit engine where the board fits, 2.6–3× faster
     /// there than the seeded search on dancing links (BENCHMARKS.md, "Blocked n-Queens").
-    /// [`Dlx::solve`] hands that search to [`board`] where it can: the same tree again.
-    /// The search of [`board`] for a first solution of `problem`, where it visits the tree
+    /// [`Dlx::solve`] hands that search to [`bitboard`] where it can: the same tree again.
+    /// The search of [`bitboard`] for a first solution of `problem`, where it visits the tree
     /// [`Dlx::first_solver`] would (a board with blocked squares, no seed, the default
     /// engine choice and encoding) faster than the bit engine (n ≤ 64, AVX2).
     fn board_search(&self, problem: &Problem) -> Option<BoardSearch> {
