@@ -336,7 +336,12 @@ fn blocked_boards_get_the_bit_engines_tree() {
         found > 50 && found < tested - 50,
         "{found} of {tested} boards have a solution"
     );
-    if std::arch::is_x86_feature_detected!("avx2") {
+    #[cfg(target_arch = "x86_64")]
+    let avx2 = std::arch::is_x86_feature_detected!("avx2")
+        && std::arch::is_x86_feature_detected!("popcnt");
+    #[cfg(not(target_arch = "x86_64"))]
+    let avx2 = false;
+    if avx2 {
         assert_eq!(
             on_board_engine, tested,
             "every board fits the one-word-per-row search"
