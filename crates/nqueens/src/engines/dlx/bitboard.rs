@@ -261,13 +261,11 @@ impl BoardSearch {
     fn try_each(
         &mut self,
         d: usize,
-        mut bits: u64,
+        bits: u64,
         square: impl Fn(usize) -> (usize, usize),
         budget: &mut Budget,
     ) -> Result<bool, LimitReached> {
-        while bits != 0 {
-            let (r, c) = square(bits.trailing_zeros() as usize);
-            bits &= bits - 1;
+        for (r, c) in set_bits(bits).map(square) {
             self.path.push((r, c));
             if self.descend(d, r, c, budget)? {
                 return Ok(true);
@@ -298,7 +296,7 @@ impl BoardSearch {
         let forced_rows = summary.single_rows & rows;
         let forced_cols = cols & !multi;
         if forced_rows | forced_cols != 0 {
-            return self.least_place(forced_rows, forced_cols, |_| 0);
+            return self.least_place(forced_rows, forced_cols);
         }
         // A branching node (one in seven on the hard boards): the exact least count.
         let next = &self.levels[d + 1].0;
@@ -311,53 +309,29 @@ impl BoardSearch {
         };
         #[cfg(not(target_arch = "x86_64"))]
         let (fewest, fewest_rows) = fewest_rows(next, rows);
-        if fewest >= 8 {
+        let fewest_cols = if fewest < 8 {
+            summary.fewest_columns(cols, fewest)
+        } else {
             // Columns may count 8 or more in a lane: count them one square at a time.
-            let mut col_counts = [0u32; 64];
-            let mut left = rows;
-            while left != 0 {
-                let r2 = left.trailing_zeros() as usize;
-                left &= left - 1;
-                let mut live = next[r2];
-                while live != 0 {
-                    col_counts[live.trailing_zeros() as usize] += 1;
-                    live &= live - 1;
-                }
-            }
-            return self.least_place(rows, cols, |line| match line {
-                Line::Row(r2) => next[r2].count_ones(),
-                Line::Column(c2) => col_counts[c2],
-            });
-        }
-        match summary.fewest_columns(cols, fewest) {
-            Some((count, columns)) if count < fewest => self.least_place(0, columns, |_| 0),
-            Some((_, columns)) => self.least_place(fewest_rows, columns, |_| 0),
-            None => self.least_place(fewest_rows, 0, |_| 0),
+            fewest_columns_exactly(next, rows, cols, fewest)
+        };
+        match fewest_cols {
+            Some((count, columns)) if count < fewest => self.least_place(0, columns),
+            Some((_, columns)) => self.least_place(fewest_rows, columns),
+            None => self.least_place(fewest_rows, 0),
         }
     }
 
-    /// The line of `rows` and `cols` with the least (count, place in declaration order).
-    fn least_place(&self, rows: u64, cols: u64, count: impl Fn(Line) -> u32) -> Choice {
-        let mut best = (u64::MAX, Choice::DeadEnd);
-        let mut left = rows;
-        while left != 0 {
-            let r = left.trailing_zeros() as usize;
-            left &= left - 1;
-            let key = (u64::from(count(Line::Row(r))) << 8) | u64::from(self.row_place[r]);
-            if key < best.0 {
-                best = (key, Choice::Row(r));
-            }
+    /// The line of `rows` and `cols` declared first.
+    fn least_place(&self, rows: u64, cols: u64) -> Choice {
+        let row = set_bits(rows).min_by_key(|&r| self.row_place[r]);
+        let col = set_bits(cols).min_by_key(|&c| self.col_place[c]);
+        match (row, col) {
+            (Some(r), Some(c)) if self.row_place[r] < self.col_place[c] => Choice::Row(r),
+            (_, Some(c)) => Choice::Column(c),
+            (Some(r), None) => Choice::Row(r),
+            (None, None) => Choice::DeadEnd,
         }
-        let mut left = cols;
-        while left != 0 {
-            let c = left.trailing_zeros() as usize;
-            left &= left - 1;
-            let key = (u64::from(count(Line::Column(c))) << 8) | u64::from(self.col_place[c]);
-            if key < best.0 {
-                best = (key, Choice::Column(c));
-            }
-        }
-        best.1
     }
 
     /// Writes level `d + 1` and summarises it, with the AVX2 pass where chosen (checked
@@ -497,21 +471,43 @@ impl BoardSearch {
     }
 }
 
-/// A line, for the counts of [`BoardSearch::least_place`].
-#[derive(Clone, Copy)]
-enum Line {
-    Row(usize),
-    Column(usize),
+/// The positions of the set bits of `mask`, lowest first.
+fn set_bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let bit = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            bit
+        })
+    })
+}
+
+/// [`Summary::fewest_columns`] counted square by square: the least number of live squares in
+/// a column of `cols` up to `limit`, with the columns that have it.
+fn fewest_columns_exactly(
+    level: &[u64; 64],
+    rows: u64,
+    cols: u64,
+    limit: u32,
+) -> Option<(u32, u64)> {
+    let mut counts = [0u32; 64];
+    for r in set_bits(rows) {
+        for c in set_bits(level[r]) {
+            counts[c] += 1;
+        }
+    }
+    let fewest = set_bits(cols).map(|c| counts[c]).min()?;
+    let which = set_bits(cols)
+        .filter(|&c| counts[c] == fewest)
+        .fold(0, |m, c| m | 1 << c);
+    (fewest <= limit).then_some((fewest, which))
 }
 
 /// The least number of live squares in a row of `rows`, and the rows that have it.
 #[inline(always)]
 fn fewest_rows(level: &[u64; 64], rows: u64) -> (u32, u64) {
     let (mut fewest, mut which) = (u32::MAX, 0u64);
-    let mut left = rows;
-    while left != 0 {
-        let r = left.trailing_zeros() as usize;
-        left &= left - 1;
+    for r in set_bits(rows) {
         let count = level[r].count_ones();
         if count < fewest {
             (fewest, which) = (count, 0);
