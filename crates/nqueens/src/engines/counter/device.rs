@@ -31,12 +31,16 @@
 //! quarter of a second a batch), so progress, Ctrl-C, time limits and checkpoints work at
 //! batch granularity with no change to the task list.
 
+use std::collections::VecDeque;
 use std::fmt;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{Duration, Instant};
 
 use super::attacks::{State, TaskTies};
 use super::kernel::{self, Completions, RowMasks, Scratch, TaskResult};
-use super::tasks::{self, Class, ClassRules};
+use super::tasks::{self, Class, ClassRules, TaskId, TaskList};
+use super::{CounterError, DEVICE_BATCH_TIME};
 
 pub use super::kernel::Completions as SubBoardResult;
 
@@ -51,6 +55,12 @@ pub const DEVICE_ROWS: usize = 12;
 
 /// A task counter that takes many tasks at once (a GPU): the counter hands it batches of
 /// task prefixes and records the results as they come.
+///
+/// A device either answers each batch at once ([`solve_batch`](Device::solve_batch)), or is
+/// *pipelined*: it takes a batch with [`submit`](Device::submit), returns as soon as the batch is
+/// on its way, and gives the results of the oldest batch with [`finish`](Device::finish). The
+/// counter then keeps two batches queued, so the host's part of batch k + 1 (for a GPU: the
+/// split into sub-boards, on every core) runs while the device counts batch k.
 pub trait Device: Send {
     /// What it is, for `--stats` and messages ("NVIDIA H100 PCIe (Vulkan)").
     fn describe(&self) -> String;
@@ -59,6 +69,41 @@ pub trait Device: Send {
     /// [`TaskList`](super::TaskList) of n), in the same order: each exactly what
     /// [`TaskCounter`](super::TaskCounter) gives for the task.
     fn solve_batch(&mut self, n: u32, prefixes: &[&[u8]]) -> Result<Vec<TaskResult>, DeviceError>;
+
+    /// Whether the device takes batches through [`submit`](Device::submit) and
+    /// [`finish`](Device::finish) (the counter then keeps two in flight).
+    fn pipelined(&self) -> bool {
+        false
+    }
+
+    /// Queues a batch (as [`solve_batch`](Device::solve_batch) would take it) and returns
+    /// once the device has it, before it is counted. Only for a [`pipelined`](Device::pipelined)
+    /// device.
+    fn submit(&mut self, n: u32, prefixes: &[&[u8]]) -> Result<(), DeviceError> {
+        let _ = (n, prefixes);
+        Err(DeviceError(format!(
+            "{} takes whole batches only (it is not pipelined)",
+            self.describe()
+        )))
+    }
+
+    /// The results of the oldest batch still queued, in its order; waits for them.
+    fn finish(&mut self) -> Result<Vec<TaskResult>, DeviceError> {
+        Err(DeviceError("no batch was submitted".to_string()))
+    }
+
+    /// How long one batch should take (the counter sizes batches to it): short enough for
+    /// progress, Ctrl-C and checkpoints to follow the run, long enough that a batch's set-up is
+    /// small beside its work.
+    fn batch_time(&self) -> Duration {
+        DEVICE_BATCH_TIME
+    }
+
+    /// What the device measured since it was opened, as `name=value` pairs for `--stats`
+    /// (none by default).
+    fn stats(&self) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
 }
 
 pub use super::error::DeviceError;
@@ -78,6 +123,16 @@ impl SharedDevice {
         match self.0.lock() {
             Ok(device) => device.describe(),
             Err(_) => "a device that failed".to_string(),
+        }
+    }
+}
+
+impl SharedDevice {
+    /// The device's [`Device::stats`].
+    pub fn stats(&self) -> Vec<(&'static str, String)> {
+        match self.0.lock() {
+            Ok(device) => device.stats(),
+            Err(_) => Vec::new(),
         }
     }
 }
@@ -279,6 +334,57 @@ pub fn split(n: u32, prefixes: &[&[u8]], start_row: usize) -> Split {
     out
 }
 
+/// [`split`] on `threads` threads: the tasks are handed out a few at a time and the pieces put
+/// back in task order, so the result is exactly `split`'s.
+pub fn split_on_threads(n: u32, prefixes: &[&[u8]], start_row: usize, threads: usize) -> Split {
+    /// Tasks a thread takes at a time: tasks differ in size a hundredfold, so small pieces
+    /// keep the threads evenly loaded.
+    const TASKS: usize = 4;
+    let pieces = prefixes.len().div_ceil(TASKS);
+    let threads = threads.min(pieces);
+    if threads <= 1 {
+        return split(n, prefixes, start_row);
+    }
+    let next = AtomicUsize::new(0);
+    let mut done: Vec<(usize, Split)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let piece = next.fetch_add(1, Ordering::Relaxed);
+                        if piece >= pieces {
+                            return mine;
+                        }
+                        let first = piece * TASKS;
+                        let last = (first + TASKS).min(prefixes.len());
+                        let mut part = split(n, &prefixes[first..last], start_row);
+                        for board in &mut part.boards {
+                            board.task += first as u32;
+                        }
+                        mine.push((piece, part));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|worker| worker.join().expect("a split thread panicked"))
+            .collect()
+    });
+    done.sort_unstable_by_key(|&(piece, _)| piece);
+    let boards = done.iter().map(|(_, part)| part.boards.len()).sum();
+    let mut out = Split {
+        host: Vec::with_capacity(prefixes.len()),
+        boards: Vec::with_capacity(boards),
+    };
+    for (_, part) in done {
+        out.host.extend(part.host);
+        out.boards.extend(part.boards);
+    }
+    out
+}
+
 /// The state of one task's [`split`].
 struct Cut<'a> {
     masks: &'a RowMasks,
@@ -337,6 +443,156 @@ impl Cut<'_> {
     }
 }
 
+/// The device's side of [`Counter::run`](super::Counter::run): hands `pending` to the device
+/// in batches sized to take about [`Device::batch_time`] each (from one task up, at most
+/// doubling from one batch to the next) and sends every result, or the device's failure, to
+/// the run's loop; stops between batches when `stop` is set.
+///
+/// A [pipelined](Device::pipelined) device gets two batches queued at a time, so that its host
+/// work on the next batch overlaps its count of this one. Every batch it was given is
+/// finished before this returns (the results of those after a stop or a failure are dropped),
+/// so the device is left with nothing queued.
+pub(super) fn drive(
+    device: &SharedDevice,
+    tasks: &TaskList,
+    pending: &[TaskId],
+    stop: &AtomicBool,
+    sender: &mpsc::Sender<Result<(TaskId, TaskResult), CounterError>>,
+) {
+    // The run has the device to itself until it ends.
+    let mut guard = match device.0.lock() {
+        Ok(guard) => guard,
+        Err(_) => {
+            let _ = sender.send(Err(CounterError::Device {
+                device: "the device".to_string(),
+                source: DeviceError("it failed in another run".to_string()),
+            }));
+            return;
+        }
+    };
+    let device: &mut dyn Device = &mut *guard;
+    let failure = if device.pipelined() {
+        drive_pipelined(device, tasks, pending, stop, sender)
+    } else {
+        drive_whole(device, tasks, pending, stop, sender)
+    };
+    if let Err(source) = failure {
+        let _ = sender.send(Err(CounterError::Device {
+            device: device.describe(),
+            source,
+        }));
+    }
+}
+
+/// [`drive`] for a device that answers each batch at once.
+fn drive_whole(
+    device: &mut dyn Device,
+    tasks: &TaskList,
+    pending: &[TaskId],
+    stop: &AtomicBool,
+    sender: &mpsc::Sender<Result<(TaskId, TaskResult), CounterError>>,
+) -> Result<(), DeviceError> {
+    let target = device.batch_time();
+    let mut next = 0;
+    let mut batch = 1usize;
+    while next < pending.len() && !stop.load(Ordering::Relaxed) {
+        let ids = &pending[next..(next + batch).min(pending.len())];
+        next += ids.len();
+        let started = Instant::now();
+        let results = device.solve_batch(tasks.n(), &prefixes(tasks, ids))?;
+        if !send_batch(ids, results, sender)? {
+            break;
+        }
+        batch = next_batch(ids.len(), started.elapsed(), target);
+    }
+    Ok(())
+}
+
+/// [`drive`] for a pipelined device: two batches queued at a time.
+fn drive_pipelined(
+    device: &mut dyn Device,
+    tasks: &TaskList,
+    pending: &[TaskId],
+    stop: &AtomicBool,
+    sender: &mpsc::Sender<Result<(TaskId, TaskResult), CounterError>>,
+) -> Result<(), DeviceError> {
+    let target = device.batch_time();
+    let mut queued: VecDeque<&[TaskId]> = VecDeque::new();
+    let mut next = 0;
+    let mut batch = 1usize;
+    let mut failure = None;
+    // The run's loop has stopped listening (it failed or stopped).
+    let mut closed = false;
+    let mut last = Instant::now();
+    loop {
+        while failure.is_none()
+            && !closed
+            && queued.len() < 2
+            && next < pending.len()
+            && !stop.load(Ordering::Relaxed)
+        {
+            let ids = &pending[next..(next + batch).min(pending.len())];
+            next += ids.len();
+            match device.submit(tasks.n(), &prefixes(tasks, ids)) {
+                Ok(()) => queued.push_back(ids),
+                Err(e) => failure = Some(e),
+            }
+            // Until a batch has come back and shown the pace, each one doubles.
+            batch *= 2;
+        }
+        let Some(ids) = queued.pop_front() else {
+            break;
+        };
+        let results = device.finish();
+        if failure.is_some() || closed || stop.load(Ordering::Relaxed) {
+            continue;
+        }
+        match results.and_then(|results| send_batch(ids, results, sender)) {
+            Ok(sent) => closed = !sent,
+            Err(e) => failure = Some(e),
+        }
+        // Batches come back one after another: the time since the last is this one's.
+        let now = Instant::now();
+        batch = next_batch(ids.len(), now - last, target);
+        last = now;
+    }
+    failure.map_or(Ok(()), Err)
+}
+
+/// The prefixes of these tasks.
+fn prefixes<'a>(tasks: &'a TaskList, ids: &[TaskId]) -> Vec<&'a [u8]> {
+    ids.iter().map(|&id| tasks.prefix(id)).collect()
+}
+
+/// The next batch's size after `done` tasks took `took`: as many as fill `target` at that
+/// pace, at most twice `done`.
+fn next_batch(done: usize, took: Duration, target: Duration) -> usize {
+    let fit = done as f64 * target.as_secs_f64() / took.as_secs_f64().max(1e-6);
+    (fit as usize).clamp(1, 2 * done.max(1))
+}
+
+/// Sends a batch's results: `Ok(false)` if the run's loop no longer listens, an error if the
+/// device returned the wrong number of results.
+fn send_batch(
+    ids: &[TaskId],
+    results: Vec<TaskResult>,
+    sender: &mpsc::Sender<Result<(TaskId, TaskResult), CounterError>>,
+) -> Result<bool, DeviceError> {
+    if results.len() != ids.len() {
+        return Err(DeviceError(format!(
+            "it returned {} results for {} tasks",
+            results.len(),
+            ids.len()
+        )));
+    }
+    for (&id, result) in ids.iter().zip(results) {
+        if sender.send(Ok((id, result))).is_err() {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
 /// What a device must find for `board` of the n×n board, by the CPU's one-board loop: the
 /// oracle of every device kernel.
 pub fn count_sub_board(n: u32, board: &SubBoard) -> Completions {
@@ -352,11 +608,17 @@ fn count_sub_board_with(n: u32, board: &SubBoard, scratch: &mut Scratch) -> Comp
 
 /// A [`Device`] that is the CPU's one-board loop run over [`split`]'s sub-boards: what a
 /// device kernel does, in plain Rust (the tests check the split with it; a device backend
-/// can compare itself with it).
+/// can compare itself with it). With `pipelined`, it takes batches through
+/// [`Device::submit`] and [`Device::finish`] (counting each at once), a stand-in for the
+/// counter's pipelined path.
 #[derive(Debug, Default)]
 pub struct SplitOnCpu {
     /// Where the tasks are cut ([`start_row`] of n when `None`).
     pub start_row: Option<usize>,
+    /// Whether it says it is [pipelined](Device::pipelined).
+    pub pipelined: bool,
+    /// The results of the batches submitted and not yet finished.
+    queued: VecDeque<Vec<TaskResult>>,
 }
 
 impl Device for SplitOnCpu {
@@ -374,12 +636,28 @@ impl Device for SplitOnCpu {
             .collect();
         Ok(split.finish(&results))
     }
+
+    fn pipelined(&self) -> bool {
+        self.pipelined
+    }
+
+    fn submit(&mut self, n: u32, prefixes: &[&[u8]]) -> Result<(), DeviceError> {
+        let results = self.solve_batch(n, prefixes)?;
+        self.queued.push_back(results);
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<Vec<TaskResult>, DeviceError> {
+        self.queued
+            .pop_front()
+            .ok_or_else(|| DeviceError("no batch was submitted".to_string()))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engines::counter::{TaskCounter, TaskList, distributed::SplitList};
+    use crate::engines::counter::{Counter, TaskCounter, TaskList, distributed::SplitList};
 
     #[test]
     fn split_tasks_give_the_cpu_results_node_for_node() {
@@ -394,10 +672,54 @@ mod tests {
             for start in [0, 4, 5, 7, start_row(n), n as usize, 40] {
                 let mut device = SplitOnCpu {
                     start_row: Some(start),
+                    ..SplitOnCpu::default()
                 };
                 let found = device.solve_batch(n, &prefixes).unwrap();
                 assert_eq!(found, expected, "n = {n}, cut at row {start}");
             }
+        }
+    }
+
+    #[test]
+    fn splitting_on_threads_gives_the_same_pieces_in_the_same_order() {
+        for n in [9, 12, 14] {
+            let list = TaskList::new(n);
+            let prefixes: Vec<&[u8]> = list.ids().map(|id| list.prefix(id)).collect();
+            for start in [list.depth(), start_row(n), n as usize - 2] {
+                let one = split(n, &prefixes, start);
+                for threads in [2, 3, 8] {
+                    let many = split_on_threads(n, &prefixes, start, threads);
+                    assert_eq!(
+                        many.host, one.host,
+                        "n = {n}, row {start}, {threads} threads"
+                    );
+                    assert_eq!(
+                        many.boards, one.boards,
+                        "n = {n}, row {start}, {threads} threads"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_pipelined_device_counts_what_the_cpu_counts() {
+        // Two batches queued at a time, sized by the pace: every count and node as on the CPU
+        // threads, with 1 and 3 threads to split.
+        for n in [1, 4, 8, 11, 13] {
+            let mut cpu = Counter::new(2);
+            let expected = cpu.run(n, &Default::default()).unwrap();
+            let mut counter = Counter::new(1);
+            counter.device = Some(SharedDevice::new(SplitOnCpu {
+                pipelined: true,
+                ..SplitOnCpu::default()
+            }));
+            let report = counter.run(n, &Default::default()).unwrap();
+            assert_eq!(
+                (report.total, report.unique, report.nodes),
+                (expected.total, expected.unique, expected.nodes),
+                "n = {n}"
+            );
         }
     }
 

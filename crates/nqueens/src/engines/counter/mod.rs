@@ -321,7 +321,7 @@ impl Counter {
             if let Some(device) = &self.device {
                 let sender = sender.clone();
                 let (tasks, pending, stop) = (&tasks, &pending, &stop);
-                scope.spawn(move || drive_device(device, tasks, pending, stop, &sender));
+                scope.spawn(move || device::drive(device, tasks, pending, stop, &sender));
             }
             for _ in 0..workers {
                 let sender = sender.clone();
@@ -436,67 +436,6 @@ impl Counter {
                 shard: None,
             },
         )
-    }
-}
-
-/// The device's side of [`Counter::run`]: hands `pending` to the device in batches sized to
-/// take about [`DEVICE_BATCH_TIME`] each (from one task up, doubling at most per batch) and
-/// sends every result, or the device's failure, to the run's loop; stops between batches when
-/// `stop` is set.
-fn drive_device(
-    device: &SharedDevice,
-    tasks: &TaskList,
-    pending: &[TaskId],
-    stop: &AtomicBool,
-    sender: &mpsc::Sender<Result<(TaskId, TaskResult), CounterError>>,
-) {
-    let mut next = 0;
-    let mut batch = 1usize;
-    while next < pending.len() && !stop.load(Ordering::Relaxed) {
-        let ids = &pending[next..(next + batch).min(pending.len())];
-        next += ids.len();
-        let prefixes: Vec<&[u8]> = ids.iter().map(|&id| tasks.prefix(id)).collect();
-        let started = Instant::now();
-        let solved =
-            match device.0.lock() {
-                Ok(mut device) => device.solve_batch(tasks.n(), &prefixes).map_err(|source| {
-                    CounterError::Device {
-                        device: device.describe(),
-                        source,
-                    }
-                }),
-                Err(_) => Err(CounterError::Device {
-                    device: "the device".to_string(),
-                    source: DeviceError("it failed in another run".to_string()),
-                }),
-            };
-        let results = match solved {
-            Ok(results) if results.len() == ids.len() => results,
-            Ok(results) => {
-                let _ = sender.send(Err(CounterError::Device {
-                    device: device.describe(),
-                    source: DeviceError(format!(
-                        "it returned {} results for {} tasks",
-                        results.len(),
-                        ids.len()
-                    )),
-                }));
-                return;
-            }
-            Err(e) => {
-                let _ = sender.send(Err(e));
-                return;
-            }
-        };
-        for (&id, result) in ids.iter().zip(results) {
-            if sender.send(Ok((id, result))).is_err() {
-                return;
-            }
-        }
-        // The next batch: as many tasks as fill the target time at this batch's pace.
-        let took = started.elapsed().as_secs_f64().max(1e-6);
-        let fit = (batch as f64 * DEVICE_BATCH_TIME.as_secs_f64() / took) as usize;
-        batch = fit.clamp(1, 2 * batch);
     }
 }
 
