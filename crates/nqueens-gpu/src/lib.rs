@@ -43,7 +43,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use nqueens::engines::counter::device::{
-    self, ClassTable, Device, DeviceError, Split, SubBoard, SubBoardResult,
+    self, ClassTable, Device, DeviceError, Split, SplitBuffers, SubBoard, SubBoardResult,
 };
 use nqueens::engines::counter::{MAX_N, TaskResult};
 use wgpu::util::DeviceExt;
@@ -281,6 +281,9 @@ pub struct GpuCounter {
     free: Vec<usize>,
     /// The batches submitted and not yet finished, oldest first.
     queued: VecDeque<Batch>,
+    /// The split's buffers and the sub-board lists of finished batches, reused.
+    split_buffers: SplitBuffers,
+    spare: Vec<Vec<SubBoard>>,
     /// Nanoseconds per timestamp tick, where the adapter writes timestamps.
     tick: Option<f64>,
     measured: Measured,
@@ -464,6 +467,8 @@ impl GpuCounter {
             slots: Vec::new(),
             free: Vec::new(),
             queued: VecDeque::new(),
+            split_buffers: SplitBuffers::default(),
+            spare: Vec::new(),
             measured: Measured::default(),
             tuning,
             adapter,
@@ -882,7 +887,19 @@ impl Device for GpuCounter {
             return Err(DeviceError(GpuError::TooLarge(n).to_string()));
         }
         let started = Instant::now();
-        let mut split = device::split_on_threads(n, prefixes, self.start_row(n), self.threads);
+        let mut split = Split {
+            host: Vec::new(),
+            boards: self.spare.pop().unwrap_or_default(),
+        };
+        let start_row = self.start_row(n);
+        device::split_on_threads(
+            n,
+            prefixes,
+            start_row,
+            self.threads,
+            &mut self.split_buffers,
+            &mut split,
+        );
         self.measured.split += started.elapsed();
         let boards = std::mem::take(&mut split.boards);
         self.measured.sub_boards += boards.len() as u64;
@@ -927,11 +944,14 @@ impl Device for GpuCounter {
                 }
                 self.measured.collect += started.elapsed();
             }
-            if again.is_empty() {
+            let done = std::mem::replace(&mut batch.boards, again);
+            if self.spare.len() < 2 {
+                self.spare.push(done);
+            }
+            if batch.boards.is_empty() {
                 return Ok(batch.split.host);
             }
-            batch.dispatches = self.dispatch_all(batch.n, &again)?;
-            batch.boards = again;
+            batch.dispatches = self.dispatch_all(batch.n, &batch.boards)?;
         }
     }
 
@@ -975,16 +995,14 @@ impl Device for GpuCounter {
     }
 }
 
-/// Packs sub-boards into the upload's bytes (13 words each, see [`board_words`]) on up to
+/// Packs sub-boards into the upload's bytes (13 words each, see [`board_bytes`]) on up to
 /// `threads` threads.
 fn pack(boards: &[SubBoard], out: &mut [u8], threads: usize) {
     const BYTES: usize = BOARD_WORDS * 4;
     let per_thread = boards.len().div_ceil(threads.max(1)).max(1 << 14);
     let work = |boards: &[SubBoard], out: &mut [u8]| {
         for (board, out) in boards.iter().zip(out.chunks_exact_mut(BYTES)) {
-            for (word, out) in board_words(board).iter().zip(out.chunks_exact_mut(4)) {
-                out.copy_from_slice(&word.to_le_bytes());
-            }
+            board_bytes(board, out.try_into().expect("a sub-board's bytes"));
         }
     };
     if per_thread >= boards.len() {
@@ -1010,14 +1028,14 @@ fn table_words(table: &ClassTable) -> impl Iterator<Item = u32> + '_ {
         .chain([table.side_squares, table.last_square])
 }
 
-/// A sub-board in the shader's layout (`Board`: 13 words, the prefix four columns a word).
-fn board_words(board: &SubBoard) -> [u32; BOARD_WORDS] {
-    let mut words = [0; BOARD_WORDS];
-    words[..5].copy_from_slice(&[board.b1, board.row, board.columns, board.left, board.right]);
-    for (i, &col) in board.prefix.iter().enumerate() {
-        words[5 + i / 4] |= u32::from(col) << (8 * (i % 4));
+/// A sub-board in the shader's layout (`Board`: 13 words, the prefix four columns a word,
+/// row 0 in the low byte: the prefix's bytes as they are, in little-endian words).
+fn board_bytes(board: &SubBoard, out: &mut [u8; BOARD_WORDS * 4]) {
+    let head = [board.b1, board.row, board.columns, board.left, board.right];
+    for (word, out) in head.iter().zip(out.chunks_exact_mut(4)) {
+        out.copy_from_slice(&word.to_le_bytes());
     }
-    words
+    out[20..].copy_from_slice(&board.prefix);
 }
 
 fn bytes(words: &[u32]) -> Vec<u8> {
