@@ -51,11 +51,7 @@ fn main() {
         boards as f64 / took
     );
     if let Some(step) = prefixes.len().checked_div(sample) {
-        let picked: Vec<&[u8]> = prefixes
-            .iter()
-            .step_by(step.max(1))
-            .copied()
-            .collect();
+        let picked: Vec<&[u8]> = prefixes.iter().step_by(step.max(1)).copied().collect();
         let split = device::split(n, &picked, start);
         let nodes: u64 = split
             .boards

@@ -505,12 +505,7 @@ pub(super) fn drive(
         }
     };
     let device: &mut dyn Device = &mut *guard;
-    let failure = if device.pipelined() {
-        drive_pipelined(device, tasks, pending, stop, sender)
-    } else {
-        drive_whole(device, tasks, pending, stop, sender)
-    };
-    if let Err(source) = failure {
+    if let Err(source) = drive_batches(device, tasks, pending, stop, sender) {
         let _ = sender.send(Err(CounterError::Device {
             device: device.describe(),
             source,
@@ -518,40 +513,21 @@ pub(super) fn drive(
     }
 }
 
-/// [`drive`] for a device that answers each batch at once.
-fn drive_whole(
+/// [`drive`]'s loop: up to two batches queued on a pipelined device, one at a time on another
+/// (its answers kept here until they are due).
+fn drive_batches(
     device: &mut dyn Device,
     tasks: &TaskList,
     pending: &[TaskId],
     stop: &AtomicBool,
     sender: &mpsc::Sender<Result<(TaskId, TaskResult), CounterError>>,
 ) -> Result<(), DeviceError> {
-    let target = device.batch_time();
-    let mut next = 0;
-    let mut batch = 1usize;
-    while next < pending.len() && !stop.load(Ordering::Relaxed) {
-        let ids = &pending[next..(next + batch).min(pending.len())];
-        next += ids.len();
-        let started = Instant::now();
-        let results = device.solve_batch(tasks.n(), &prefixes(tasks, ids))?;
-        if !send_batch(ids, results, sender)? {
-            break;
-        }
-        batch = next_batch(ids.len(), started.elapsed(), target);
-    }
-    Ok(())
-}
-
-/// [`drive`] for a pipelined device: two batches queued at a time.
-fn drive_pipelined(
-    device: &mut dyn Device,
-    tasks: &TaskList,
-    pending: &[TaskId],
-    stop: &AtomicBool,
-    sender: &mpsc::Sender<Result<(TaskId, TaskResult), CounterError>>,
-) -> Result<(), DeviceError> {
+    let pipelined = device.pipelined();
+    let depth = if pipelined { 2 } else { 1 };
     let target = device.batch_time();
     let mut queued: VecDeque<&[TaskId]> = VecDeque::new();
+    // A device that answers at once: its answers.
+    let mut answered: VecDeque<Vec<TaskResult>> = VecDeque::new();
     let mut next = 0;
     let mut batch = 1usize;
     let mut failure = None;
@@ -561,13 +537,24 @@ fn drive_pipelined(
     loop {
         while failure.is_none()
             && !closed
-            && queued.len() < 2
+            && queued.len() < depth
             && next < pending.len()
             && !stop.load(Ordering::Relaxed)
         {
             let ids = &pending[next..(next + batch).min(pending.len())];
             next += ids.len();
-            match device.submit(tasks.n(), &prefixes(tasks, ids)) {
+            if !pipelined {
+                last = Instant::now();
+            }
+            let prefixes: Vec<&[u8]> = ids.iter().map(|&id| tasks.prefix(id)).collect();
+            let submitted = if pipelined {
+                device.submit(tasks.n(), &prefixes)
+            } else {
+                device
+                    .solve_batch(tasks.n(), &prefixes)
+                    .map(|results| answered.push_back(results))
+            };
+            match submitted {
                 Ok(()) => queued.push_back(ids),
                 Err(e) => failure = Some(e),
             }
@@ -577,7 +564,12 @@ fn drive_pipelined(
         let Some(ids) = queued.pop_front() else {
             break;
         };
-        let results = device.finish();
+        // Every batch queued is finished, even after a stop or a failure.
+        let results = if pipelined {
+            device.finish()
+        } else {
+            Ok(answered.pop_front().expect("an answer per batch"))
+        };
         if failure.is_some() || closed || stop.load(Ordering::Relaxed) {
             continue;
         }
@@ -591,11 +583,6 @@ fn drive_pipelined(
         last = now;
     }
     failure.map_or(Ok(()), Err)
-}
-
-/// The prefixes of these tasks.
-fn prefixes<'a>(tasks: &'a TaskList, ids: &[TaskId]) -> Vec<&'a [u8]> {
-    ids.iter().map(|&id| tasks.prefix(id)).collect()
 }
 
 /// The next batch's size after `done` tasks took `took`: as many as fill `target` at that
