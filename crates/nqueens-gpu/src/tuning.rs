@@ -58,7 +58,9 @@ pub enum Tables {
 /// kernel never searches more).
 pub const STACK_ROWS: usize = 16;
 
-/// The GPU counter's tuning (see the [module documentation](self)).
+/// The GPU counter's tuning: each field is an `NQUEENS_GPU_*` variable (see
+/// [`Tuning::from_env`]): `ROWS`, `BUDGET`, `WORKGROUP`, `FRAME`, `STACK`, `TABLES`, `REFILL`,
+/// `LAST_ROW`, `LANES`, `BATCH_MS`, `CHECKS`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tuning {
     /// Rows the kernel searches below the host's cut.
@@ -136,7 +138,8 @@ impl Tuning {
         }
     }
 
-    /// `base`, changed by the `NQUEENS_GPU_*` variables that are set.
+    /// `base`, changed by the `NQUEENS_GPU_*` variables that are set (one per field, its name
+    /// in capitals; a bad value is an error naming the variable and what it takes).
     pub fn from_env(base: Tuning) -> Result<Tuning, GpuError> {
         Tuning::from_vars(base, |name| std::env::var(name).ok())
     }
