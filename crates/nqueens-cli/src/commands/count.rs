@@ -60,6 +60,10 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
 }
 
 pub fn run(args: CountArgs) -> Result<Status> {
+    // Before a count that may take hours, not after it.
+    for path in args.output.iter().chain(&args.checkpoint) {
+        output::check_output_path(path)?;
+    }
     let problem = args.board.problem()?;
     let job = if args.unique {
         Job::CountUnique

@@ -13,6 +13,7 @@ mod docs;
 mod gpu;
 mod huge;
 mod layers;
+mod outputs;
 mod sat;
 mod terminal;
 mod trust;

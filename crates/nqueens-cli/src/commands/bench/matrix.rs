@@ -19,7 +19,7 @@ use nqueens::{Problem, formats::partial};
 use super::check::{cross_check, mark_wrong};
 use super::runner::{self, Ran, Run};
 use super::{BenchArgs, BenchJob, Board, Cell, CellStatus, distinct, report};
-use crate::{Failure, Status};
+use crate::{Failure, Status, output};
 
 /// Random draws allowed for a completion instance; with hundreds of queens a diagonal clash is
 /// almost certain, and the cell is skipped rather than searched for minutes.
@@ -194,13 +194,12 @@ pub fn run(args: &BenchArgs) -> Result<Status> {
     let problems = cross_check(&cells);
     mark_wrong(&mut cells, &problems);
     if let Some(path) = &args.csv {
-        std::fs::write(path, report::csv(&cells))
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        output::write_file(path, report::csv(&cells).as_bytes())?;
     }
     if let Some(path) = &args.svg {
         let caption = report::machine_caption(repeats, limit, load.as_deref());
         let plot = report::svg(&cells, &series, &methods, limit, &caption);
-        std::fs::write(path, plot).with_context(|| format!("cannot write {}", path.display()))?;
+        output::write_file(path, plot.as_bytes())?;
     }
     let failed: Vec<&Cell> = cells
         .iter()

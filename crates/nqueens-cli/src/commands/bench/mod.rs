@@ -295,6 +295,10 @@ fn distinct(named: &[Method]) -> Vec<Method> {
 
 /// Runs the bench the flags ask for: the method matrix, or the completion study.
 pub fn run(args: BenchArgs) -> Result<Status> {
+    // Before a run of minutes, not after it.
+    for path in args.csv.iter().chain(&args.svg) {
+        crate::output::check_output_path(path)?;
+    }
     if args.completion_study {
         study::run(&study_plan(&args)?)
     } else {
