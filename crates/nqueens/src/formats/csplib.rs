@@ -12,7 +12,9 @@
 //!   blocked squares.
 //!
 //! The grammar is the part of Essence these files use: assignments `[letting] NAME = VALUE`
-//! (`be` for `=` too), a VALUE a whole number or a bracketed list of values (a comma before
+//! (`be` for `=` too) of the names above, `n`, `blocks`, `diags` and `numdiags` (another name
+//! is refused at its line and column, so that a misspelt `blocks` is not read as a board with
+//! no blocked square), a VALUE a whole number or a bracketed list of values (a comma before
 //! the closing bracket allowed), `$` starting a
 //! comment to the end of the line, and a `language ESSENCE' 1.0` line skipped. Errors give the
 //! 1-based line and column, as for the other formats. Cost: linear in the file.
@@ -38,6 +40,9 @@ pub struct Options {
     /// For an excluded-diagonals file: take the first this many pairs (`None`: all).
     pub diagonals: Option<usize>,
 }
+
+/// The names an instance file may give; any other is refused where it stands.
+const NAMES: [&str; 4] = ["n", "blocks", "diags", "numdiags"];
 
 /// Whether `text` looks like an instance of this module rather than a partial-board file: its
 /// first word (past comments and the `language` line) is a name followed by `=`, `be`, or
@@ -68,6 +73,16 @@ pub fn parse(text: &str, options: Options) -> Result<Problem, ParseError> {
             Token::Word(name, at) => (name, at),
             other => return Err(unexpected(Some(other), "a name, like n", &lexer)),
         };
+        if !NAMES.contains(&name.as_str()) {
+            // A misspelt `blocks` must not leave an unblocked board.
+            return Err(ParseError {
+                position: at,
+                message: format!(
+                    "unknown name '{}': an instance gives n and blocks, or n, diags and numdiags",
+                    excerpt(&name)
+                ),
+            });
+        }
         match lexer.next()? {
             Some(Token::Equals(_)) => {}
             other => return Err(unexpected(other, &format!("'=' after {name}"), &lexer)),
@@ -493,6 +508,14 @@ mod tests {
                 Options::default()
             ),
             "line 2, column 19: blocked square 1:5 is off the 4×4 board (rows and columns run from 1 to 4)"
+        );
+        assert_eq!(
+            err("letting n = 4\nletting foo = 3\n", Options::default()),
+            "line 2, column 9: unknown name 'foo': an instance gives n and blocks, or n, diags and numdiags"
+        );
+        assert_eq!(
+            err("n = 4\n  block = [[1,2]]\n", Options::default()),
+            "line 2, column 3: unknown name 'block': an instance gives n and blocks, or n, diags and numdiags"
         );
         assert_eq!(
             err("letting blocks = [[1,2]]\n", Options::default()),
