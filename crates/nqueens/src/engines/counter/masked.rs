@@ -111,33 +111,34 @@ pub(crate) struct Found {
 }
 
 /// The completions of `prefix` under `masks`: counted by the fastest loop, or enumerated and
-/// checked against `group` when one is given.
+/// checked against `group` when one is given; `None` if `stop` was raised first.
 pub(crate) fn solve_task(
     masks: &RowMasks,
     prefix: &[u8],
     group: Option<&Group>,
     scratch: &mut Scratch,
-) -> Found {
+    stop: &AtomicBool,
+) -> Option<Found> {
     let Some(group) = group else {
-        let (total, nodes) = kernel::count_plain(masks, prefix, scratch);
-        return Found {
+        let (total, nodes) = kernel::count_plain(masks, prefix, scratch, stop)?;
+        return Some(Found {
             total,
             unique: 0,
             nodes,
-        };
+        });
     };
     let start = State::after(prefix).expect("prefixes are legal");
     let mut found = Found::default();
     let mut columns = Vec::with_capacity(masks.n());
-    found.nodes = kernel::visit_completions(masks, prefix, start, scratch, &mut |placed| {
+    found.nodes = kernel::visit_completions(masks, prefix, start, scratch, stop, &mut |placed| {
         columns.clear();
         columns.extend(placed.iter().map(|bit| bit.trailing_zeros()));
         let solution = Solution::from_columns(std::mem::take(&mut columns));
         found.total += 1;
         found.unique += u64::from(group.is_canonical(&solution));
         columns = solution.into_columns();
-    });
-    found
+    })?;
+    Some(found)
 }
 
 /// Counts the solutions of `problem` (fixed queens or blocked squares allowed) on `threads`
@@ -173,7 +174,9 @@ pub(crate) fn count(
                     let Some(prefix) = tasks.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
                     };
-                    let found = solve_task(masks, prefix, group, &mut scratch);
+                    let Some(found) = solve_task(masks, prefix, group, &mut scratch, stop) else {
+                        break;
+                    };
                     if sender.send(found).is_err() {
                         break;
                     }
