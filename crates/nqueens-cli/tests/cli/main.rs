@@ -14,6 +14,7 @@ mod gpu;
 mod huge;
 mod layers;
 mod sat;
+mod stops;
 mod terminal;
 mod trust;
 mod xc;
