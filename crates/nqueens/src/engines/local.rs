@@ -754,6 +754,7 @@ impl Local {
                     total: Some(u64::from(attempts)),
                     solutions: u128::from(solved),
                     nodes: u128::from(search.counters.steps),
+                    ..Progress::default()
                 });
             }
             if solved {

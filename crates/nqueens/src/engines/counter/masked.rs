@@ -191,6 +191,7 @@ pub(crate) fn count(
                     total: Some(tasks.len() as u64),
                     solutions: u128::from(sums.total),
                     nodes: u128::from(sums.nodes),
+                    ..Progress::default()
                 });
             }
         };

@@ -96,6 +96,7 @@ pub mod checksum;
 pub mod device;
 pub mod distributed;
 pub(crate) mod error;
+pub mod estimate;
 pub mod kernel;
 mod masked;
 pub(crate) mod part;
@@ -110,7 +111,7 @@ pub mod tasks;
 use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{OnceLock, mpsc};
 use std::time::{Duration, Instant};
 
 use nqueens_support::LimitReached;
@@ -141,6 +142,11 @@ pub const DEVICE_BATCH_TIME: Duration = Duration::from_millis(250);
 
 /// How often (at most) the counter reports progress.
 const PROGRESS_INTERVAL: Duration = Duration::from_millis(100);
+
+/// How long a run with a progress display counts before it estimates its work (module
+/// `estimate`): shorter runs end before a display shows anything (it waits a second), and
+/// the model is ready by then for the others.
+const MODEL_DELAY: Duration = Duration::from_millis(500);
 
 /// Options of one [`Counter::run`].
 #[derive(Clone, Debug, Default)]
@@ -307,23 +313,27 @@ impl Counter {
             }
             None => None,
         };
-        let mut ledger = Ledger::new(cut, &from, sums);
-        let resumed = ledger.sums.done;
-        let resumed_nodes = ledger.sums.nodes;
         let pending: Vec<TaskId> = tasks
             .ids()
             .filter(|&id| shard.contains(id) && !done[id.index()])
             .collect();
         drop(done);
+        // The work model of the pending tasks, estimated beside the count (module `estimate`).
+        let model = OnceLock::new();
+        let mut ledger = Ledger::new(cut, &from, sums, &pending);
+        let resumed = ledger.sums.done;
+        let resumed_nodes = ledger.sums.nodes;
         let progress = self.progress.clone();
         let report = |ledger: &Ledger| {
             if let Some(sink) = &progress {
-                // Tasks of this run only, so that the rate and the ETA are right on resume.
+                // Tasks and nodes of this run only, so that the rates are right on resume.
                 sink.report(&Progress {
                     done: ledger.sums.done - resumed,
                     total: Some((mine as u64) - resumed),
                     solutions: ledger.sums.total,
                     nodes: ledger.new_nodes(),
+                    nodes_left: ledger.nodes_left(),
+                    nodes_done: ledger.nodes_done(),
                 });
             }
         };
@@ -340,8 +350,22 @@ impl Counter {
             self.threads.min(pending.len())
         };
         let mut failure = None;
+        // Raised when the run's loop ends, so that the model's thread ends too.
+        let quit = AtomicBool::new(false);
+        let (until_quiet_ends, quiet) = mpsc::channel::<()>();
         std::thread::scope(|scope| {
             let (tasks, pending, from, stop) = (&tasks, &pending, &from, &stop);
+            if self.progress.is_some() && !pending.is_empty() {
+                let (model, quit) = (&model, &quit);
+                scope.spawn(move || {
+                    // Only for runs that last: a display shows nothing in their first second.
+                    if quiet.recv_timeout(MODEL_DELAY) == Err(mpsc::RecvTimeoutError::Timeout) {
+                        if let Some(estimates) = estimate::estimate(tasks, pending, quit) {
+                            let _ = model.set(estimates);
+                        }
+                    }
+                });
+            }
             if let Some(device) = &self.device {
                 let sender = sender.clone();
                 scope.spawn(move || drive_device(device, tasks, pending, from, cut, stop, &sender));
@@ -444,10 +468,15 @@ impl Counter {
                     }
                 }
                 if last_report.elapsed() >= PROGRESS_INTERVAL {
+                    if let Some(estimates) = model.get() {
+                        ledger.adopt(estimates);
+                    }
                     report(&ledger);
                     last_report = Instant::now();
                 }
             }
+            quit.store(true, Ordering::Relaxed);
+            drop(until_quiet_ends);
         });
         if let Some(e) = failure {
             // Keep what was recorded before the failure (best effort: the failure may be the
@@ -536,8 +565,8 @@ struct Flight {
     written: u64,
 }
 
-/// The run's bookkeeping on its main thread: finished tasks, tasks in flight, and the queens
-/// this run placed.
+/// The run's bookkeeping on its main thread: finished tasks, tasks in flight, the queens this
+/// run placed, and what the work model says is left.
 struct Ledger<'a> {
     cut: usize,
     /// Over finished tasks, those read back from the checkpoint included.
@@ -547,17 +576,72 @@ struct Ledger<'a> {
     flight: HashMap<TaskId, Flight>,
     /// Queens placed by this run in the tasks it finished.
     run_nodes: u128,
+    /// The tasks this run counts, in id order, and which of them are finished.
+    pending: &'a [TaskId],
+    finished: Vec<bool>,
+    /// The model's estimate of each pending task's queens, once it is there, and their sum
+    /// over the tasks not finished.
+    model: Option<(&'a [f32], f64)>,
 }
 
 impl<'a> Ledger<'a> {
-    fn new(cut: usize, from: &'a HashMap<TaskId, Partial>, sums: Sums) -> Self {
+    fn new(
+        cut: usize,
+        from: &'a HashMap<TaskId, Partial>,
+        sums: Sums,
+        pending: &'a [TaskId],
+    ) -> Self {
         Ledger {
             cut,
             sums,
             from,
             flight: HashMap::new(),
             run_nodes: 0,
+            pending,
+            finished: vec![false; pending.len()],
+            model: None,
         }
+    }
+
+    /// Takes the work model's estimates (one per pending task) on board.
+    fn adopt(&mut self, estimates: &'a [f32]) {
+        if self.model.is_none() {
+            let left = estimates
+                .iter()
+                .zip(&self.finished)
+                .filter(|&(_, &finished)| !finished)
+                .map(|(&e, _)| f64::from(e))
+                .sum();
+            self.model = Some((estimates, left));
+        }
+    }
+
+    /// The model's estimate of the queens of task `id`.
+    fn estimate(&self, id: TaskId) -> Option<f64> {
+        let (estimates, _) = self.model?;
+        let at = self.pending.binary_search(&id).ok()?;
+        Some(f64::from(estimates[at]))
+    }
+
+    /// The queens still to place, as the model has it.
+    fn nodes_left(&self) -> Option<u128> {
+        let (_, left) = self.model?;
+        let flying: f64 = self
+            .flight
+            .iter()
+            .map(|(&id, f)| (f.now.found.nodes as f64).min(self.estimate(id).unwrap_or(0.0)))
+            .sum();
+        Some((left - flying).max(0.0) as u128)
+    }
+
+    /// The queens placed in the shard so far, by earlier runs too.
+    fn nodes_done(&self) -> u128 {
+        let flying: u128 = self
+            .flight
+            .values()
+            .map(|f| u128::from(f.now.found.nodes))
+            .sum();
+        self.sums.nodes + flying
     }
 
     /// Where this run starts task `id`.
@@ -588,6 +672,12 @@ impl<'a> Ledger<'a> {
         let base = self.base(id);
         if !self.flight.is_empty() {
             self.flight.remove(&id);
+        }
+        if let Ok(at) = self.pending.binary_search(&id) {
+            self.finished[at] = true;
+            if let Some((estimates, left)) = &mut self.model {
+                *left -= f64::from(estimates[at]);
+            }
         }
         self.sums.add(result)?;
         self.run_nodes += u128::from(result.nodes - base.found.nodes);
