@@ -8,18 +8,27 @@ use std::time::{Duration, Instant};
 use crate::util::run;
 use nqueens::instances::oeis;
 
-/// Waits for `child` at most `limit`; a child still running then is killed and the test fails.
-pub fn wait_bounded(mut child: Child, limit: Duration, what: &str) -> Output {
-    let deadline = Instant::now() + limit;
-    while child.try_wait().unwrap().is_none() {
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{what} still ran after {limit:?}");
+/// Waits for `child` (reading its output as it comes) at most `limit`; a child still running
+/// then is killed and the test fails.
+pub fn wait_bounded(child: Child, limit: Duration, what: &str) -> Output {
+    let pid = child.id() as libc::pid_t;
+    let (finished, wait) = std::sync::mpsc::channel::<()>();
+    let watchdog = std::thread::spawn(move || {
+        let late = wait.recv_timeout(limit) == Err(std::sync::mpsc::RecvTimeoutError::Timeout);
+        if late {
+            // SAFETY: kill(2) on the child, which is not reaped before this thread is joined
+            // (wait_with_output returns only after it exits, and then `finished` is dropped).
+            unsafe { libc::kill(pid, libc::SIGKILL) };
         }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
+        late
+    });
+    let out = child.wait_with_output().unwrap();
+    drop(finished);
+    assert!(
+        !watchdog.join().unwrap(),
+        "{what} still ran after {limit:?}"
+    );
+    out
 }
 
 /// The binary with `args`, its output piped.
@@ -165,4 +174,140 @@ fn a_count_stopped_inside_its_tasks_resumes_to_the_exact_total_node_for_node() {
         .unwrap()
         .into();
     assert_eq!(total, oeis::total(16).unwrap());
+}
+
+/// The binary with `args`, output piped, in an address space of 4 GB (`ulimit -v 4000000`).
+fn spawn_capped(args: &[&str]) -> Child {
+    use std::os::unix::process::CommandExt;
+    let mut command = StdCommand::new(assert_cmd::cargo::cargo_bin("nqueens"));
+    command
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // SAFETY: setrlimit is async-signal-safe and touches only the child's own limits; the
+    // struct lives for the call.
+    unsafe {
+        command.pre_exec(|| {
+            let cap = libc::rlimit {
+                rlim_cur: 4_000_000 * 1024,
+                rlim_max: 4_000_000 * 1024,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &cap) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    command.spawn().unwrap()
+}
+
+#[test]
+fn huge_boards_in_a_few_bytes_are_refused_in_one_line_or_answered_never_aborted() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let plain = file(
+        "plain.essence",
+        "letting n = 4294967295\nletting blocks = []\n",
+    );
+    let diagonal = file(
+        "diagonal.param",
+        "n = 4294967295\ndiags = [[4294967294, 1]]\n",
+    );
+    let repeated = file(
+        "repeated.param",
+        &format!(
+            "n = 100000\ndiags = [{}[5, 1]]\n",
+            "[5, 1], ".repeat(300_000)
+        ),
+    );
+    let refused: [(&[&str], &str); 5] = [
+        (
+            &["solve", "1000000000", "-f", "coords"],
+            "the construct method needs about 4411 MiB for n = 1000000000, more than could be allocated",
+        ),
+        (
+            &["solve", "4294967295", "--block", "1:1", "-f", "permutation"],
+            "the local method needs about",
+        ),
+        (
+            &["solve", "3000000000", "-m", "local", "-f", "permutation"],
+            "the local method needs about",
+        ),
+        (
+            &["solve", "--instance", &plain, "-f", "coords"],
+            "the construct method needs about",
+        ),
+        (
+            &["solve", "--instance", &diagonal, "-f", "coords"],
+            "line 2, column 1: the excluded diagonals block 4294967295 squares of the 4294967295×4294967295 board",
+        ),
+    ];
+    for (args, message) in refused {
+        let out = wait_bounded(spawn_capped(args), Duration::from_secs(60), &args.join(" "));
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("error: ")
+                && stderr.contains(message)
+                && stderr.lines().count() == 1,
+            "{args:?}: {stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    // A line repeated 300,000 times is one line: a board with a diagonal blocked, solved.
+    let args = ["solve", "--instance", &repeated, "-f", "permutation"];
+    let out = wait_bounded(spawn_capped(&args), Duration::from_secs(60), "repeated");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let columns = crate::util::parse_permutation(std::str::from_utf8(&out.stdout).unwrap());
+    assert_eq!(columns.len(), 100_000);
+    assert!(
+        columns
+            .iter()
+            .enumerate()
+            .all(|(row, &col)| row as u32 + col != 5)
+    );
+    // A blocked square on a board of 4·10⁹ rows: written at once.
+    let args = ["gen-blocked", "4294967295", "--blocks", "1"];
+    let out = wait_bounded(spawn_capped(&args), Duration::from_secs(60), "gen-blocked");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        stdout.lines().filter(|l| l.starts_with('!')).count(),
+        1,
+        "{stdout}"
+    );
+}
+
+#[test]
+fn ctrl_c_stops_huge_solves_while_they_search_check_or_write() {
+    // 10⁸ rows: local search takes seconds to start, the construction seconds to check and
+    // write its 900 MB of text; SIGINT a moment in ends either within a bounded wait.
+    for method in ["local", "construct"] {
+        let child = spawn(&["solve", "100000000", "-m", method, "-f", "permutation"]);
+        std::thread::sleep(Duration::from_millis(300));
+        signal(&child, libc::SIGINT);
+        let out = wait_bounded(child, Duration::from_secs(60), method);
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(130), "{method}: {stderr}");
+        assert!(
+            stderr.starts_with("interrupted after "),
+            "{method}: {stderr}"
+        );
+        assert_eq!(stderr.lines().count(), 1, "{method}: {stderr}");
+    }
 }
