@@ -65,12 +65,21 @@ fn positions(path: &std::path::Path) -> Vec<(u32, u64)> {
 
 #[test]
 fn a_time_limit_ends_a_count_of_30_with_exit_3() {
-    let child = spawn(&["count", "30", "--time-limit", "1"]);
-    let out = wait_bounded(child, Duration::from_secs(60), "count 30 --time-limit 1");
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(out.status.code(), Some(3), "{stderr}");
-    assert_eq!(stderr, "gave up: time limit reached (counter method)\n");
-    assert!(out.stdout.is_empty());
+    // The whole board, and a board with a blocked square (the counter under per-row masks,
+    // whose tasks are a hundredth of the board each).
+    for args in [
+        &["count", "30", "--time-limit", "1"][..],
+        &["count", "30", "--block", "1:1", "--time-limit", "1"],
+    ] {
+        let out = wait_bounded(spawn(args), Duration::from_secs(60), &args.join(" "));
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(3), "{args:?}: {stderr}");
+        assert!(
+            stderr.ends_with("gave up: time limit reached (counter method)\n"),
+            "{args:?}: {stderr}"
+        );
+        assert!(out.stdout.is_empty());
+    }
 }
 
 #[test]

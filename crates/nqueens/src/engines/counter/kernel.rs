@@ -1,7 +1,7 @@
 //! The inner loops: counting (fast) and enumerating (slow, for the rare tie solutions) the
 //! completions of a partial board under per-row square rules, and the exact symmetry check.
 //!
-//! Both loops look at a stop flag every so often ([`POLL_NODES`] queens in the one-board loop,
+//! Both loops look at a stop flag every so often (`POLL_NODES` queens in the one-board loop,
 //! each batch of a level in the lanes loop), so a search of any size ends within milliseconds
 //! of a stop; a stopped search returns `None` and its partial counts are dropped (the caller
 //! counts in pieces small enough to lose little, see `pieces`).

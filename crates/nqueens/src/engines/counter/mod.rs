@@ -71,6 +71,13 @@
 //! checked), appends it to the checkpoint ([`checkpoint`]) and reports progress. A shard
 //! ([`shard`]) runs every K-th task; [`shard::merge`] adds the K results back up.
 //!
+//! At the record sizes a task lasts minutes to hours, so a task is counted in *pieces*
+//! ([`pieces`]): both loops look at a stop flag every millisecond or so, a stopped task says how
+//! many of its pieces it finished, and the checkpoint keeps that position, from which any later
+//! run goes on. Tasks in flight report their pieces ten times a second, so progress moves from
+//! the first second, and a model of every task's work ([`estimate`]) turns it into a share of
+//! the work done and an ETA.
+//!
 //! # Trusting the last digit
 //!
 //! A count is only worth its last digit, and a long one passes through files. Every

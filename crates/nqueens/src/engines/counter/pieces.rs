@@ -8,7 +8,7 @@
 //! is huge: at n = 27 the 1.96 million tasks average some 1.5·10¹² queens each (25 minutes on
 //! one core), at n = 28 hours. Both counting loops look at a stop flag every millisecond or so,
 //! so a stop is quick at any n; what remains is not to lose a task's work so far. So a task is
-//! counted in *pieces*: the walk ([`Walk`]) searches the task's tree from its prefix down to the
+//! counted in *pieces*: the walk (`Walk`) searches the task's tree from its prefix down to the
 //! *cut row* ([`cut_row`]) with the counting loop's own rules (the class's squares, the
 //! four-row lookahead) and node counting, and every node that reaches the cut row alive is a
 //! piece, which a loop searches to the end. The walk gives the pieces in a fixed order (the
