@@ -126,8 +126,7 @@ use nqueens_support::LimitReached;
 use crate::board::Problem;
 use crate::engine::{Budget, Counts, Engine, Job, Limits, Progress, ProgressSink, Stats};
 use crate::error::Error;
-use kernel::TaskBoard;
-use pieces::{Piece, TaskEnd, Walk};
+use pieces::{Piece, Rest, TaskEnd};
 
 pub use checkpoint::Checkpoint;
 pub use device::{Device, DeviceError, SharedDevice};
@@ -805,9 +804,7 @@ fn drive_device(
         // Every task but perhaps the last is walked to its end: those are done.
         while let Some(task) = open.front() {
             let step = if task.walked {
-                let mut result = task.walk.host;
-                result.absorb(&task.partial.found);
-                Step::Done(result)
+                Step::Done(task.rest.result(&task.partial.found))
             } else {
                 Step::Moved(task.partial)
             };
@@ -827,56 +824,30 @@ fn drive_device(
     }
 }
 
-/// A task the device driver has begun: its walk, and where its pieces got.
+/// A task the device driver has begun: the pieces it has left, and where they got.
 struct OpenTask {
     id: TaskId,
-    board: TaskBoard,
-    walk: Walk,
-    /// Pieces the walk has still to skip (done by an earlier run).
-    skip: u64,
-    /// Pieces the walk gave so far (skipped ones included).
-    given: u64,
-    /// The walk has given its last piece.
+    rest: Rest,
+    /// Its last piece has gone to the device.
     walked: bool,
     partial: Partial,
 }
 
 impl OpenTask {
     fn new(n: u32, id: TaskId, prefix: &[u8], start: Partial) -> Self {
-        let board = TaskBoard::new(n, tasks::Class::of(prefix));
         OpenTask {
             id,
-            walk: Walk::new(&board, n, prefix, start.cut as usize),
-            board,
-            skip: start.pieces,
-            given: 0,
+            rest: Rest::new(n, id, prefix, &start),
             walked: false,
             partial: start,
         }
     }
 
-    /// The task's next piece to count, skipping those done before; `None` once it has none.
+    /// The task's next piece to count; `None` once it has none.
     fn next_piece(&mut self) -> Result<Option<Piece>, CounterError> {
-        if self.walked {
-            return Ok(None);
-        }
-        loop {
-            let Some(piece) = self.walk.next_piece(&self.board) else {
-                self.walked = true;
-                if self.given < self.skip {
-                    return Err(CounterError::BadPosition {
-                        id: self.id,
-                        pieces: self.skip,
-                        has: self.given,
-                    });
-                }
-                return Ok(None);
-            };
-            self.given += 1;
-            if self.given > self.skip {
-                return Ok(Some(piece));
-            }
-        }
+        let piece = self.rest.next_piece()?;
+        self.walked = piece.is_none();
+        Ok(piece)
     }
 }
 

@@ -226,13 +226,74 @@ impl Walk {
     }
 }
 
+/// The pieces of task `id` still to count from a position: its walk, past the pieces done.
+pub(crate) struct Rest {
+    id: TaskId,
+    board: TaskBoard,
+    walk: Walk,
+    /// Pieces done before (to skip), and pieces the walk has given so far.
+    skip: u64,
+    given: u64,
+    over: bool,
+}
+
+impl Rest {
+    /// The rest of task `id` (prefix `prefix` of the n×n board, n ≤ 32) from `from`.
+    pub(crate) fn new(n: u32, id: TaskId, prefix: &[u8], from: &Partial) -> Self {
+        let board = TaskBoard::new(n, Class::of(prefix));
+        Rest {
+            id,
+            walk: Walk::new(&board, n, prefix, from.cut as usize),
+            board,
+            skip: from.pieces,
+            given: 0,
+            over: false,
+        }
+    }
+
+    /// The task's board, to search its pieces on.
+    pub(crate) fn board(&self) -> &TaskBoard {
+        &self.board
+    }
+
+    /// The next piece to count; `Ok(None)` after the last. A position that names more pieces
+    /// than the task has (a checkpoint line that passed its check value but not this walk) is
+    /// [`CounterError::BadPosition`].
+    pub(crate) fn next_piece(&mut self) -> Result<Option<Piece>, CounterError> {
+        while !self.over {
+            let Some(piece) = self.walk.next_piece(&self.board) else {
+                self.over = true;
+                if self.given < self.skip {
+                    return Err(CounterError::BadPosition {
+                        id: self.id,
+                        pieces: self.skip,
+                        has: self.given,
+                    });
+                }
+                break;
+            };
+            self.given += 1;
+            if self.given > self.skip {
+                return Ok(Some(piece));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The task's result, once [`next_piece`](Self::next_piece) said there is no piece left
+    /// and `found` holds all of them: the walk's own part added.
+    pub(crate) fn result(&self, found: &TaskResult) -> TaskResult {
+        debug_assert!(self.over);
+        let mut result = self.walk.host;
+        result.absorb(found);
+        result
+    }
+}
+
 /// Counts the task `id` (prefix `prefix` of the n×n board) in pieces from `from` on, by the
 /// fastest loop this CPU has, calling `on_piece` with the task's position after each piece;
 /// stops between pieces or inside one once `stop` is raised, and then returns the position of
-/// the last piece finished.
-///
-/// A position that names more pieces than the task has (a checkpoint line that passed its
-/// check value but not this run's walk) is [`CounterError::BadPosition`].
+/// the last piece finished (see [`Rest::next_piece`] for a position the task does not have).
 pub(crate) fn count_task(
     n: u32,
     id: TaskId,
@@ -246,37 +307,24 @@ pub(crate) fn count_task(
         // Tiny boards: the prefix is a whole solution.
         return Ok(TaskEnd::Done(kernel::solve_task(n, prefix, scratch)));
     }
-    let cut = from.cut as usize;
-    let with = Loop::best_for(n, cut);
-    let board = TaskBoard::new(n, Class::of(prefix));
-    let mut walk = Walk::new(&board, n, prefix, cut);
+    let with = Loop::best_for(n, from.cut as usize);
+    let mut rest = Rest::new(n, id, prefix, from);
     let mut partial = *from;
-    let mut index = 0u64;
-    while let Some(piece) = walk.next_piece(&board) {
-        index += 1;
-        if index <= from.pieces {
-            continue;
-        }
+    while let Some(piece) = rest.next_piece()? {
         if stop.load(Ordering::Relaxed) {
             return Ok(TaskEnd::Stopped(partial));
         }
-        let Some(found) = board.solve(with, piece.prefix(), piece.state, scratch, stop) else {
+        let solved = rest
+            .board()
+            .solve(with, piece.prefix(), piece.state, scratch, stop);
+        let Some(found) = solved else {
             return Ok(TaskEnd::Stopped(partial));
         };
         partial.found.absorb(&found);
         partial.pieces += 1;
         on_piece(&partial);
     }
-    if index < from.pieces {
-        return Err(CounterError::BadPosition {
-            id,
-            pieces: from.pieces,
-            has: index,
-        });
-    }
-    let mut result = walk.host;
-    result.absorb(&partial.found);
-    Ok(TaskEnd::Done(result))
+    Ok(TaskEnd::Done(rest.result(&partial.found)))
 }
 
 #[cfg(test)]
