@@ -18,7 +18,7 @@
 //! The ETA is not the share of tasks: the counter's late tasks are its big ones, so the share
 //! done at the start says little. Where the engine has a model of its work (the counter
 //! estimates each task's queens, see `nqueens::engines::counter::estimate`), the line shows
-//! the share of the *work* done (`~41% of the work`) and times the nodes the model says are
+//! the share of the *work* done (`41% of the work`) and times the nodes the model says are
 //! left at the recent node rate, from the first seconds of a count whose tasks last hours.
 //! Without a model it comes from measured work: the nodes per task of the last few seconds,
 //! their growth along the task list, and the recent node rate (see `EtaEstimator`); it says

@@ -7,7 +7,7 @@
 //! nqueens-counter-checkpoint v3 n=27 depth=5 tasks=1962277 task-list=50d6e1cb6a6e0d0e shard=1/1 check=5d0a8b1e pid=0000012345
 //! 4 1896 237 211634 9e1f00c2
 //! 0 128 16 20553 41d7a6b3
-//! 7 15:3120 52656 6582 1942118112 0c1d5a2e
+//! 7 11:3120 52656 6582 1942118112 0c1d5a2e
 //! ```
 //!
 //! The header names the board size, the task list (its length and [`Fingerprint`]) and the shard;

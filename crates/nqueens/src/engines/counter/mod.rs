@@ -386,10 +386,7 @@ impl Counter {
                         let Some(&id) = pending.get(next.fetch_add(1, Ordering::Relaxed)) else {
                             break;
                         };
-                        let start = match from.is_empty() {
-                            true => Partial::start(cut),
-                            false => from.get(&id).copied().unwrap_or(Partial::start(cut)),
-                        };
+                        let start = start_of(from, id, cut);
                         let end = pieces::count_task(
                             n,
                             id,
@@ -561,6 +558,15 @@ enum Step {
 /// A worker's message: a task's step, or a failure that ends the run.
 type Message = Result<(TaskId, Step), CounterError>;
 
+/// Where a run starts task `id`: the position the checkpoint holds (`from`), or the task's
+/// beginning, cut at row `cut`. (Most runs resume none: no lookup then.)
+fn start_of(from: &HashMap<TaskId, Partial>, id: TaskId, cut: usize) -> Partial {
+    match from.is_empty() {
+        true => Partial::start(cut),
+        false => from.get(&id).copied().unwrap_or(Partial::start(cut)),
+    }
+}
+
 /// A task in flight, as far as the run has heard.
 struct Flight {
     /// Where this run started it.
@@ -652,14 +658,7 @@ impl<'a> Ledger<'a> {
 
     /// Where this run starts task `id`.
     fn base(&self, id: TaskId) -> Partial {
-        match self.from.is_empty() {
-            true => Partial::start(self.cut),
-            false => self
-                .from
-                .get(&id)
-                .copied()
-                .unwrap_or(Partial::start(self.cut)),
-        }
+        start_of(self.from, id, self.cut)
     }
 
     fn moved(&mut self, id: TaskId, now: Partial) {
@@ -746,7 +745,7 @@ fn drive_device(
             if slot == open.len() {
                 let Some(&id) = pending.get(next) else { break };
                 next += 1;
-                let start = from.get(&id).copied().unwrap_or(Partial::start(cut));
+                let start = start_of(from, id, cut);
                 open.push_back(OpenTask::new(n, id, tasks.prefix(id), start));
             }
             let task = &mut open[slot];
