@@ -377,7 +377,15 @@ struct Search<B: BlockedSquares> {
 }
 
 impl<B: BlockedSquares> Search<B> {
-    fn new(problem: &Problem, blocked: B, seed: u64) -> Result<Self, Error> {
+    /// The search of `problem`, its O(n) arrays filled a million rows at a time between looks
+    /// at `budget` (a board of 4·10⁹ rows takes seconds to set up); `Ok(Err(_))` if a limit
+    /// came first, an error if the machine has not the memory.
+    fn new(
+        problem: &Problem,
+        blocked: B,
+        seed: u64,
+        budget: &Budget,
+    ) -> Result<Result<Self, LimitReached>, Error> {
         let n = problem.n() as usize;
         // The columns (4n bytes), four bit sets of 2n lines (n bytes), for a completion the
         // movable rows and free columns (8n bytes and a flag a column), a blocked square's
@@ -403,20 +411,37 @@ impl<B: BlockedSquares> Search<B> {
             for q in problem.fixed() {
                 column_used[q.col as usize] = true;
             }
-            let free_columns: Vec<u32> = (0..problem.n())
-                .filter(|&c| !column_used[c as usize])
-                .collect();
-            let rows: Vec<u32> = (0..problem.n())
-                .filter(|&row| problem.fixed_column(row).is_none())
-                .collect();
-            columns.extend((0..problem.n()).map(|row| problem.fixed_column(row).unwrap_or(0)));
+            let movable = n - problem.fixed().len();
+            let (mut free_columns, mut rows) = (Vec::new(), Vec::new());
+            free_columns
+                .try_reserve_exact(movable)
+                .and_then(|()| rows.try_reserve_exact(movable))
+                .map_err(|_| out_of_memory())?;
+            let filled = each_row(n, budget, |i| {
+                if !column_used[i] {
+                    free_columns.push(i as u32);
+                }
+                let fixed = problem.fixed_column(i as u32);
+                if fixed.is_none() {
+                    rows.push(i as u32);
+                }
+                columns.push(fixed.unwrap_or(0));
+            });
+            if let Err(reached) = filled {
+                return Ok(Err(reached));
+            }
             Movable::Rows { rows, free_columns }
         } else {
-            columns.resize(n, 0);
+            while columns.len() < n {
+                if let Err(reached) = budget.check_now() {
+                    return Ok(Err(reached));
+                }
+                columns.resize(n.min(columns.len() + ROWS_PER_LOOK), 0);
+            }
             Movable::All(n)
         };
         let lines = (2 * n).saturating_sub(1);
-        Ok(Search {
+        Ok(Ok(Search {
             n,
             columns,
             down: Lines::new(lines),
@@ -428,7 +453,7 @@ impl<B: BlockedSquares> Search<B> {
             witness_lost: false,
             rng: SplitMix64::new(seed),
             counters: Counters::default(),
-        })
+        }))
     }
 
     fn down_line(&self, row: usize, col: u32) -> usize {
@@ -763,25 +788,25 @@ impl Engine for Local {
             .unwrap_or_else(|| Self::default_attempts(n))
             .max(1);
         let max_steps = self.max_steps.unwrap_or_else(|| Self::default_steps(n));
+        let mut budget = Budget::start(&self.limits);
+        let gave_up = |reached: LimitReached| Outcome::GaveUp {
+            reason: reached.to_string(),
+        };
         if problem.blocked().is_empty() {
-            self.run(
-                Search::new(problem, NoBlocks, self.seed)?,
-                problem,
-                attempts,
-                max_steps,
-            )
+            match Search::new(problem, NoBlocks, self.seed, &budget)? {
+                Ok(search) => self.run(search, problem, attempts, max_steps, &mut budget),
+                Err(reached) => Ok(gave_up(reached)),
+            }
         } else {
             let squares = problem
                 .blocked()
                 .iter()
                 .map(|q| u64::from(q.row) * u64::from(n) + u64::from(q.col));
             let blocks = Blocks(squares.collect());
-            self.run(
-                Search::new(problem, blocks, self.seed)?,
-                problem,
-                attempts,
-                max_steps,
-            )
+            match Search::new(problem, blocks, self.seed, &budget)? {
+                Ok(search) => self.run(search, problem, attempts, max_steps, &mut budget),
+                Err(reached) => Ok(gave_up(reached)),
+            }
         }
     }
 
@@ -798,15 +823,15 @@ impl Local {
         problem: &Problem,
         attempts: u32,
         max_steps: u64,
+        budget: &mut Budget,
     ) -> Result<Outcome, Error> {
         let mut solved = false;
-        let mut budget = Budget::start(&self.limits);
         let mut reached = None;
         for attempt in 1..=attempts {
             search.counters.attempts = u64::from(attempt);
             let tried = search
-                .start(self.start, problem, &budget)
-                .and_then(|()| search.repair(max_steps, &mut budget));
+                .start(self.start, problem, budget)
+                .and_then(|()| search.repair(max_steps, budget));
             solved = match tried {
                 Ok(solved) => solved,
                 Err(limit) => {
