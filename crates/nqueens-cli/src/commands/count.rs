@@ -207,6 +207,16 @@ fn run_counter(
     counter.progress = config.progress.clone();
     counter.limits = config.limits.clone();
     counter.device = device;
+    // Test knobs, not options: pieces of fewer rows cut small boards' tasks too, and a node
+    // budget stops the count after about that many queens, so that the tests can stop a small
+    // count inside its tasks and resume it.
+    let knob = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
+    if let Some(rows) = knob("NQUEENS_PIECE_ROWS") {
+        counter.piece_rows = rows as usize;
+    }
+    if let Some(nodes) = knob("NQUEENS_NODE_LIMIT") {
+        counter.limits.nodes = Some(nodes);
+    }
     nqueens::Engine::check(&counter, job, problem)
         .map_err(|e| args.method.with_advice(e, job, problem, &config))?;
     let options = RunOptions {
@@ -251,11 +261,18 @@ fn interrupted_count(n: u32, options: &RunOptions) -> Interrupted {
     // The run has ended and released the file: read back what it holds.
     let header = counter::checkpoint::Header::new(&tasks, shard);
     match Checkpoint::open(path, &header) {
-        Ok((_, records)) => Interrupted(format!(
-            "interrupted: {} of {total} tasks saved in {} — run the same command to resume",
-            records.len(),
-            path.display()
-        )),
+        Ok((file, records)) => {
+            // Tasks stopped midway keep the pieces they finished.
+            let in_part = match file.positions().len() {
+                0 => String::new(),
+                k => format!(", and {k} more in part"),
+            };
+            Interrupted(format!(
+                "interrupted: {} of {total} tasks saved in {}{in_part} — run the same command to resume",
+                records.len(),
+                path.display()
+            ))
+        }
         Err(e) => Interrupted(format!(
             "interrupted after {seconds:.1} s: the checkpoint {} cannot be read back ({e})",
             path.display()

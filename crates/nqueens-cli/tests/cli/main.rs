@@ -15,6 +15,7 @@ mod huge;
 mod layers;
 mod outputs;
 mod sat;
+mod stops;
 mod terminal;
 mod trust;
 mod xc;

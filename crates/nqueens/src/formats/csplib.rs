@@ -159,6 +159,11 @@ pub fn parse(text: &str, options: Options) -> Result<Problem, ParseError> {
             });
         }
         let last = 2 * i64::from(n) - 2;
+        // A diagonal is up to n squares: each is expanded once, and only if the machine can
+        // hold all of them (a board of 4·10⁹ rows, or one line repeated 300,000 times, must
+        // be a clean refusal, not an abort).
+        let mut unique = std::collections::HashSet::new();
+        let mut squares = 0u64;
         for (pair, position) in &all[..take] {
             let [d, kind] = *pair;
             if !(0..=last).contains(&d) || !(0..=1).contains(&kind) {
@@ -169,6 +174,31 @@ pub fn parse(text: &str, options: Options) -> Result<Problem, ParseError> {
                         n - 1
                     ),
                 });
+            }
+            if unique.insert(*pair) {
+                // Both kinds of line through square d of the first row and column have
+                // n − |d − (n − 1)| squares.
+                squares += u64::from(n) - (d - (i64::from(n) - 1)).unsigned_abs();
+            }
+        }
+        // The squares, and the sorted copy the problem keeps.
+        let bytes = squares.saturating_mul(2 * std::mem::size_of::<Queen>() as u64);
+        if nqueens_support::memory_available().is_some_and(|available| bytes > available)
+            || blocked.try_reserve(squares as usize).is_err()
+        {
+            return Err(ParseError {
+                position: *at,
+                message: format!(
+                    "the excluded diagonals block {squares} squares of the {n}×{n} board: about {} MiB, more than could be allocated",
+                    bytes.div_ceil(1 << 20)
+                ),
+            });
+        }
+        let mut expanded = std::collections::HashSet::new();
+        for (pair, _) in &all[..take] {
+            let [d, kind] = *pair;
+            if !expanded.insert(*pair) {
+                continue;
             }
             for row in 0..i64::from(n) {
                 let col = if kind == 1 {
@@ -488,6 +518,10 @@ mod tests {
             || q.row as i64 - q.col as i64 == -4));
         let first = parse(DIAGONALS, Options { diagonals: Some(1) }).unwrap();
         assert_eq!(first.blocked().len(), 5);
+        // A line given again blocks nothing more, and costs nothing more.
+        let repeated = format!("n = 5\ndiags = [{}[6, 0]]\n", "[4, 1], ".repeat(10_000));
+        let twice = parse(&repeated, Options::default()).unwrap();
+        assert_eq!(twice.blocked().len(), 5 + 3 - 1);
         let none = parse(DIAGONALS, Options { diagonals: Some(0) }).unwrap();
         assert_eq!(naive::count(&none), 10);
     }
