@@ -13,6 +13,7 @@ mod docs;
 mod gpu;
 mod huge;
 mod layers;
+mod readback;
 mod sat;
 mod terminal;
 mod trust;

@@ -2,17 +2,19 @@
 //!
 //! | format    | one solution looks like                      | many solutions            |
 //! |-----------|----------------------------------------------|---------------------------|
-//! | `unicode` | rows of `♕` and `·` (fixed queens `♛`)      | boards split by a blank line |
-//! | `ascii`   | rows of `Q` and `.`                          | boards split by a blank line |
-//! | `matrix`  | rows of `1` and `0`                          | boards split by a blank line |
-//! | `coords`  | `1:2 2:4 3:1 4:3` (1-based `ROW:COL`)        | one line each             |
+//! | `unicode` | rows of `♕` and `·` (fixed queens `♛`, blocked `×`) | boards split by a blank line |
+//! | `ascii`   | rows of `Q` and `.` (blocked `x`)            | boards split by a blank line |
+//! | `matrix`  | rows of `1` and `0` (blocked squares are `0`) | boards split by a blank line |
+//! | `coords`  | `1:2 2:4 3:1 4:3` (1-based `ROW:COL`; blocked squares `!ROW:COL` after) | one line each |
 //! | `json`    | `{"n":4,"columns":[2,4,1,3]}` (1-based)      | JSON Lines                |
 //! | `svg`     | a drawn board                                | a grid of boards          |
 //! | `permutation` | `2 4 1 3` (1-based column of each row)   | one line each             |
 //!
 //! Coordinates are 1-based in every format, like the CLI's `--fix`. In JSON, `columns[i]` is the
 //! column of the queen on row `i + 1`, and a problem with fixed queens adds
-//! `"fixed":[[row,col],...]`.
+//! `"fixed":[[row,col],...]`, one with blocked squares `"blocked":[[row,col],...]`. Every format
+//! but SVG reads back through [`crate::formats::read`]; `matrix` and `permutation` have no
+//! mark for a blocked square and leave them out.
 //!
 //! [`SolutionWriter`] streams any number of solutions in any format; SVG, which needs them all to
 //! lay out the grid, is written when the writer finishes.
@@ -79,13 +81,21 @@ impl Format {
     /// One line for `--help`.
     pub fn about(self) -> &'static str {
         match self {
-            Format::Unicode => "board of ♕ and · (fixed queens ♛)",
-            Format::Ascii => "board of Q and .",
-            Format::Matrix => "0/1 matrix",
-            Format::Coords => "1-based ROW:COL of each queen, one solution per line",
-            Format::Json => "one JSON object per line: {\"n\":4,\"columns\":[2,4,1,3]}",
-            Format::Svg => "a picture: one board, or a grid of boards",
-            Format::Permutation => "1-based column of each row's queen on one line: 2 4 1 3",
+            Format::Unicode => "board of ♕ and · (fixed queens ♛, blocked squares ×)",
+            Format::Ascii => "board of Q and . (blocked squares x)",
+            Format::Matrix => "0/1 matrix (blocked squares are 0s: not kept)",
+            Format::Coords => {
+                "1-based ROW:COL of each queen, one solution per line (blocked squares as !ROW:COL)"
+            }
+            Format::Json => {
+                "one JSON object per line: {\"n\":4,\"columns\":[2,4,1,3]} (with \"fixed\" and \"blocked\")"
+            }
+            Format::Svg => {
+                "a picture: one board, or a grid of boards (blocked squares crossed out)"
+            }
+            Format::Permutation => {
+                "1-based column of each row's queen on one line: 2 4 1 3 (blocked squares not kept)"
+            }
         }
     }
 
@@ -300,6 +310,13 @@ pub fn write_text(
                 line.number(row)?;
                 line.push(b":")?;
                 line.number(u64::from(col) + 1)?;
+            }
+            // The blocked squares, marked so that they read back apart from the queens.
+            for square in problem.blocked() {
+                line.push(b" !")?;
+                line.number(u64::from(square.row) + 1)?;
+                line.push(b":")?;
+                line.number(u64::from(square.col) + 1)?;
             }
             line.push(b"\n")?;
             line.finish()
