@@ -203,3 +203,93 @@ fn the_cli_reads_what_the_library_reads() {
     assert!(nqueens::verify(&problem, &Solution::from_columns(columns)).is_ok());
     assert_eq!(problem.blocked(), [Queen::new(0, 0), Queen::new(2, 2)]);
 }
+
+/// `gen-blocked` draws its board on request, and the drawing reads back as the same board; a
+/// board left with a fully blocked row or column says so.
+#[test]
+fn gen_blocked_draws_its_board_and_warns_of_dead_rows() {
+    let args = [
+        "gen-blocked",
+        "8",
+        "--blocks",
+        "20",
+        "--min-free",
+        "1",
+        "--seed",
+        "5",
+    ];
+    let (code, listed, err) = run(&args);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let board = nqueens::formats::partial::parse(&listed).unwrap();
+    for (format, cell) in [("unicode", '×'), ("ascii", 'x')] {
+        let mut drawn_args = args.to_vec();
+        drawn_args.extend(["-f", format]);
+        let (code, drawn, err) = run(&drawn_args);
+        assert_eq!((code, err.as_str()), (0, ""), "{format}");
+        assert_eq!(drawn.lines().count(), 8, "{drawn}");
+        assert_eq!(drawn.matches(cell).count(), 20, "{drawn}");
+        let read = nqueens::formats::read::board(&drawn, Default::default()).unwrap();
+        assert_eq!(read, board, "{format}");
+        // And the CLI counts the drawing as it counts the list.
+        let (_, a, _) = run_with(&["count", "--fix-file", "-"], &drawn);
+        let (_, b, _) = run_with(&["count", "--fix-file", "-"], &listed);
+        assert_eq!(a, b, "{format}");
+    }
+    // 60 of 64 squares blocked with no open square kept: rows die, and a warning names them.
+    let (code, text, err) = run(&["gen-blocked", "8", "--blocks", "60"]);
+    assert_eq!(code, 0);
+    let problem = nqueens::formats::partial::parse(&text)
+        .unwrap()
+        .to_problem()
+        .unwrap();
+    let dead_rows: Vec<String> = (0..8u32)
+        .filter(|&r| (0..8).all(|c| problem.is_blocked(r, c)))
+        .map(|r| (r + 1).to_string())
+        .collect();
+    assert!(dead_rows.len() >= 4, "{text}");
+    assert!(
+        err.starts_with(&format!("warning: rows {}", dead_rows.join(", "))),
+        "{err}"
+    );
+    assert!(
+        err.contains("no solution") && err.contains("--min-free 1"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert_eq!(naive::count(&problem), 0);
+    assert_usage_error(
+        &["gen-blocked", "1001", "--blocks", "1", "-f", "ascii"],
+        "limited to n ≤ 1000",
+    );
+}
+
+/// The formats with no mark for a blocked square say in `--help` that they drop them; the
+/// ones that keep them say how.
+#[test]
+fn help_says_which_formats_keep_blocked_squares() {
+    let (code, help, _) = run(&["solve", "--help"]);
+    assert_eq!(code, 0);
+    for (format, says) in [
+        ("unicode:", "blocked squares ×"),
+        ("ascii:", "blocked squares x"),
+        ("matrix:", "blocked squares are 0s: not kept"),
+        ("coords:", "!ROW:COL"),
+        ("json:", "\"blocked\""),
+        ("svg:", "crossed out"),
+        ("permutation:", "not kept"),
+    ] {
+        let at = help
+            .find(format)
+            .unwrap_or_else(|| panic!("{format}: {help}"));
+        let entry: String = help[at..].split("\n          - ").next().unwrap().into();
+        assert!(
+            entry
+                .replace('\n', " ")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .contains(says),
+            "{format}: {entry}"
+        );
+    }
+}

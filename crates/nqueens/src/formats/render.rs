@@ -277,29 +277,9 @@ pub fn write_text(
     let columns = solution.columns();
     match format {
         Format::Unicode | Format::Ascii | Format::Matrix => {
-            let (queen, fixed, empty, blocked) = match format {
-                Format::Unicode => ('♕', '♛', '·', '×'),
-                Format::Ascii => ('Q', 'Q', '.', 'x'),
-                _ => ('1', '1', '0', '0'),
-            };
-            let mut line = String::new();
-            for (row, &col) in (0u32..).zip(columns) {
-                line.clear();
-                for c in 0..columns.len() as u32 {
-                    if c > 0 {
-                        line.push(' ');
-                    }
-                    line.push(match (c == col, problem.fixed_column(row) == Some(col)) {
-                        (false, _) if problem.is_blocked(row, c) => blocked,
-                        (false, _) => empty,
-                        (true, false) => queen,
-                        (true, true) => fixed,
-                    });
-                }
-                line.push('\n');
-                out.write_all(line.as_bytes())?;
-            }
-            Ok(())
+            write_grid(out, format, problem, |row| {
+                columns.get(row as usize).copied()
+            })
         }
         Format::Coords => {
             let mut line = Chunked::new(out);
@@ -369,6 +349,63 @@ pub fn write_text(
         }
         Format::Svg => panic!("SVG needs every solution at once: use render::svg"),
     }
+}
+
+/// The problem alone drawn in a grid format (`unicode`, `ascii` or `matrix`): its fixed queens
+/// and blocked squares, the other squares empty, as the solutions are drawn; a board to look at
+/// before it is solved, which reads back as the same problem ([`crate::formats::read`]).
+///
+/// ```
+/// use nqueens::{formats::render::{draw_problem, Format}, Problem, Queen};
+/// let p = Problem::with_blocks(3, [Queen::new(0, 2)], [Queen::new(1, 1)]).unwrap();
+/// assert_eq!(draw_problem(Format::Unicode, &p), "· · ♛\n· × ·\n· · ·\n");
+/// ```
+///
+/// # Panics
+/// For a format that is not a grid of text (`coords`, `json`, `permutation`, `svg`).
+pub fn draw_problem(format: Format, problem: &Problem) -> String {
+    assert!(format.is_board(), "{format} does not draw a grid of text");
+    let mut out = Vec::new();
+    write_grid(&mut out, format, problem, |row| problem.fixed_column(row))
+        .expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("the grid formats write UTF-8")
+}
+
+/// Draws the n×n grid of `problem` with a queen on each row's `queen(row)`, if any: a queen
+/// that the problem fixes as fixed, blocked squares as blocked.
+fn write_grid(
+    out: &mut dyn Write,
+    format: Format,
+    problem: &Problem,
+    queen: impl Fn(u32) -> Option<u32>,
+) -> io::Result<()> {
+    let (free, fixed, empty, blocked) = match format {
+        Format::Unicode => ('♕', '♛', '·', '×'),
+        Format::Ascii => ('Q', 'Q', '.', 'x'),
+        _ => ('1', '1', '0', '0'),
+    };
+    let n = problem.n();
+    let mut line = String::new();
+    for row in 0..n {
+        line.clear();
+        let col = queen(row);
+        for c in 0..n {
+            if c > 0 {
+                line.push(' ');
+            }
+            line.push(
+                match (col == Some(c), problem.fixed_column(row) == Some(c)) {
+                    (false, _) if problem.is_blocked(row, c) => blocked,
+                    (false, _) => empty,
+                    (true, false) => free,
+                    (true, true) => fixed,
+                },
+            );
+        }
+        line.push('\n');
+        out.write_all(line.as_bytes())?;
+    }
+    Ok(())
 }
 
 /// A line of text written in 64 KiB chunks, so a line of 10^8 numbers never sits in memory.
