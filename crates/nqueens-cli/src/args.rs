@@ -292,6 +292,18 @@ impl MethodArgs {
         }
     }
 
+    /// Prints `symmetries=...` on stderr when `--stats` was given: the rotations and
+    /// reflections a count or list up to symmetry used on `problem` (those that map its fixed
+    /// queens and blocked squares onto themselves).
+    pub fn report_symmetries(&self, problem: &Problem) {
+        if self.stats {
+            eprintln!(
+                "symmetries={}",
+                nqueens::board::symmetry::Group::of(problem).describe()
+            );
+        }
+    }
+
     /// Prints `method=... elapsed=... <counters>` on stderr when `--stats` was given.
     pub fn report(&self, engine: &dyn Engine, elapsed: Duration) {
         if self.stats {
