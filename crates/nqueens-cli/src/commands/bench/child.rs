@@ -185,7 +185,7 @@ pub fn run_child_job(args: BenchRunArgs) -> Result<Status> {
                 return Ok(Status::GaveUp);
             }
         },
-        BenchJob::Count | BenchJob::Completion => {
+        BenchJob::Count | BenchJob::Completion | BenchJob::Blocked => {
             Answer::Count(engine.count(&problem, false)?.total)
         }
     };
