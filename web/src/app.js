@@ -469,8 +469,10 @@
       for (var c = 0; c < n; c++) {
         var cls = "sq " + ((r + c) % 2 === 0 ? "light" : "dark") + (replay.blocked[r + ":" + c] ? " blocked" : "");
         var cov = replay.covered;
-        if (cov["R" + (r + 1)] || cov["C" + (c + 1)]) cls += " covered";
-        else if (cov["D" + (r - c + n)] || cov["A" + (r + c + 1)]) cls += " covered-diagonal";
+        // The items as the encoding (and xc-export) names them: r and c 1-based, a the sum
+        // ROW + COL, b the difference ROW − COL.
+        if (cov["r" + (r + 1)] || cov["c" + (c + 1)]) cls += " covered";
+        else if (cov["b" + (r - c)] || cov["a" + (r + c + 2)]) cls += " covered-diagonal";
         var inner = "";
         if (replay.domains.length) {
           var d = replay.domains[r];

@@ -475,7 +475,7 @@ test("a dancing-links search of n = 4 replays to its end; backtracking and CP st
   await page.check("#replay-all");
   await page.click("#replay-step");
   await page.waitForSelector('#replay-status[data-step="1"]');
-  assert.match(await page.textContent("#replay-items"), /covered items: [RC]\d/);
+  assert.match(await page.textContent("#replay-items"), /covered items: [rc]\d/);
   await page.click("#replay-end");
   await page.waitForSelector("#replay-status[data-finished]");
   const status = await page.textContent("#replay-status");
