@@ -172,9 +172,27 @@ fn bad_input_names_the_character_and_its_place() {
     );
 }
 
-/// `--diagonals` on a blocked-queens file points at its blocks, not inside `letting n = 8`.
+/// `--diagonals` on a blocked-queens file points at its blocks, not inside `letting n = 8`; the
+/// help says what a `diags` pair means, and the README too.
 #[test]
-fn diagonals_of_a_blocks_file_point_at_its_blocks() {
+fn diagonals_of_a_blocks_file_point_at_its_blocks_and_are_documented() {
+    let (_, help, _) = run(&["solve", "--help"]);
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    for rule in [
+        "[d, 1] excludes the diagonal row + column = d",
+        "[d, 0] the diagonal row − column = d − (n − 1), rows and columns counted from 0",
+        "1-based [row, column]",
+    ] {
+        assert!(help.contains(rule), "{rule}: {help}");
+    }
+    let readme = include_str!("../../../../README.md")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        readme.contains("`[d, 1]` excludes the anti-diagonal of the squares whose row + column = d, `[d, 0]` the diagonal of those whose row − column = d − (n − 1)"),
+        "the README explains diags"
+    );
     let dir = tempfile::tempdir().unwrap();
     let instance = write_temp(
         &dir,
