@@ -121,21 +121,26 @@
       return inside;
     });
   }
+  // A new board (from the link or a text): no solution shown yet.
+  function setBoard(n, fix, block) {
+    state.n = n;
+    state.fix = fix;
+    state.block = block;
+    state.solution = null;
+    state.index = 0;
+    state.version++;
+    $("size").value = n;
+  }
   // The replay follows the method of the link (or the picker) when it is one the replay offers.
   function followMethod() {
     if (REPLAY_METHODS.indexOf(state.method) >= 0) $("replay-method").value = state.method;
   }
   function loadFromHash() {
     var parsed = parseHash(location.hash);
-    state.n = parsed.n;
-    state.fix = onBoard(parsed.fix, parsed.n, "fixed queen", parsed.errors);
-    state.block = onBoard(parsed.block, parsed.n, "blocked square", parsed.errors);
+    setBoard(parsed.n, onBoard(parsed.fix, parsed.n, "fixed queen", parsed.errors),
+      onBoard(parsed.block, parsed.n, "blocked square", parsed.errors));
     state.method = parsed.method;
     state.seed = parsed.seed;
-    state.solution = null;
-    state.index = 0;
-    state.version++;
-    $("size").value = state.n;
     $("method").value = state.method;
     $("seed").value = state.seed;
     followMethod();
@@ -465,13 +470,7 @@
   $("open-text").addEventListener("click", function () {
     var answer = engine.call({ op: "read", text: $("export-text").value });
     if (answer.error) { showMessage("the board text: " + answer.error); return; }
-    state.n = answer.n;
-    state.fix = answer.fix;
-    state.block = answer.block;
-    state.solution = null;
-    state.index = 0;
-    state.version++;
-    $("size").value = state.n;
+    setBoard(answer.n, answer.fix, answer.block);
     update();
     solve(0);
   });

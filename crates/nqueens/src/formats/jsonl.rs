@@ -21,7 +21,7 @@ use std::io::{self, BufRead};
 
 use nqueens_support::Position;
 
-use super::solutions::{ReadError, char_after, excerpt_char};
+use super::solutions::{ReadError, char_after, excerpt_char, grow};
 use crate::board::Queen;
 
 /// One record: where it starts and what it holds, 0-based.
@@ -448,18 +448,6 @@ impl<R: BufRead> JsonReader<R> {
         }
         Ok(())
     }
-}
-
-/// Room for one more entry of a record's list, or [`ReadError::TooLong`] when memory runs out.
-fn grow<T>(list: &mut Vec<T>, line: u64) -> Result<(), ReadError> {
-    if list.len() == list.capacity() {
-        list.try_reserve(list.len().max(64))
-            .map_err(|_| ReadError::TooLong {
-                line,
-                queens: list.len() as u64,
-            })?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -9,12 +9,12 @@
 //!
 //! | [`Notation`] | looks like | written by |
 //! |---|---|---|
-//! | `Partial` | `8`, then `ROW:COL` lines and `!ROW:COL` blocked squares, or 8 drawn rows | `gen-completion`, `gen-blocked`, the page's export ([`partial`](super::partial)) |
+//! | `Partial` | `8`, then `ROW:COL` lines and `!ROW:COL` blocked squares, or 8 drawn rows | `gen-completion`, `gen-blocked`, the page's export ([`partial`]) |
 //! | `Drawn` | rows of `♕ ♛ · ×`, `Q . x` or `1 0`, no size line: n is the first row's length | `unicode`, `ascii`, `matrix` (boards split by a blank line) |
 //! | `Json` | `{"n":4,"columns":[2,4,1,3],"blocked":[[1,1]]}` per line | `json` ([`jsonl`](super::jsonl)) |
 //! | `Coords` | `1:2 2:4 3:1 4:3 !1:1` per line | `coords` ([`solutions`](super::solutions)) |
 //! | `Permutation` | `2 4 1 3` per line | `permutation` ([`solutions`](super::solutions)) |
-//! | `Instance` | `letting n = 8` / `n = 15`, `blocks` or `diags` | the CSPLib sets ([`csplib`](super::csplib)) |
+//! | `Instance` | `letting n = 8` / `n = 15`, `blocks` or `diags` | the CSPLib sets ([`csplib`]) |
 //!
 //! # Two questions, one place
 //!
@@ -621,6 +621,16 @@ mod tests {
     use crate::Problem;
     use crate::formats::render::{Format, to_text};
 
+    /// Every text format a solution is written in.
+    const WRITTEN: [Format; 6] = [
+        Format::Unicode,
+        Format::Ascii,
+        Format::Matrix,
+        Format::Coords,
+        Format::Json,
+        Format::Permutation,
+    ];
+
     /// A blocked board with a fixed queen, and one of its solutions.
     fn example() -> (Problem, Solution) {
         let problem = Problem::with_blocks(
@@ -642,14 +652,7 @@ mod tests {
     fn every_written_board_reads_back() {
         let (problem, solution) = example();
         let queens: Vec<Queen> = solution.queens().collect();
-        for format in [
-            Format::Unicode,
-            Format::Ascii,
-            Format::Matrix,
-            Format::Coords,
-            Format::Json,
-            Format::Permutation,
-        ] {
+        for format in WRITTEN {
             let text = to_text(format, &problem, &solution);
             let board = board(&text, Options::default())
                 .unwrap_or_else(|e| panic!("{format}: {e}\n{text}"));
@@ -686,14 +689,7 @@ mod tests {
     #[test]
     fn every_written_solution_streams_back() {
         let (problem, solution) = example();
-        for format in [
-            Format::Unicode,
-            Format::Ascii,
-            Format::Matrix,
-            Format::Coords,
-            Format::Json,
-            Format::Permutation,
-        ] {
+        for format in WRITTEN {
             let one = to_text(format, &problem, &solution);
             let sep = if matches!(format, Format::Unicode | Format::Ascii | Format::Matrix) {
                 "\n"

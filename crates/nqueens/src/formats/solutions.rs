@@ -421,7 +421,7 @@ fn end_token(line: u64, state: &mut LineState) -> Result<(), ReadError> {
 
 /// Makes room for one more entry in a line's list, failing cleanly (not aborting) when memory
 /// runs out: the line is as long as the input, so only memory bounds it.
-fn grow<T>(list: &mut Vec<T>, line: u64) -> Result<(), ReadError> {
+pub(crate) fn grow<T>(list: &mut Vec<T>, line: u64) -> Result<(), ReadError> {
     if list.len() == list.capacity() {
         list.try_reserve(list.len().max(64))
             .map_err(|_| ReadError::TooLong {
