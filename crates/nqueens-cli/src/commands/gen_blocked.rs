@@ -98,24 +98,27 @@ pub fn run(args: GenBlockedArgs) -> Result<Status> {
 }
 
 /// The rows and columns with every square blocked, which leave the board no solution, said in
-/// a sentence; `None` when every row and column keeps an open square.
+/// a sentence; `None` when every row and column keeps an open square. Memory and time go with
+/// the blocks, not with n (a board of n = 2^32 − 1 has few).
 fn dead_lines(problem: &Problem) -> Option<String> {
-    let n = problem.n() as usize;
-    let mut rows = vec![0u32; n];
-    let mut columns = vec![0u32; n];
-    for square in problem.blocked() {
-        rows[square.row as usize] += 1;
-        columns[square.col as usize] += 1;
+    let n = problem.n();
+    if (problem.blocked().len() as u64) < u64::from(n) {
+        return None;
     }
-    let mut lines = 0;
-    let mut full = |counts: &[u32], what: &str| -> Option<String> {
-        let full: Vec<usize> = (1..)
-            .zip(counts)
-            .filter(|&(_, &c)| c == problem.n())
-            .map(|(i, _)| i)
-            .collect();
-        lines += full.len();
-        let shown: Vec<String> = full.iter().take(10).map(usize::to_string).collect();
+    // The lines in which n squares are blocked, 1-based, from each block's line.
+    let full_lines = |mut lines: Vec<u32>| -> Vec<u64> {
+        lines.sort_unstable();
+        lines
+            .chunk_by(|a, b| a == b)
+            .filter(|run| run.len() as u64 == u64::from(n))
+            .map(|run| u64::from(run[0]) + 1)
+            .collect()
+    };
+    let rows = full_lines(problem.blocked().iter().map(|q| q.row).collect());
+    let columns = full_lines(problem.blocked().iter().map(|q| q.col).collect());
+    let lines = rows.len() + columns.len();
+    let full = |full: &[u64], what: &str| -> Option<String> {
+        let shown: Vec<String> = full.iter().take(10).map(u64::to_string).collect();
         let more = if full.len() > 10 { ", …" } else { "" };
         let plural = if full.len() == 1 { "" } else { "s" };
         (!full.is_empty()).then(|| format!("{what}{plural} {}{more}", shown.join(", ")))
