@@ -31,22 +31,23 @@
 //! quarter of a second a batch), so progress, Ctrl-C, time limits and checkpoints work at
 //! batch granularity with no change to the task list.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use super::attacks::{State, TaskTies};
-use super::kernel::{self, Completions, RowMasks, Scratch, TaskResult};
+use super::kernel::{self, Completions, NEVER, RowMasks, Scratch, TaskBoard, TaskResult};
+use super::pieces::{MAX_ROWS, Partial, Piece, Rest, Walk};
 use super::tasks::{self, Class, ClassRules, TaskId, TaskList};
-use super::{CounterError, DEVICE_BATCH_TIME};
+use super::{CounterError, DEVICE_BATCH_TIME, Message, Step, start_of};
 
 pub use super::kernel::Completions as SubBoardResult;
 
 /// Rows a sub-board's prefix may hold (every row of the counter's largest board, so a
 /// sub-board can always be cut one row deeper).
-pub const MAX_SPLIT_ROWS: usize = 32;
+pub const MAX_SPLIT_ROWS: usize = MAX_ROWS;
 
 /// Rows a device's search of one sub-board covers at most (when the task list leaves more):
 /// about 10⁵–10⁶ queens per sub-board, small enough that the slowest of a batch of thousands
@@ -219,6 +220,20 @@ pub struct SubBoard {
 }
 
 impl SubBoard {
+    /// The sub-board of the task at `task` in its batch (class `b1`) that a walk's piece is.
+    fn of(task: u32, b1: u32, piece: &Piece, n: u32) -> Self {
+        let state = piece.state;
+        SubBoard {
+            task,
+            b1,
+            row: state.row as u32,
+            columns: (state.columns | !tasks::full_mask(n)) as u32,
+            left: state.left as u32,
+            right: state.right as u32,
+            prefix: piece.queens,
+        }
+    }
+
     /// The queens of rows `0..row`.
     pub fn queens(&self) -> &[u8] {
         &self.prefix[..self.row as usize]
@@ -273,26 +288,14 @@ impl Split {
     /// that stand in for it are returned. For a device that gave up on a sub-board too big
     /// for it.
     pub fn refine(&mut self, n: u32, board: &SubBoard, rows: usize) -> Vec<SubBoard> {
-        let class = Class { b1: board.b1 };
-        let masks = RowMasks::new(&ClassRules::new(n, class).allowed);
-        let ties = TaskTies::new(n, class);
+        let class = TaskBoard::new(n, Class { b1: board.b1 });
+        let cut = (board.row as usize + rows).min(n as usize - 1);
+        let mut walk = Walk::from_state(&class, n, board.queens(), board.state(n), cut);
         let mut boards = Vec::new();
-        let mut cut = Cut {
-            masks: &masks,
-            ties: &ties,
-            start_row: (board.row as usize + rows).min(n as usize - 1),
-            task: board.task,
-            b1: board.b1,
-            queens: board.prefix,
-            host: TaskResult::default(),
-            boards: &mut boards,
-        };
-        cut.descend(board.state(n));
-        let host = cut.host;
-        let task = &mut self.host[board.task as usize];
-        task.nodes += host.nodes;
-        task.total += host.total;
-        task.unique += host.unique;
+        while let Some(piece) = walk.next_piece(&class) {
+            boards.push(SubBoard::of(board.task, board.b1, &piece, n));
+        }
+        self.host[board.task as usize].absorb(&walk.host);
         boards
     }
 }
@@ -326,22 +329,12 @@ fn split_into(
             continue;
         }
         let class = Class::of(prefix);
-        let masks = RowMasks::new(&ClassRules::new(n, class).allowed);
-        let ties = TaskTies::new(n, class);
-        let start = State::after(prefix).expect("task prefixes are legal");
-        let mut cut = Cut {
-            masks: &masks,
-            ties: &ties,
-            start_row: start_row.max(prefix.len()),
-            task,
-            b1: class.b1,
-            queens: [0; MAX_SPLIT_ROWS],
-            host: TaskResult::default(),
-            boards,
-        };
-        cut.queens[..prefix.len()].copy_from_slice(prefix);
-        cut.descend(start);
-        host.push(cut.host);
+        let board = TaskBoard::new(n, class);
+        let mut walk = Walk::new(&board, n, prefix, start_row.clamp(prefix.len(), n as usize));
+        while let Some(piece) = walk.next_piece(&board) {
+            boards.push(SubBoard::of(task, class.b1, &piece, n));
+        }
+        host.push(walk.host);
     }
 }
 
@@ -419,79 +412,24 @@ pub fn split_on_threads(
     }
 }
 
-/// The state of one task's [`split`].
-struct Cut<'a> {
-    masks: &'a RowMasks,
-    ties: &'a TaskTies,
-    start_row: usize,
-    task: u32,
-    b1: u32,
-    queens: [u8; MAX_SPLIT_ROWS],
-    host: TaskResult,
-    boards: &'a mut Vec<SubBoard>,
-}
-
-impl Cut<'_> {
-    /// The counting loop's search from `state` down to `start_row`.
-    fn descend(&mut self, state: State) {
-        let outside = !tasks::full_mask(self.masks.n() as u32);
-        if state.row == self.start_row {
-            self.boards.push(SubBoard {
-                task: self.task,
-                b1: self.b1,
-                row: state.row as u32,
-                columns: (state.columns | outside) as u32,
-                left: state.left as u32,
-                right: state.right as u32,
-                prefix: self.queens,
-            });
-            return;
-        }
-        let row = state.row;
-        let mut taken =
-            state.columns | outside | state.left | state.right | self.masks.blocked(row);
-        while taken != u64::MAX {
-            let bit = !taken & taken.wrapping_add(1);
-            taken |= bit;
-            self.host.nodes += 1;
-            self.queens[row] = bit.trailing_zeros() as u8;
-            let next = State {
-                row: row + 1,
-                columns: state.columns | outside | bit,
-                left: (state.left | bit) << 1,
-                right: (state.right | bit) >> 1,
-            };
-            if !self.masks.dead_after(row, next) {
-                self.descend(next);
-            } else if next.columns == u64::MAX {
-                // A solution above the cut (boards of a few rows).
-                let placed: Vec<u64> = self.queens[..=row].iter().map(|&c| 1 << c).collect();
-                if self.ties.touched_by(&placed) {
-                    self.host
-                        .add_orbit(kernel::canonical_orbit(&self.queens[..=row]));
-                } else {
-                    self.host.add_eightfold(1);
-                }
-            }
-        }
-    }
-}
-
-/// The device's side of [`Counter::run`](super::Counter::run): hands `pending` to the device
-/// in batches sized to take about [`Device::batch_time`] each (from one task up, at most
-/// doubling from one batch to the next) and sends every result, or the device's failure, to
-/// the run's loop; stops between batches when `stop` is set.
+/// The device's side of [`Counter::run`](super::Counter::run): hands the pieces of `pending`
+/// (from where `from` says each task got, cut at row `cut`) to the device in batches sized to
+/// take about [`Device::batch_time`] each (from one piece up, at most doubling from one batch
+/// to the next), and sends to the run's loop where each task got after every batch, each
+/// finished task's result, or the failure; stops between batches when `stop` is set.
 ///
 /// A [pipelined](Device::pipelined) device gets two batches queued at a time, so that its host
 /// work on the next batch overlaps its count of this one. Every batch it was given is
-/// finished before this returns (the results of those after a stop or a failure are dropped),
-/// so the device is left with nothing queued.
+/// finished before this returns, so the device is left with nothing queued; after a stop the
+/// batches still queued are counted and their pieces recorded (a stop waits for them).
 pub(super) fn drive(
     device: &SharedDevice,
     tasks: &TaskList,
     pending: &[TaskId],
+    from: &HashMap<TaskId, Partial>,
+    cut: usize,
     stop: &AtomicBool,
-    sender: &mpsc::Sender<Result<(TaskId, TaskResult), CounterError>>,
+    sender: &mpsc::Sender<Message>,
 ) {
     // The run has the device to itself until it ends.
     let mut guard = match device.0.lock() {
@@ -504,114 +442,233 @@ pub(super) fn drive(
             return;
         }
     };
-    let device: &mut dyn Device = &mut *guard;
-    if let Err(source) = drive_batches(device, tasks, pending, stop, sender) {
-        let _ = sender.send(Err(CounterError::Device {
-            device: device.describe(),
-            source,
-        }));
+    let mut driver = Driver {
+        device: &mut *guard,
+        tasks,
+        pending,
+        from,
+        cut,
+        sender,
+        next: 0,
+        open: VecDeque::new(),
+        retired: 0,
+    };
+    if let Err(e) = driver.run(stop) {
+        let _ = sender.send(Err(e));
     }
 }
 
-/// [`drive`]'s loop: up to two batches queued on a pipelined device, one at a time on another
-/// (its answers kept here until they are due).
-fn drive_batches(
-    device: &mut dyn Device,
-    tasks: &TaskList,
-    pending: &[TaskId],
-    stop: &AtomicBool,
-    sender: &mpsc::Sender<Result<(TaskId, TaskResult), CounterError>>,
-) -> Result<(), DeviceError> {
-    let pipelined = device.pipelined();
-    let depth = if pipelined { 2 } else { 1 };
-    let target = device.batch_time();
-    let mut queued: VecDeque<&[TaskId]> = VecDeque::new();
-    // A device that answers at once: its answers.
-    let mut answered: VecDeque<Vec<TaskResult>> = VecDeque::new();
-    let mut next = 0;
-    let mut batch = 1usize;
-    let mut failure = None;
-    // The run's loop has stopped listening (it failed or stopped).
-    let mut closed = false;
-    let mut last = Instant::now();
-    loop {
-        while failure.is_none()
-            && !closed
-            && queued.len() < depth
-            && next < pending.len()
-            && !stop.load(Ordering::Relaxed)
-        {
-            let ids = &pending[next..(next + batch).min(pending.len())];
-            next += ids.len();
-            if !pipelined {
-                last = Instant::now();
+/// A task the driver has begun: the pieces it has left, and where those counted got.
+struct OpenTask {
+    id: TaskId,
+    rest: Rest,
+    /// Its last piece has gone to the device.
+    walked: bool,
+    /// Its pieces on the device, not yet back.
+    out: u64,
+    partial: Partial,
+}
+
+/// [`drive`]'s state: the tasks begun and not yet finished, in order.
+struct Driver<'a> {
+    device: &'a mut dyn Device,
+    tasks: &'a TaskList,
+    pending: &'a [TaskId],
+    from: &'a HashMap<TaskId, Partial>,
+    cut: usize,
+    sender: &'a mpsc::Sender<Message>,
+    /// The next task of `pending` to begin.
+    next: usize,
+    /// Tasks begun and not finished; `open[0]` is the `retired`-th task begun.
+    open: VecDeque<OpenTask>,
+    retired: usize,
+}
+
+/// A batch on its way: for each piece, the number of the task it belongs to (in the order the
+/// tasks were begun).
+type Owners = Vec<usize>;
+
+impl Driver<'_> {
+    /// Up to two batches queued on a pipelined device, one at a time on another (its answers
+    /// kept here until they are due).
+    fn run(&mut self, stop: &AtomicBool) -> Result<(), CounterError> {
+        let pipelined = self.device.pipelined();
+        let depth = if pipelined { 2 } else { 1 };
+        let target = self.device.batch_time();
+        let mut queued: VecDeque<Owners> = VecDeque::new();
+        // A device that answers at once: its answers.
+        let mut answered: VecDeque<Vec<TaskResult>> = VecDeque::new();
+        let mut batch = 1usize;
+        let mut failure = None;
+        // The run's loop has stopped listening (it failed).
+        let mut closed = false;
+        let mut last = Instant::now();
+        loop {
+            while failure.is_none()
+                && !closed
+                && queued.len() < depth
+                && !stop.load(Ordering::Relaxed)
+            {
+                let (owners, pieces) = match self.gather(batch) {
+                    Ok(gathered) => gathered,
+                    Err(e) => {
+                        failure = Some(e);
+                        break;
+                    }
+                };
+                if pieces.is_empty() {
+                    break;
+                }
+                if !pipelined {
+                    last = Instant::now();
+                }
+                let prefixes: Vec<&[u8]> = pieces.iter().map(Piece::prefix).collect();
+                let n = self.tasks.n();
+                let submitted = if pipelined {
+                    self.device.submit(n, &prefixes)
+                } else {
+                    self.device
+                        .solve_batch(n, &prefixes)
+                        .map(|results| answered.push_back(results))
+                };
+                match submitted {
+                    Ok(()) => queued.push_back(owners),
+                    Err(source) => failure = Some(self.failed(source)),
+                }
+                // Until a batch has come back and shown the pace, each one doubles.
+                batch *= 2;
             }
-            let prefixes: Vec<&[u8]> = ids.iter().map(|&id| tasks.prefix(id)).collect();
-            let submitted = if pipelined {
-                device.submit(tasks.n(), &prefixes)
-            } else {
-                device
-                    .solve_batch(tasks.n(), &prefixes)
-                    .map(|results| answered.push_back(results))
+            let Some(owners) = queued.pop_front() else {
+                // Nothing on the device: tasks with no piece left are done.
+                if failure.is_none() && !closed {
+                    self.retire()?;
+                }
+                break;
             };
-            match submitted {
-                Ok(()) => queued.push_back(ids),
+            // Every batch queued is finished, even after a failure.
+            let results = if pipelined {
+                self.device.finish()
+            } else {
+                Ok(answered.pop_front().expect("an answer per batch"))
+            };
+            if failure.is_some() || closed {
+                continue;
+            }
+            match results
+                .map_err(|source| self.failed(source))
+                .and_then(|results| self.record(&owners, &results))
+            {
+                Ok(listening) => closed = !listening,
                 Err(e) => failure = Some(e),
             }
-            // Until a batch has come back and shown the pace, each one doubles.
-            batch *= 2;
+            // Batches come back one after another: the time since the last is this one's.
+            let now = Instant::now();
+            batch = next_batch(owners.len(), now - last, target);
+            last = now;
         }
-        let Some(ids) = queued.pop_front() else {
-            break;
-        };
-        // Every batch queued is finished, even after a stop or a failure.
-        let results = if pipelined {
-            device.finish()
-        } else {
-            Ok(answered.pop_front().expect("an answer per batch"))
-        };
-        if failure.is_some() || closed || stop.load(Ordering::Relaxed) {
-            continue;
-        }
-        match results.and_then(|results| send_batch(ids, results, sender)) {
-            Ok(sent) => closed = !sent,
-            Err(e) => failure = Some(e),
-        }
-        // Batches come back one after another: the time since the last is this one's.
-        let now = Instant::now();
-        batch = next_batch(ids.len(), now - last, target);
-        last = now;
+        failure.map_or(Ok(()), Err)
     }
-    failure.map_or(Ok(()), Err)
+
+    /// The device's failure, naming it.
+    fn failed(&self, source: DeviceError) -> CounterError {
+        CounterError::Device {
+            device: self.device.describe(),
+            source,
+        }
+    }
+
+    /// Up to `batch` pieces, task after task (none once every task is walked), and whose
+    /// they are.
+    fn gather(&mut self, batch: usize) -> Result<(Owners, Vec<Piece>), CounterError> {
+        let mut owners = Vec::with_capacity(batch);
+        let mut pieces = Vec::with_capacity(batch);
+        while pieces.len() < batch {
+            if self.open.back().is_none_or(|task| task.walked) {
+                let Some(&id) = self.pending.get(self.next) else {
+                    break;
+                };
+                self.next += 1;
+                let start = start_of(self.from, id, self.cut);
+                let prefix = self.tasks.prefix(id);
+                self.open.push_back(OpenTask {
+                    id,
+                    rest: Rest::new(self.tasks.n(), id, prefix, &start),
+                    walked: false,
+                    out: 0,
+                    partial: start,
+                });
+            }
+            let owner = self.retired + self.open.len() - 1;
+            let task = self.open.back_mut().expect("a task begun");
+            match task.rest.next_piece()? {
+                Some(piece) => {
+                    task.out += 1;
+                    owners.push(owner);
+                    pieces.push(piece);
+                }
+                None => task.walked = true,
+            }
+        }
+        Ok((owners, pieces))
+    }
+
+    /// Adds a batch's results to their tasks and tells the run's loop where each got (or that
+    /// it is done): `Ok(false)` if the loop no longer listens.
+    fn record(&mut self, owners: &[usize], results: &[TaskResult]) -> Result<bool, CounterError> {
+        if results.len() != owners.len() {
+            return Err(self.failed(DeviceError(format!(
+                "it returned {} results for {} pieces",
+                results.len(),
+                owners.len()
+            ))));
+        }
+        for (&owner, result) in owners.iter().zip(results) {
+            let task = &mut self.open[owner - self.retired];
+            task.partial.found.absorb(result);
+            task.partial.pieces += 1;
+            task.out -= 1;
+        }
+        // Owners come in order: each task of the batch once.
+        let mut last = None;
+        for &owner in owners {
+            if last == Some(owner) {
+                continue;
+            }
+            last = Some(owner);
+            let task = &self.open[owner - self.retired];
+            if !(task.walked && task.out == 0) {
+                let step = Ok((task.id, Step::Moved(task.partial)));
+                if self.sender.send(step).is_err() {
+                    return Ok(false);
+                }
+            }
+        }
+        self.retire()
+    }
+
+    /// Sends the results of the first tasks begun whose pieces are all back: `Ok(false)` if
+    /// the run's loop no longer listens.
+    fn retire(&mut self) -> Result<bool, CounterError> {
+        while let Some(task) = self.open.front() {
+            if !(task.walked && task.out == 0) {
+                break;
+            }
+            let step = Step::Done(task.rest.result(&task.partial.found));
+            if self.sender.send(Ok((task.id, step))).is_err() {
+                return Ok(false);
+            }
+            self.open.pop_front();
+            self.retired += 1;
+        }
+        Ok(true)
+    }
 }
 
-/// The next batch's size after `done` tasks took `took`: as many as fill `target` at that
+/// The next batch's size after `done` pieces took `took`: as many as fill `target` at that
 /// pace, at most twice `done`.
 fn next_batch(done: usize, took: Duration, target: Duration) -> usize {
     let fit = done as f64 * target.as_secs_f64() / took.as_secs_f64().max(1e-6);
     (fit as usize).clamp(1, 2 * done.max(1))
-}
-
-/// Sends a batch's results: `Ok(false)` if the run's loop no longer listens, an error if the
-/// device returned the wrong number of results.
-fn send_batch(
-    ids: &[TaskId],
-    results: Vec<TaskResult>,
-    sender: &mpsc::Sender<Result<(TaskId, TaskResult), CounterError>>,
-) -> Result<bool, DeviceError> {
-    if results.len() != ids.len() {
-        return Err(DeviceError(format!(
-            "it returned {} results for {} tasks",
-            results.len(),
-            ids.len()
-        )));
-    }
-    for (&id, result) in ids.iter().zip(results) {
-        if sender.send(Ok((id, result))).is_err() {
-            return Ok(false);
-        }
-    }
-    Ok(true)
 }
 
 /// What a device must find for `board` of the n×n board, by the CPU's one-board loop: the
@@ -624,7 +681,15 @@ fn count_sub_board_with(n: u32, board: &SubBoard, scratch: &mut Scratch) -> Comp
     let class = Class { b1: board.b1 };
     let masks = RowMasks::new(&ClassRules::new(n, class).allowed);
     let ties = TaskTies::new(n, class);
-    kernel::count_one_board(&masks, &ties, board.queens(), board.state(n), scratch)
+    kernel::count_one_board(
+        &masks,
+        &ties,
+        board.queens(),
+        board.state(n),
+        scratch,
+        &NEVER,
+    )
+    .expect("never stopped")
 }
 
 /// A [`Device`] that is the CPU's one-board loop run over [`split`]'s sub-boards: what a
