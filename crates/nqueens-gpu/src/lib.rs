@@ -333,7 +333,9 @@ enum Outcome {
 /// The figures `--stats` shows (see [`Device::stats`]).
 #[derive(Debug, Default)]
 struct Measured {
-    /// Sub-boards the host split, and the wall time it took.
+    /// Pieces (tasks or parts of tasks) submitted, the sub-boards the host split them into,
+    /// and the wall time it took.
+    pieces: u64,
     sub_boards: u64,
     split: Duration,
     /// Wall time spent packing sub-boards and adding up results.
@@ -902,6 +904,7 @@ impl Device for GpuCounter {
         );
         self.measured.split += started.elapsed();
         let boards = std::mem::take(&mut split.boards);
+        self.measured.pieces += prefixes.len() as u64;
         self.measured.sub_boards += boards.len() as u64;
         let dispatches = self.dispatch_all(n, &boards)?;
         self.queued.push_back(Batch {
@@ -957,6 +960,18 @@ impl Device for GpuCounter {
 
     fn batch_time(&self) -> Duration {
         Duration::from_millis(self.tuning.batch_ms)
+    }
+
+    /// On a GPU, enough pieces for as many sub-boards as the kernel has lanes, at the rate of
+    /// sub-boards per piece seen so far (1 before the first batch). A software driver runs a
+    /// few lanes per core, and a lone one no slower than its share: 1.
+    fn min_batch(&self) -> usize {
+        let m = &self.measured;
+        if m.sub_boards == 0 || !self.adapter.is_hardware() {
+            return 1;
+        }
+        let per_piece = m.sub_boards as f64 / m.pieces as f64;
+        (f64::from(self.tuning.lanes) / per_piece).ceil().max(1.0) as usize
     }
 
     fn stats(&self) -> Vec<(&'static str, String)> {

@@ -100,6 +100,15 @@ pub trait Device: Send {
         DEVICE_BATCH_TIME
     }
 
+    /// The fewest pieces a batch should hold, whatever time it then takes (1 by default). A
+    /// device that runs thousands of searches at once idles on fewer (a GPU: fewer sub-boards
+    /// than it has lanes), and such a batch lasts as long as its largest search, however few
+    /// pieces it holds: sized by time alone, batches would shrink towards one piece each, and
+    /// a count to a crawl (see [`drive`]).
+    fn min_batch(&self) -> usize {
+        1
+    }
+
     /// What the device measured since it was opened, as `name=value` pairs for `--stats`
     /// (none by default).
     fn stats(&self) -> Vec<(&'static str, String)> {
@@ -415,8 +424,16 @@ pub fn split_on_threads(
 /// The device's side of [`Counter::run`](super::Counter::run): hands the pieces of `pending`
 /// (from where `from` says each task got, cut at row `cut`) to the device in batches sized to
 /// take about [`Device::batch_time`] each (from one piece up, at most doubling from one batch
-/// to the next), and sends to the run's loop where each task got after every batch, each
-/// finished task's result, or the failure; stops between batches when `stop` is set.
+/// to the next, never below [`Device::min_batch`]), and sends to the run's loop where each task
+/// got after every batch, each finished task's result, or the failure; stops between batches
+/// when `stop` is set.
+///
+/// Sizing by time alone fails where a batch's time is not its work: a batch lasts at least as
+/// long as its largest search, which on a GPU runs on one lane, ten to a hundred times slower
+/// than the lane's share of a full GPU (on an H100, 2·10⁶ steps a second alone). Once that
+/// search takes longer than the target, each batch is made smaller than the last, yet takes
+/// as long, and the count crawls: n = 20 did not end in 223 s where it takes 30. Hence the
+/// device's floor.
 ///
 /// A [pipelined](Device::pipelined) device gets two batches queued at a time, so that its host
 /// work on the next batch overlaps its count of this one. Every batch it was given is
@@ -536,7 +553,7 @@ impl Driver<'_> {
                     Err(source) => failure = Some(self.failed(source)),
                 }
                 // Until a batch has come back and shown the pace, each one doubles.
-                batch *= 2;
+                batch = (2 * batch).max(self.device.min_batch());
             }
             let Some(owners) = queued.pop_front() else {
                 // Nothing on the device: tasks with no piece left are done.
@@ -563,7 +580,7 @@ impl Driver<'_> {
             }
             // Batches come back one after another: the time since the last is this one's.
             let now = Instant::now();
-            batch = next_batch(owners.len(), now - last, target);
+            batch = next_batch(owners.len(), now - last, target).max(self.device.min_batch());
             last = now;
         }
         failure.map_or(Ok(()), Err)
@@ -808,6 +825,59 @@ mod tests {
                 "n = {n}"
             );
         }
+    }
+
+    /// Counts as [`SplitOnCpu`] does, asks for batches of `floor` pieces at least, and notes
+    /// each batch's size.
+    struct Floored {
+        cpu: SplitOnCpu,
+        floor: usize,
+        sizes: Arc<Mutex<Vec<usize>>>,
+    }
+
+    impl Device for Floored {
+        fn describe(&self) -> String {
+            "a device with a floor".to_string()
+        }
+
+        fn solve_batch(
+            &mut self,
+            n: u32,
+            prefixes: &[&[u8]],
+        ) -> Result<Vec<TaskResult>, DeviceError> {
+            self.sizes.lock().unwrap().push(prefixes.len());
+            self.cpu.solve_batch(n, prefixes)
+        }
+
+        fn min_batch(&self) -> usize {
+            self.floor
+        }
+    }
+
+    #[test]
+    fn batches_hold_the_devices_floor() {
+        // Time alone would double the batches from one piece (1, 2, 4, ...); the floor holds
+        // from the second batch on, and the count is the CPU's.
+        let n = 12;
+        let expected = Counter::new(2).run(n, &Default::default()).unwrap();
+        let sizes = Arc::new(Mutex::new(Vec::new()));
+        let mut counter = Counter::new(1);
+        counter.device = Some(SharedDevice::new(Floored {
+            cpu: SplitOnCpu::default(),
+            floor: 40,
+            sizes: sizes.clone(),
+        }));
+        let report = counter.run(n, &Default::default()).unwrap();
+        assert_eq!(
+            (report.total, report.nodes),
+            (expected.total, expected.nodes)
+        );
+        let sizes = sizes.lock().unwrap();
+        assert!(sizes.len() > 3, "{sizes:?}");
+        assert_eq!(sizes[0], 1);
+        let (last, middle) = sizes[1..].split_last().unwrap();
+        assert!(middle.iter().all(|&size| size >= 40), "{sizes:?}");
+        assert!(*last >= 1);
     }
 
     #[test]
