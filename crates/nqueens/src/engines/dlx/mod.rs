@@ -454,7 +454,7 @@ impl Dlx {
     /// takes up to tens of millions of nodes (most boards of the ASP competitions' set have
     /// no solution to find, only a proof), so it is searched in the declared order on the
     /// engine [`EngineChoice::Auto`] picks, the bit engine where the board fits, 2.6–3× faster
-    /// there than the seeded search on dancing links (BENCHMARKS.md, "Blocked n-Queens").
+    /// there than the seeded search on dancing links (docs/notes/blocked-boards.md).
     /// [`Dlx::solve`] hands that search to [`bitboard`] where it can: the same tree again.
     /// The search of [`bitboard`] for a first solution of `problem`, where it visits the tree
     /// [`Dlx::first_solver`] would (a board with blocked squares, no seed, the default
