@@ -252,8 +252,12 @@ impl ItemTree {
 /// time does.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ItemChoice {
-    /// [`ItemChoice::Tree`] for problems with at least [`ItemChoice::TREE_FROM`] primary items,
-    /// [`ItemChoice::Scan`] below.
+    /// [`ItemChoice::Tree`] for problems with at least [`ItemChoice::TREE_FROM`] primary items
+    /// whose covers change few items' lengths, [`ItemChoice::Scan`] for the others: where the
+    /// mean cover changes `t` lengths (an option of `k` items in an item's list changes `k - 1`
+    /// of them when hidden), the tree's O(t log items) a node must cost less than the scan's
+    /// O(items). One-option items (t = 0) take the tree; N-Queens, whose covers change nearly
+    /// every item's length, keeps the scan at every size.
     #[default]
     Auto,
     /// One pass over the uncovered primary items per search node, as Knuth's DLX1 does: the
@@ -300,6 +304,9 @@ pub(crate) struct DancingLinks {
     ranks: Vec<u32>,
     /// The MRV choice uses `tree` (large problems, see [`ItemChoice`]).
     tracking: bool,
+    /// Lengths a cover changes, summed over the items: Σ over the options of k·(k − 1) for an
+    /// option of k items (for [`ItemChoice::Auto`]).
+    length_changes: u64,
     tree: ItemTree,
     /// By item: primary or not (to build `tree` when it is first needed).
     primary: Vec<bool>,
@@ -368,6 +375,7 @@ impl DancingLinks {
             down: 0,
             top: 0,
         });
+        let mut length_changes = 0u64;
         for option in problem.option_ids() {
             let spacer = nodes.len() - 1;
             let first = nodes.len() as u32;
@@ -389,6 +397,8 @@ impl DancingLinks {
                 }
             }
             nodes[spacer].down = nodes.len() as u32 - 1;
+            let k = u64::from(nodes.len() as u32 - first);
+            length_changes += k * k.saturating_sub(1);
             let index = nodes.len() as u32;
             nodes.push(Node {
                 up: first,
@@ -417,6 +427,7 @@ impl DancingLinks {
             }
         }
         let mut solver = DancingLinks {
+            length_changes,
             nodes,
             links,
             first_spacer,
@@ -447,8 +458,12 @@ impl DancingLinks {
     pub(crate) fn set_item_choice(&mut self, choice: ItemChoice) {
         self.restart();
         let primary = self.primary.iter().filter(|&&p| p).count();
+        let per_cover = self.length_changes / self.primary.len().max(1) as u64;
+        let log_items = u64::from(usize::BITS - primary.leading_zeros());
         self.tracking = match choice {
-            ItemChoice::Auto => primary >= ItemChoice::TREE_FROM,
+            ItemChoice::Auto => {
+                primary >= ItemChoice::TREE_FROM && per_cover * log_items < primary as u64
+            }
             ItemChoice::Scan => false,
             ItemChoice::Tree => true,
         };

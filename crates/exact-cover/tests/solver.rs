@@ -139,6 +139,41 @@ fn seeds_change_the_order_but_not_the_set() {
     assert_eq!(set(b), set(plain));
 }
 
+/// `ItemChoice::Auto` takes the tree where covers change few lengths, with or without a seed,
+/// and keeps the scan where every cover changes most of them.
+#[test]
+fn the_tree_is_for_wide_sparse_problems() {
+    let band = |n: usize, width: usize| {
+        let mut b = Problem::builder();
+        let items: Vec<_> = (0..n)
+            .map(|i| b.primary(&format!("i{i}")).unwrap())
+            .collect();
+        for i in 0..n {
+            let option: Vec<Entry> = (0..width).map(|k| items[(i + k) % n].into()).collect();
+            b.option(option).unwrap();
+        }
+        b.build()
+    };
+    // An option of a band of 3 changes 6 lengths when hidden, so 4,000 such items take the
+    // tree; a band of 100 (9,900 changes an option) keeps the scan, as every problem of fewer
+    // than 1,024 primary items does.
+    for (problem, tree) in [
+        (band(4_000, 3), true),
+        (band(4_000, 100), false),
+        (band(1_000, 1), false),
+    ] {
+        for seed in [None, Some(9)] {
+            let config = Config {
+                seed,
+                engine: EngineChoice::Links,
+                ..Config::default()
+            };
+            let solver = Solver::configured(&problem, config).unwrap();
+            assert_eq!(solver.uses_item_tree(), tree, "seed {seed:?}");
+        }
+    }
+}
+
 /// The MRV choice on many items: the tree and the scan pick the same item at every node, so a
 /// large trivial problem goes straight down (one node per item, linear), and every problem
 /// keeps its node counts and its order of solutions.
