@@ -6,7 +6,8 @@
 //! on either. The engines are generic over their observer: for [`Silent`], the observer of
 //! [`crate::Solver::count`], [`crate::Solver::for_each`] and the rest, [`Observer::WATCHES`] is
 //! false and the calls are compiled out, so the hook costs the searches that nobody watches nothing
-//! (docs/notes/observer-hooks.md measures it). A module of its own, below both engines and the solver.
+//! (docs/notes/observer-hooks.md measures it). A module of its own, below both engines and
+//! the solver.
 
 use std::ops::ControlFlow;
 

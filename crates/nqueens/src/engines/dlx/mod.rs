@@ -52,7 +52,7 @@
 //!
 //! With Knuth's deterministic order, MRV can spend tens of millions of nodes before the first
 //! solution on n = 64 (as the exact-cover write-up found), because a bad early choice is only undone after
-//! its whole subtree fails. Randomising the order (shuffled option lists, a random tie-break order of the items) makes
+//! its whole subtree fails. Randomising the order (shuffled option lists, random tie-breaks) makes
 //! such long detours improbable: [`Dlx::solve`] therefore searches in a seeded random order
 //! (the configured seed, or [`DEFAULT_SEED`]), while enumeration and counting keep Knuth's
 //! order unless a seed is given. See BENCHMARKS.md for the node counts. Boards with blocked
