@@ -132,3 +132,38 @@ fn parser_survives_a_long_run() {
         .unwrap_or(100_000);
     fuzz(cases);
 }
+
+/// Endless inputs, as a device or a runaway pipe gives them, end in an error at the reader's
+/// bounds (a line, or the whole input), however well-formed each line is: `yes 'n = 8' |
+/// nqueens xc -` once grew until an allocation of 6 GB failed and the process aborted.
+#[test]
+fn endless_inputs_end_at_the_bounds() {
+    struct Endless(&'static [u8], usize);
+    impl std::io::Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            for byte in buf.iter_mut() {
+                *byte = self.0[self.1];
+                self.1 = (self.1 + 1) % self.0.len();
+            }
+            Ok(buf.len())
+        }
+    }
+    for (pattern, expected) in [
+        (&b"\0"[..], "line 1, column 16777217: the line is longer"),
+        (
+            b"n = 8\n",
+            "the problem is too large: more than 67108864 bytes of input",
+        ),
+        (
+            b"a\n",
+            "the problem is too large: more than 67108864 bytes of input",
+        ),
+        (
+            b"| a comment\n",
+            "the problem is too large: more than 67108864 bytes of input",
+        ),
+    ] {
+        let error = Problem::read(Endless(pattern, 0)).unwrap_err().to_string();
+        assert!(error.starts_with(expected), "{pattern:?}: {error}");
+    }
+}

@@ -107,12 +107,20 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(err) => return report_usage_error(err),
     };
+    // Commands that search, or wait for input (`verify -` on an idle pipe), take Ctrl-C as a
+    // stop request; the others do from the moment they create an output file (`output`).
     if matches!(
         cli.command,
-        Command::Solve(_) | Command::List(_) | Command::Count(_) | Command::Xc(_) | Command::Sat(_)
+        Command::Solve(_)
+            | Command::List(_)
+            | Command::Count(_)
+            | Command::Xc(_)
+            | Command::Sat(_)
+            | Command::Verify(_)
     ) {
         interrupt::install();
     }
+    output::ignore_file_size_signal();
     let result = match cli.command {
         Command::Solve(args) => commands::solve::run(args),
         Command::List(args) => commands::list::run(args),
@@ -131,9 +139,17 @@ fn main() -> ExitCode {
         Command::Completions(args) => commands::completions::run(args),
         Command::Man(args) => commands::man::run(args),
     };
+    // Outputs appear only when the command succeeded; on every other exit their temporary
+    // files are deleted and what the targets held is kept.
+    let succeeded = matches!(
+        result,
+        Ok(Status::Success | Status::Satisfiable | Status::Unsatisfiable)
+    ) && !interrupt::requested();
+    let settled = output::settle(succeeded);
     if interrupt::requested() {
         return report_interruption(result.err());
     }
+    let result = settled.and(result);
     match result {
         Ok(Status::Success) => ExitCode::SUCCESS,
         Ok(Status::NoSolution) => ExitCode::from(1),

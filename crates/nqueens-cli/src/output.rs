@@ -6,23 +6,47 @@
 //!   input). Each one is remembered by device and inode, so that
 //! - [`open`] refuses an output that is one of the inputs: the same file under another name, a
 //!   symbolic link or a hard link to it (device and inode compared), with a one-line usage
-//!   error. It also refuses one file named as two outputs (`sat --proof f -o f`).
-//! - An output file is written under a temporary name beside its target and renamed onto it by
-//!   [`Output::flush`] (or [`Output::finish`]), which commands call only once all is written;
-//!   an output dropped without that (an error, or exit 1 with nothing found) is deleted and
-//!   the target is left as it was. So `list 3 -o f` and `solve 2 -o f` both leave no `f`, and a
-//!   run that fails half-way never truncates what `f` held. Targets that are not regular files
-//!   (`/dev/null`, a FIFO, a terminal) are written directly.
+//!   error. It also refuses one file named as two outputs (`sat --proof f -o f`), a directory,
+//!   and a path that cannot name a file ([`check_output_path`]: one ending in `/`, `/.` or
+//!   `/..`), which would otherwise be resolved to the file before the slash.
+//! - An output file is written under a temporary name beside its target,
+//!   `.NAME.PID.partial`. [`Output::flush`] (or [`Output::finish`]) marks it complete; `main`
+//!   then calls [`settle`] with the command's verdict, which renames every complete output onto
+//!   its target after a success (exit 0, or 10/20 for `sat`) and deletes every temporary file
+//!   otherwise: no solution (1), a limit (3), Ctrl-C (130), an error (2). So `list 3 -o f` and
+//!   `xc nothing.dlx -o f` leave `f` as it was, and a run that fails half-way never truncates
+//!   it. Targets that are not regular files (`/dev/null`, a FIFO, a terminal) are written
+//!   directly.
+//! - The temporary files go on every exit the program sees: an error or a verdict through
+//!   [`settle`]; Ctrl-C, which a staged output turns into a stop request (writes to it then
+//!   fail, so a command that only writes, such as `cnf`, stops at once); a second Ctrl-C, whose
+//!   handler deletes them before the process dies; a file-size limit (`ulimit -f`), whose
+//!   SIGXFSZ is ignored so that the write fails with a message instead ([`ignore_file_size_signal`]).
+//!   What SIGKILL or a power cut leaves is deleted by the next run that writes beside it:
+//!   [`open`] removes the `.NAME.PID.partial` files of processes that no longer exist.
+//! - Every input reader checks the stop flag before each read and, on a pipe or a terminal,
+//!   waits for data in slices of [`POLL_MS`], so Ctrl-C ends `verify -` at once even while the
+//!   other end of its pipe is idle (exit 130).
 //! - Every read and write error names its path ("cannot write /dev/full: No space left on
 //!   device"), keeping the system's kind so a closed pipe still ends the program quietly.
 
+use std::ffi::OsStr;
 use std::fs::{self, File, Metadata};
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
+use std::os::fd::{AsFd, AsRawFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow, bail};
+
+use crate::interrupt;
+
+/// How long an input reader waits for data on a pipe before it looks at the stop flag again,
+/// in milliseconds (a signal usually ends the wait at once; this bounds the rare case where
+/// another thread took it).
+pub const POLL_MS: i32 = 100;
 
 /// A file by identity: device and inode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,12 +68,24 @@ impl FileId {
 static INPUTS: Mutex<Vec<(String, FileId)>> = Mutex::new(Vec::new());
 static OUTPUTS: Mutex<Vec<(String, OutputId)>> = Mutex::new(Vec::new());
 
+/// The outputs written in full, waiting for the command's verdict ([`settle`]).
+static COMPLETE: Mutex<Vec<Staged>> = Mutex::new(Vec::new());
+
 /// An output by identity: an existing file's device and inode, or the absolute path a new file
 /// will get.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum OutputId {
     File(FileId),
     New(PathBuf),
+}
+
+/// A file written under a temporary name, to be renamed onto its target.
+#[derive(Debug)]
+struct Staged {
+    /// The target as the user named it, for messages.
+    name: String,
+    temp: PathBuf,
+    target: PathBuf,
 }
 
 /// How a path is named in messages: `-` is standard input (or output).
@@ -73,44 +109,19 @@ fn remember_input(name: &str, metadata: &Metadata) {
     }
 }
 
-/// Remembers a file a command reads by other means as one of its inputs, so that [`open`]
-/// refuses to write over it. A path that does not exist is ignored (reading it will fail).
-#[allow(
-    dead_code,
-    reason = "for commands that read their inputs themselves (checkpoints, shards)"
-)]
-pub fn claim_input(path: &Path) {
-    if is_std(path) {
-        if let Some(metadata) = stdin_metadata() {
-            remember_input("standard input", &metadata);
-        }
-    } else if let Ok(metadata) = fs::metadata(path) {
-        remember_input(&path.display().to_string(), &metadata);
-    }
-}
-
-fn stdin_metadata() -> Option<Metadata> {
-    use std::os::fd::AsFd;
-    let fd = io::stdin().as_fd().try_clone_to_owned().ok()?;
-    File::from(fd).metadata().ok()
-}
-
 /// Opens an input for reading: the file at `path`, or standard input for `-`. Returns the name
-/// to use in messages and a buffered reader whose errors name it. A directory is refused.
+/// to use in messages and a buffered reader whose errors name it and which stops at Ctrl-C
+/// (see the [module documentation](self)). A directory is refused.
 pub fn open_input(path: &Path) -> Result<(String, Box<dyn BufRead>)> {
     let name = display_name(path);
-    if is_std(path) {
-        if let Some(metadata) = stdin_metadata() {
-            remember_input(&name, &metadata);
-        }
-        let reader = Named {
-            inner: io::stdin().lock(),
-            name: name.clone(),
-            verb: "read",
-        };
-        return Ok((name, Box::new(BufReader::with_capacity(1 << 16, reader))));
-    }
-    let file = File::open(path).with_context(|| format!("cannot read {name}"))?;
+    let file = if is_std(path) {
+        // Standard input's own descriptor, unbuffered: data waiting in the standard library's
+        // buffer would be invisible to the wait for data below.
+        let fd = io::stdin().as_fd().try_clone_to_owned();
+        File::from(fd.with_context(|| format!("cannot read {name}"))?)
+    } else {
+        File::open(path).with_context(|| format!("cannot read {name}"))?
+    };
     let metadata = file
         .metadata()
         .with_context(|| format!("cannot read {name}"))?;
@@ -119,7 +130,7 @@ pub fn open_input(path: &Path) -> Result<(String, Box<dyn BufRead>)> {
     }
     remember_input(&name, &metadata);
     let reader = Named {
-        inner: file,
+        inner: Watched::new(file, &metadata),
         name: name.clone(),
         verb: "read",
     };
@@ -152,6 +163,56 @@ pub fn read_input(path: &Path, limit: u64, what: &str) -> Result<(String, String
         anyhow::anyhow!("{name}: line {line}: the file is not UTF-8 text")
     })?;
     Ok((name, text.to_string()))
+}
+
+/// The error a read or a write gives once Ctrl-C asked the command to stop (its kind is not
+/// `Interrupted`, which readers retry).
+fn stopped() -> io::Error {
+    io::Error::other("interrupted")
+}
+
+/// A reader that gives up once a stop was requested: it checks the flag before every read, and
+/// where a read can wait forever (a pipe, a terminal, a socket) it first waits for data in
+/// slices of [`POLL_MS`], checking the flag between them.
+struct Watched {
+    file: File,
+    may_wait: bool,
+}
+
+impl Watched {
+    fn new(file: File, metadata: &Metadata) -> Self {
+        Watched {
+            file,
+            may_wait: !metadata.is_file(),
+        }
+    }
+}
+
+impl Read for Watched {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            if interrupt::requested() {
+                return Err(stopped());
+            }
+            if !self.may_wait || readable(self.file.as_raw_fd()) {
+                return self.file.read(buf);
+            }
+        }
+    }
+}
+
+/// Whether `fd` has data (or an end, or an error) to read, after waiting at most [`POLL_MS`];
+/// false when the wait timed out or a signal cut it short.
+fn readable(fd: RawFd) -> bool {
+    let mut poll = libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd for the duration of the call; poll(2) only writes `revents`.
+    let ready = unsafe { libc::poll(&mut poll, 1, POLL_MS) };
+    // An error other than EINTR (which means "look at the flag") is left to the read to report.
+    ready > 0 || (ready < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted)
 }
 
 /// A reader or writer whose errors name the file: "cannot write PATH: REASON", the kind kept.
@@ -194,12 +255,11 @@ enum Sink {
     Stdout(io::Stdout),
     /// Straight into the target (standard output's stand-ins, devices, FIFOs).
     Direct(File),
-    /// Into `temp`, renamed onto `target` when published; deleted if never published.
+    /// Into a temporary file, deleted when dropped unless flushed; a flush hands `staged` over
+    /// to [`settle`], which renames the file onto its target if the command succeeded.
     Staged {
         file: File,
-        temp: PathBuf,
-        target: PathBuf,
-        published: bool,
+        staged: Option<Staged>,
     },
 }
 
@@ -207,6 +267,9 @@ impl Write for Sink {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match self {
             Sink::Stdout(out) => out.write(buf),
+            // A file output stops at Ctrl-C, so that a command that only writes ends at once
+            // and its temporary file is deleted.
+            Sink::Direct(_) | Sink::Staged { .. } if interrupt::requested() => Err(stopped()),
             Sink::Direct(file) | Sink::Staged { file, .. } => file.write(buf),
         }
     }
@@ -215,16 +278,13 @@ impl Write for Sink {
         match self {
             Sink::Stdout(out) => out.flush(),
             Sink::Direct(file) => file.flush(),
-            Sink::Staged {
-                file,
-                temp,
-                target,
-                published,
-            } => {
+            Sink::Staged { file, staged } => {
                 file.flush()?;
-                if !*published {
-                    fs::rename(&*temp, &*target)?;
-                    *published = true;
+                if let Some(staged) = staged.take() {
+                    COMPLETE
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(staged);
                 }
                 Ok(())
             }
@@ -234,26 +294,46 @@ impl Write for Sink {
 
 impl Drop for Sink {
     fn drop(&mut self) {
+        // Never flushed: never published.
         if let Sink::Staged {
-            temp,
-            published: false,
+            staged: Some(staged),
             ..
         } = self
         {
-            let _ = fs::remove_file(&*temp);
+            let _ = fs::remove_file(&staged.temp);
         }
     }
 }
 
+/// Publishes or discards the outputs once the command is over: after a success, renames every
+/// complete output onto its target (in the order they were completed); otherwise deletes them
+/// all, leaving their targets as they were. Returns the first rename that failed (the others
+/// are deleted too).
+pub fn settle(success: bool) -> Result<()> {
+    let complete = std::mem::take(&mut *COMPLETE.lock().unwrap_or_else(|e| e.into_inner()));
+    let mut failed = None;
+    for staged in complete {
+        if success && failed.is_none() {
+            if let Err(e) = fs::rename(&staged.temp, &staged.target) {
+                failed = Some(anyhow!("cannot write {}: {e}", staged.name));
+            } else {
+                continue;
+            }
+        }
+        let _ = fs::remove_file(&staged.temp);
+    }
+    failed.map_or(Ok(()), Err)
+}
+
 /// A buffered output (see the [module documentation](self)): standard output, or a file that
-/// appears under its name only when [`flush`](Write::flush) or [`finish`](Output::finish) is
-/// called.
+/// appears under its name only if [`flush`](Write::flush) or [`finish`](Output::finish) was
+/// called and the command succeeds.
 pub struct Output {
     inner: BufWriter<Named<Sink>>,
 }
 
 impl Output {
-    /// Writes what is buffered and publishes the file under its name.
+    /// Writes what is buffered and marks the file complete (see [`settle`]).
     pub fn finish(mut self) -> io::Result<()> {
         self.inner.flush()
     }
@@ -268,8 +348,8 @@ impl Write for Output {
         self.inner.write_all(buf)
     }
 
-    /// Writes what is buffered and, the first time, publishes the file under its name: call it
-    /// once everything is written.
+    /// Writes what is buffered and, the first time, marks the file complete: call it once
+    /// everything is written.
     fn flush(&mut self) -> io::Result<()> {
         self.inner.flush()
     }
@@ -295,6 +375,33 @@ pub fn open(path: Option<&Path>) -> Result<Output> {
     })
 }
 
+/// Writes `contents` to `path` through [`open`] and marks it complete: it appears when the
+/// command succeeds.
+pub fn write_file(path: &Path, contents: &[u8]) -> Result<()> {
+    let mut out = open(Some(path))?;
+    out.write_all(contents)?;
+    Ok(out.finish()?)
+}
+
+/// Refuses a path that cannot name a file to write: a directory, or a path whose last
+/// component is empty, `.` or `..` (it ends in `/`, `/.` or `/..`). Without this, `-o in.txt/`
+/// would be resolved to `in.txt` itself (Rust's paths drop a trailing `/` and `.`), and
+/// `-o y.txt/` would create a file `y.txt`. Commands that run long call it before they start.
+pub fn check_output_path(path: &Path) -> Result<()> {
+    let name = path.display();
+    let bytes = path.as_os_str().as_bytes();
+    let last = bytes.rsplit(|&b| b == b'/').next().unwrap_or_default();
+    if matches!(last, b"" | b"." | b"..") {
+        bail!(
+            "cannot write {name}: a path ending in '/', '/.' or '/..' names a directory, not a file"
+        );
+    }
+    if fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+        bail!("cannot write {name}: it is a directory, not a regular file");
+    }
+    Ok(())
+}
+
 fn open_file(path: &Path) -> Result<Sink> {
     let name = path.display().to_string();
     let existing = fs::metadata(path).ok();
@@ -307,10 +414,8 @@ fn open_file(path: &Path) -> Result<Sink> {
             }
             bail!("the output {name} is the same file as the input {input}; write to another file");
         }
-        if metadata.is_dir() {
-            bail!("cannot write {name}: it is a directory");
-        }
     }
+    check_output_path(path)?;
     // A device, FIFO or socket is written as it is; only files are staged.
     if existing.as_ref().is_some_and(|m| !m.is_file()) {
         let file = fs::OpenOptions::new()
@@ -341,32 +446,84 @@ fn open_file(path: &Path) -> Result<Sink> {
         outputs.push((name.clone(), id));
     }
     let dir = target.parent().unwrap_or(Path::new("."));
-    let file_name = target
-        .file_name()
-        .map_or_else(|| "output".into(), |f| f.to_string_lossy().into_owned());
-    let temp = dir.join(format!(".{file_name}.{}.partial", std::process::id()));
+    let file_name = target.file_name().unwrap_or(OsStr::new("output"));
+    remove_stale_temporaries(dir, file_name);
+    let temp = dir.join(temp_name(file_name, std::process::id()));
+    // Ctrl-C must now delete the temporary file rather than kill the process with it in place:
+    // take it as a stop request (commands that search have already), and let a second one,
+    // which kills, delete it first.
+    interrupt::install();
+    nqueens_support::interrupt::remove_if_killed(&temp);
     let file = fs::OpenOptions::new()
         .write(true)
         .create_new(true)
-        .open(&temp);
-    match file {
-        Ok(file) => {
-            if let Some(metadata) = &existing {
-                let _ = fs::set_permissions(&temp, metadata.permissions());
-            }
-            Ok(Sink::Staged {
-                file,
-                temp,
-                target,
-                published: false,
-            })
-        }
-        // A directory we may not create files in, but whose file we may overwrite.
-        Err(_) => {
-            let file = File::create(path).with_context(|| format!("cannot create {name}"))?;
-            Ok(Sink::Direct(file))
+        .open(&temp)
+        // Its directory must take a new file (the temporary one) even where the target exists.
+        .with_context(|| format!("cannot create {name}"))?;
+    if let Some(metadata) = &existing {
+        let _ = fs::set_permissions(&temp, metadata.permissions());
+    }
+    Ok(Sink::Staged {
+        file,
+        staged: Some(Staged { name, temp, target }),
+    })
+}
+
+/// The temporary name of an output `file_name` written by process `pid`.
+fn temp_name(file_name: &OsStr, pid: u32) -> PathBuf {
+    let mut name = b".".to_vec();
+    name.extend_from_slice(file_name.as_bytes());
+    name.extend_from_slice(format!(".{pid}.partial").as_bytes());
+    PathBuf::from(OsStr::from_bytes(&name))
+}
+
+/// Deletes the temporary files that processes no longer running left beside the output
+/// `file_name` in `dir` (killed by SIGKILL, a crash, a power cut): `.NAME.PID.partial` files,
+/// regular files only, whose PID names no process. A PID that names one (perhaps another
+/// program that reused the number) keeps its file.
+fn remove_stale_temporaries(dir: &Path, file_name: &OsStr) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let mut prefix = b".".to_vec();
+    prefix.extend_from_slice(file_name.as_bytes());
+    prefix.push(b'.');
+    for entry in entries.flatten() {
+        let entry_name = entry.file_name();
+        let Some(pid) = entry_name
+            .as_bytes()
+            .strip_prefix(prefix.as_slice())
+            .and_then(|rest| rest.strip_suffix(b".partial"))
+            .and_then(|pid| std::str::from_utf8(pid).ok())
+            .filter(|pid| pid.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|pid| pid.parse::<libc::pid_t>().ok())
+            .filter(|&pid| pid > 0)
+        else {
+            continue;
+        };
+        // This process's own number: left by an earlier process of that number (this one
+        // writes each target once and has not created its file yet).
+        let stale = pid as u32 == std::process::id() || !process_exists(pid);
+        if stale && entry.file_type().is_ok_and(|t| t.is_file()) {
+            let _ = fs::remove_file(entry.path());
         }
     }
+}
+
+/// Whether a process with this id exists (kill(2) with signal 0 sends nothing, only checks).
+fn process_exists(pid: libc::pid_t) -> bool {
+    // SAFETY: signal 0 performs the existence and permission checks only.
+    let sent = unsafe { libc::kill(pid, 0) };
+    sent == 0 || io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}
+
+/// Makes a file-size limit (`ulimit -f`) an error rather than a death: without this, SIGXFSZ
+/// kills the process mid-write with no message and leaves its temporary file behind; ignored,
+/// the write fails with EFBIG ("File too large"), which the command reports in one line while
+/// the temporary file is deleted.
+pub fn ignore_file_size_signal() {
+    // SAFETY: setting a signal's disposition to SIG_IGN has no other effect.
+    unsafe { libc::signal(libc::SIGXFSZ, libc::SIG_IGN) };
 }
 
 fn absolute(path: &Path) -> PathBuf {

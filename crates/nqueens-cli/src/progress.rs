@@ -16,9 +16,13 @@
 //! each redraw is a line of its own, once a second.
 //!
 //! The ETA is not the share of tasks: the counter's late tasks are its big ones, so the share
-//! done at the start says little. It comes from measured work: the nodes per task of the last
-//! few seconds, their growth along the task list, and the recent node rate (see
-//! `EtaEstimator`); it says `ETA ~`, and `rough` until a quarter of the tasks are done.
+//! done at the start says little. Where the engine has a model of its work (the counter
+//! estimates each task's queens, see `nqueens::engines::counter::estimate`), the line shows
+//! the share of the *work* done (`41% of the work`) and times the nodes the model says are
+//! left at the recent node rate, from the first seconds of a count whose tasks last hours.
+//! Without a model it comes from measured work: the nodes per task of the last few seconds,
+//! their growth along the task list, and the recent node rate (see `EtaEstimator`); it says
+//! `ETA ~`, and `rough` until a quarter of the tasks are done.
 
 use std::collections::VecDeque;
 use std::io::{IsTerminal, Write};
@@ -246,6 +250,13 @@ impl EtaEstimator {
         }
     }
 
+    /// Nodes a second over the recent past; `None` before two samples with nodes.
+    fn node_rate(&self) -> Option<f64> {
+        let (&(t0, _, n0), &(t1, _, n1)) = (self.samples.front()?, self.samples.back()?);
+        let seconds = (t1 - t0).as_secs_f64();
+        (n1 > n0 && seconds > 0.0).then(|| (n1 - n0) as f64 / seconds)
+    }
+
     /// Seconds left for `remaining` tasks; `None` before any measurement.
     fn seconds_left(&self, remaining: u64) -> Option<f64> {
         let (&(t0, d0, n0), &(t1, d1, n1)) = (self.samples.front()?, self.samples.back()?);
@@ -288,8 +299,19 @@ fn describe(
     let seconds = elapsed.as_secs_f64().max(1e-9);
     let mut parts = Vec::new();
     if let Some(p) = progress {
-        match p.total {
-            Some(total) if total > 0 => {
+        match (p.total, p.nodes_left) {
+            (Some(total), Some(left)) => {
+                // The work model: the share of the queens, and their rate.
+                parts.push((0, format!("{}/{} tasks", p.done, total)));
+                let done = p.nodes_done as f64;
+                let share = done / (done + left as f64).max(1.0);
+                parts.push((1, format!("{} of the work", human_share(share))));
+                let overall = (p.nodes > 0).then(|| p.nodes as f64 / seconds);
+                if let Some(rate) = eta.node_rate().or(overall) {
+                    parts.push((1, format!("ETA ~{}", human_duration(left as f64 / rate))));
+                }
+            }
+            (Some(total), None) if total > 0 => {
                 let fraction = p.done as f64 / total as f64;
                 parts.push((
                     0,
@@ -307,7 +329,7 @@ fn describe(
                     }
                 }
             }
-            _ if p.done > 0 => parts.push((3, format!("{} done", p.done))),
+            (_, _) if p.done > 0 => parts.push((3, format!("{} done", p.done))),
             _ => {}
         }
     }
@@ -363,11 +385,26 @@ fn human_rate(rate: f64) -> String {
 }
 
 fn human_duration(seconds: f64) -> String {
+    const DAY: u64 = 86_400;
+    const YEAR: f64 = 365.25 * 86_400.0;
     let s = seconds.round() as u64;
     match s {
         0..60 => format!("{s} s"),
         60..3600 => format!("{} min {} s", s / 60, s % 60),
-        _ => format!("{} h {} min", s / 3600, s % 3600 / 60),
+        3600..DAY => format!("{} h {} min", s / 3600, s % 3600 / 60),
+        _ if seconds < 2.0 * YEAR => format!("{} days {} h", s / DAY, s % DAY / 3600),
+        _ => format!("{:.0} years", seconds / YEAR),
+    }
+}
+
+/// A share of the work, with as many digits as it takes to see it move.
+fn human_share(share: f64) -> String {
+    let percent = 100.0 * share.clamp(0.0, 1.0);
+    match percent {
+        p if p >= 10.0 => format!("{p:.0}%"),
+        p if p >= 1.0 => format!("{p:.1}%"),
+        p if p >= 0.01 => format!("{p:.2}%"),
+        _ => "<0.01%".to_string(),
     }
 }
 
@@ -381,6 +418,7 @@ mod tests {
             total,
             solutions,
             nodes,
+            ..Progress::default()
         }
     }
 
@@ -428,6 +466,56 @@ mod tests {
         // 20 per 1000 s, 2000 s.
         let left = eta.seconds_left(40).expect("measured");
         assert!((left - 3200.0).abs() < 1e-6, "{left}");
+    }
+
+    #[test]
+    fn a_work_model_gives_the_share_of_the_work_and_the_eta() {
+        // 89 % of the tasks, but a third of the work: the model's share, and the nodes left
+        // at the recent rate (2 M nodes a second).
+        let mut eta = EtaEstimator::default();
+        let at = |done, nodes: u128| Progress {
+            done,
+            total: Some(10912),
+            solutions: 14,
+            nodes,
+            nodes_left: Some(20_000_000),
+            nodes_done: nodes,
+        };
+        eta.observe(Duration::from_secs(1), &at(9000, 6_000_000));
+        eta.observe(Duration::from_secs(3), &at(9723, 10_000_000));
+        assert_eq!(
+            join(&describe(
+                Some(&at(9723, 10_000_000)),
+                0,
+                Duration::from_secs(3),
+                &eta
+            )),
+            "9723/10912 tasks · 33% of the work · ETA ~10 s · 14 solutions · 3.3 M nodes/s · 3 s"
+        );
+        // A record count: a sliver of the work, an ETA in years.
+        let mut eta = EtaEstimator::default();
+        let at = |nodes: u128| Progress {
+            done: 0,
+            total: Some(3822562),
+            solutions: 0,
+            nodes,
+            nodes_left: Some(4_200_000_000_000_000_000_000),
+            nodes_done: nodes,
+        };
+        eta.observe(Duration::from_secs(1), &at(0));
+        eta.observe(Duration::from_secs(11), &at(5_000_000_000));
+        assert_eq!(
+            join(&describe(
+                Some(&at(5_000_000_000)),
+                0,
+                Duration::from_secs(11),
+                &eta
+            )),
+            "0/3822562 tasks · <0.01% of the work · ETA ~266180 years · 0 solutions · 454.5 M nodes/s · 11 s"
+        );
+        assert_eq!(human_duration(3.0 * 86_400.0 + 7200.0), "3 days 2 h");
+        assert_eq!(human_share(0.0123), "1.2%");
+        assert_eq!(human_share(0.000_5), "0.05%");
     }
 
     #[test]

@@ -103,6 +103,44 @@ def test_an_empty_domain_is_refused_at_once():
     model.new_int_var(3, 3, "y")  # one value is a domain
 
 
+def test_bounds_that_are_not_integers_are_refused_at_once():
+    model = cp_model.CpModel()
+    with pytest.raises(TypeError, match=r"new_int_var: lb must be an integer, not 'a'"):
+        model.new_int_var("a", "b", "x")
+    with pytest.raises(TypeError, match=r"ub must be an integer, not 2\.5"):
+        model.new_int_var(0, 2.5, "x")
+    # Anything with __index__ is an integer.
+    class Three:
+        def __index__(self):
+            return 3
+
+    x = model.new_int_var(1, Three(), "x")
+    solver = cp_model.CpSolver()
+    assert solver.solve(model) == cp_model.OPTIMAL and 1 <= solver.value(x) <= 3
+
+
+def test_a_callback_whose_init_skips_the_base_init_works():
+    class Counter(cp_model.CpSolverSolutionCallback):
+        def __init__(self, variables):  # no super().__init__()
+            self.variables = variables
+            self.firsts = []
+
+        def on_solution_callback(self):
+            self.firsts.append(self.value(self.variables[0]))
+
+    model, q = queens_model(6)
+    solver = cp_model.CpSolver()
+    solver.parameters.enumerate_all_solutions = True
+    counter = Counter(q)
+    assert solver.solve(model, counter) == cp_model.OPTIMAL
+    assert counter.solution_count == 4 == len(counter.firsts)
+    assert sorted(counter.firsts) == [1, 2, 3, 4]
+    # Another instance starts from zero: the defaults are not shared state.
+    again = Counter(q)
+    solver.solve(model, again)
+    assert again.solution_count == 4 and counter.solution_count == 4
+
+
 def test_the_cp_sat_example_scripts_calls_work(capsys):
     # What the N-Queens examples of the CP-SAT documentation call beside solving.
     model, q = queens_model(8)

@@ -140,6 +140,13 @@ pub struct Progress {
     pub solutions: u128,
     /// Search nodes so far (0 when the engine does not count them).
     pub nodes: u128,
+    /// The nodes still to place, estimated, when the engine has a model of its work (the
+    /// counter: see `engines::counter::estimate`); the display then shows the share of the
+    /// work done and an ETA from it instead of from `done` and `total`.
+    pub nodes_left: Option<u128>,
+    /// With `nodes_left`: the nodes placed in all, earlier runs resumed from included, so that
+    /// the share done is `nodes_done / (nodes_done + nodes_left)`.
+    pub nodes_done: u128,
 }
 
 /// Where engines send [`Progress`]. Engines call it now and then (at most a few times a second

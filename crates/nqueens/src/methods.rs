@@ -285,10 +285,15 @@ impl Method {
                 engine.limits = config.limits.clone();
                 Box::new(engine)
             }
-            Method::Construct => Box::new(Construct::default()),
+            Method::Construct => {
+                let mut engine = Construct::default();
+                engine.limits = config.limits.clone();
+                Box::new(engine)
+            }
             Method::Local => {
                 let mut engine = Local::new(config.seed.unwrap_or(0));
                 engine.progress = config.progress.clone();
+                engine.limits = config.limits.clone();
                 Box::new(engine)
             }
             Method::Auto => unreachable!("resolve never returns auto"),

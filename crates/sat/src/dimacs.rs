@@ -10,7 +10,12 @@
 //! ([`read_dimacs`]). The header's counts are claims to check the body against, not sizes to
 //! allocate: the reader allocates nothing by them, and [`read_dimacs`] only *declares* the
 //! variables ([`ClauseSink::declare_vars`]), so a solver grows as literals arrive and
-//! `p cnf 1000000000 1` costs what its one clause costs. It is strict, because a
+//! `p cnf 1000000000 1` costs what its one clause costs. What it reads is bounded: a line of
+//! at most [`MAX_LINE_BYTES`] and a clause of at most [`MAX_CLAUSE_LITS`] literals, so that an
+//! endless input (`/dev/zero`, a pipe from a runaway program) ends in an error, not in a read
+//! that never ends or in memory exhaustion; a formula may still be of any length (a program
+//! that must stop an endless stream of short lines does so in its reader, as the CLI does at
+//! Ctrl-C). It is strict, because a
 //! file that disagrees with its own header is usually truncated or mislabelled: the header must
 //! come before any clause, literals must be within the declared variables, the number of clauses
 //! must match, the last clause needs its `0`. One leniency: a line holding only `%` ends the
@@ -141,6 +146,15 @@ const TOKEN_KEEP: usize = 4 * (EXCERPT_CHARS + 1);
 /// The longest `p cnf VARIABLES CLAUSES` line accepted, in bytes (the header needs about 40).
 const HEADER_MAX: usize = 1024;
 
+/// The longest line [`DimacsReader`] reads, in bytes: 256 MiB, the bound of the project's other
+/// readers on a whole file. Generators write a clause per line; this allows a clause of 30
+/// million literals on one, or a small formula on a single line.
+pub const MAX_LINE_BYTES: u64 = 1 << 28;
+
+/// The most literals one clause may hold: as many as fit on the longest line (each literal
+/// takes two bytes with its separator), 512 MiB of literals in memory.
+pub const MAX_CLAUSE_LITS: usize = (MAX_LINE_BYTES / 2) as usize;
+
 /// A streaming DIMACS CNF reader. See the [module documentation](self).
 #[derive(Debug)]
 pub struct DimacsReader<R> {
@@ -150,6 +164,10 @@ pub struct DimacsReader<R> {
     line: u64,
     /// Characters read on the current line (0 right after a line break).
     line_chars: u64,
+    /// Bytes read on the current line (0 right after a line break).
+    line_bytes: u64,
+    /// The longest line allowed, in bytes ([`MAX_LINE_BYTES`] but in tests).
+    max_line: u64,
     /// Characters on the line before the current one.
     prev_line_chars: u64,
     /// Whether the current line has had a token (so `c`, `p` and `%` are no longer special).
@@ -173,7 +191,13 @@ struct Token {
 impl<R: BufRead> DimacsReader<R> {
     /// Reads up to and including the header. A UTF-8 byte-order mark at the start is skipped
     /// (and not counted in columns).
-    pub fn new(mut input: R) -> Result<Self, Error> {
+    pub fn new(input: R) -> Result<Self, Error> {
+        Self::with_max_line(input, MAX_LINE_BYTES)
+    }
+
+    /// [`DimacsReader::new`] with another longest line (and so longest clause, half as many
+    /// literals), for tests of the bounds.
+    fn with_max_line(mut input: R, max_line: u64) -> Result<Self, Error> {
         // Byte by byte, so the answer does not depend on how the input is buffered.
         let mut matched = 0;
         while matched < BOM.len() {
@@ -196,6 +220,8 @@ impl<R: BufRead> DimacsReader<R> {
             header: Header::default(),
             line: 1,
             line_chars: 0,
+            line_bytes: 0,
+            max_line,
             prev_line_chars: 0,
             line_has_token: false,
             token: Vec::new(),
@@ -242,7 +268,9 @@ impl<R: BufRead> DimacsReader<R> {
             if self.ended {
                 return self.finish().map(|()| None);
             }
-            if self.plain_literals() {
+            let complete = self.plain_literals();
+            self.check_line()?;
+            if complete {
                 self.clauses_read += 1;
                 return Ok(Some(&self.clause));
             }
@@ -300,6 +328,12 @@ impl<R: BufRead> DimacsReader<R> {
             if value.unsigned_abs() > u64::from(self.header.vars) {
                 return Err(self.out_of_range(token.position, value.to_string()));
             }
+            if self.clause.len() >= self.max_clause() {
+                return Err(Error::ClauseTooLong {
+                    position: self.clause_start,
+                    max: self.max_clause(),
+                });
+            }
             let lit = Lit::from_dimacs(value).expect("in range: checked against the header");
             self.clause.push(lit);
         }
@@ -308,22 +342,30 @@ impl<R: BufRead> DimacsReader<R> {
     /// The fast path of [`Self::next_clause`]: reads blanks and plain in-range literals (up to
     /// 10 digits, each wholly inside the buffered input) straight from the buffer into the
     /// clause. True when it read the clause's `0` (not yet counted in `clauses_read`); false
-    /// when it stopped before anything else, which the general path then reads.
+    /// when it stopped before anything else, which the general path then reads. It stops
+    /// before the line break of a line that is too long, and before a literal the clause has
+    /// no room for, so that the general path reports them.
     fn plain_literals(&mut self) -> bool {
+        let max_clause = self.max_clause();
         let Ok(buf) = self.input.fill_buf() else {
             return false;
         };
         let mut i = 0;
-        let complete = loop {
+        let complete = 'scan: loop {
             while i < buf.len() {
                 let byte = buf[i];
                 if byte == b'\n' {
+                    if self.line_bytes > self.max_line {
+                        break 'scan false;
+                    }
                     self.line += 1;
                     self.prev_line_chars = self.line_chars;
                     self.line_chars = 0;
+                    self.line_bytes = 0;
                     self.line_has_token = false;
                 } else if is_space(byte) {
                     self.line_chars += 1;
+                    self.line_bytes += 1;
                 } else {
                     break;
                 }
@@ -348,6 +390,9 @@ impl<R: BufRead> DimacsReader<R> {
             if digits == 0 || !ended || value > u64::from(self.header.vars) {
                 break false;
             }
+            if value != 0 && self.clause.len() >= max_clause {
+                break false;
+            }
             if self.clause.is_empty() {
                 if self.clauses_read == self.header.clauses {
                     break false;
@@ -358,6 +403,7 @@ impl<R: BufRead> DimacsReader<R> {
                 };
             }
             self.line_chars += (end - start) as u64;
+            self.line_bytes += (end - start) as u64;
             self.line_has_token = true;
             i = end;
             if value == 0 {
@@ -368,6 +414,24 @@ impl<R: BufRead> DimacsReader<R> {
         };
         self.input.consume(i);
         complete
+    }
+
+    /// The longest clause allowed: as many literals as fit on the longest line.
+    fn max_clause(&self) -> usize {
+        usize::try_from(self.max_line / 2).unwrap_or(usize::MAX)
+    }
+
+    /// An error once the current line is longer than allowed (checked wherever a line can
+    /// grow, and before every line break, so that however the input is buffered the same
+    /// error comes at the same point).
+    fn check_line(&self) -> Result<(), Error> {
+        if self.line_bytes > self.max_line {
+            return Err(Error::LineTooLong {
+                line: self.line,
+                max: self.max_line,
+            });
+        }
+        Ok(())
     }
 
     fn out_of_range(&self, position: Position, literal: String) -> Error {
@@ -422,6 +486,7 @@ impl<R: BufRead> DimacsReader<R> {
         self.line += 1;
         self.prev_line_chars = self.line_chars;
         self.line_chars = 0;
+        self.line_bytes = 0;
         self.line_has_token = false;
     }
 
@@ -429,6 +494,7 @@ impl<R: BufRead> DimacsReader<R> {
     /// the end of the input.
     fn skip_space(&mut self) -> Result<Option<u8>, Error> {
         loop {
+            self.check_line()?;
             let buf = fill(&mut self.input)?;
             if buf.is_empty() {
                 return Ok(None);
@@ -437,12 +503,17 @@ impl<R: BufRead> DimacsReader<R> {
             let mut next = None;
             for &byte in buf {
                 if byte == b'\n' {
+                    if self.line_bytes > self.max_line {
+                        break;
+                    }
                     self.line += 1;
                     self.prev_line_chars = self.line_chars;
                     self.line_chars = 0;
+                    self.line_bytes = 0;
                     self.line_has_token = false;
                 } else if is_space(byte) {
                     self.line_chars += 1;
+                    self.line_bytes += 1;
                 } else {
                     next = Some(byte);
                     break;
@@ -459,18 +530,22 @@ impl<R: BufRead> DimacsReader<R> {
     /// Skips the rest of the line and its line break.
     fn skip_line(&mut self) -> Result<(), Error> {
         loop {
+            self.check_line()?;
             let buf = fill(&mut self.input)?;
             if buf.is_empty() {
                 return Ok(());
             }
             if let Some(at) = buf.iter().position(|&b| b == b'\n') {
                 self.line_chars += chars(&buf[..at]);
+                self.line_bytes += at as u64;
                 self.input.consume(at + 1);
+                self.check_line()?;
                 self.new_line();
                 return Ok(());
             }
             let used = buf.len();
             self.line_chars += chars(buf);
+            self.line_bytes += used as u64;
             self.input.consume(used);
         }
     }
@@ -478,6 +553,7 @@ impl<R: BufRead> DimacsReader<R> {
     /// Whether only blanks follow on this line; consumes them (not the line break).
     fn rest_of_line_is_blank(&mut self) -> Result<bool, Error> {
         loop {
+            self.check_line()?;
             let buf = fill(&mut self.input)?;
             if buf.is_empty() {
                 return Ok(true);
@@ -489,8 +565,10 @@ impl<R: BufRead> DimacsReader<R> {
             let done = blanks < buf.len();
             let blank = buf.get(blanks).is_none_or(|&b| b == b'\n');
             self.line_chars += blanks as u64;
+            self.line_bytes += blanks as u64;
             self.input.consume(blanks);
             if done {
+                self.check_line()?;
                 return Ok(blank);
             }
         }
@@ -505,6 +583,7 @@ impl<R: BufRead> DimacsReader<R> {
         let position = self.here();
         let mut parse = NumberParser::default();
         loop {
+            self.check_line()?;
             let buf = fill(&mut self.input)?;
             let len = buf.iter().position(|&b| is_space(b)).unwrap_or(buf.len());
             let token = &buf[..len];
@@ -513,8 +592,10 @@ impl<R: BufRead> DimacsReader<R> {
             self.token.extend_from_slice(&token[..keep]);
             let done = len < buf.len() || buf.is_empty();
             self.line_chars += chars(token);
+            self.line_bytes += len as u64;
             self.input.consume(len);
             if done {
+                self.check_line()?;
                 return Ok(Token {
                     number: parse.finish(),
                     position,
@@ -529,6 +610,7 @@ impl<R: BufRead> DimacsReader<R> {
         let mut text = Vec::new();
         let mut too_long = false;
         loop {
+            self.check_line()?;
             let buf = fill(&mut self.input)?;
             if buf.is_empty() {
                 break;
@@ -539,11 +621,13 @@ impl<R: BufRead> DimacsReader<R> {
             too_long |= keep < len;
             text.extend_from_slice(&buf[..keep]);
             self.line_chars += chars(&buf[..len]);
+            self.line_bytes += len as u64;
             self.input.consume(len);
             if end.is_some() {
                 break;
             }
         }
+        self.check_line()?;
         self.line_has_token = true;
         let bad = || Error::BadHeader {
             position,
@@ -729,6 +813,15 @@ impl<W: Write> ClauseSink for DimacsWriter<W> {
         self.clauses += 1;
         if self.buf.len() >= WRITE_CHUNK {
             self.flush_buf();
+        }
+    }
+
+    /// `Err` once a write failed, so that an encoder stops early; [`DimacsWriter::finish`]
+    /// reports the error itself.
+    fn status(&self) -> Result<(), Error> {
+        match &self.error {
+            Some(e) => Err(io::Error::new(e.kind(), e.to_string()).into()),
+            None => Ok(()),
         }
     }
 }
@@ -932,5 +1025,101 @@ mod tests {
             "the header declares 2 variables and 1 clauses, but the formula has 3 variables and \
              1 clauses"
         );
+    }
+
+    /// Reads `input` whole with a longest line of `max_line` bytes, through a buffer of
+    /// `capacity` bytes; the error, if any.
+    fn bounded(input: impl io::Read, max_line: u64, capacity: usize) -> Option<String> {
+        let input = io::BufReader::with_capacity(capacity, input);
+        let mut reader = match DimacsReader::with_max_line(input, max_line) {
+            Ok(reader) => reader,
+            Err(e) => return Some(e.to_string()),
+        };
+        loop {
+            match reader.next_clause() {
+                Ok(Some(_)) => {}
+                Ok(None) => return None,
+                Err(e) => return Some(e.to_string()),
+            }
+        }
+    }
+
+    #[test]
+    fn endless_inputs_end_at_the_line_or_clause_bound_however_buffered() {
+        // Each would be read for ever without a bound: one endless token, run of blanks,
+        // comment, header or clause (on one line, or over many lines, which only the clause
+        // bound stops), and bytes that count as no character (UTF-8 continuation bytes).
+        let endless: [(&[u8], &[u8], &str); 9] = [
+            (b"", b"\0", "line 1 is longer than 100 bytes"),
+            (b"", b" ", "line 1 is longer than 100 bytes"),
+            (b"", b"\x80", "line 1 is longer than 100 bytes"),
+            (b"c", b"x", "line 1 is longer than 100 bytes"),
+            (b"p cnf 1 1", b" ", "line 1 is longer than 100 bytes"),
+            (b"p cnf 1 1\n", b"7", "line 2 is longer than 100 bytes"),
+            (b"p cnf 1 1\n", b"1 ", "line 2 is longer than 100 bytes"),
+            (
+                b"p cnf 1 1\nc ok\n",
+                b"-1\n",
+                "line 3, column 1: the clause starting here has more than 50 literals",
+            ),
+            (
+                b"p cnf 1 9\n1 0\n%",
+                b"\t",
+                "line 3 is longer than 100 bytes",
+            ),
+        ];
+        for (start, repeated, expected) in endless {
+            for capacity in [1, 3, 64, 1 << 16] {
+                let input = io::Read::chain(start, RepeatSlice(repeated, 0));
+                let error = bounded(input, 100, capacity);
+                assert!(
+                    error.as_deref().is_some_and(|e| e.starts_with(expected)),
+                    "{start:?} then {repeated:?} for ever, buffers of {capacity}: {error:?}"
+                );
+            }
+        }
+        // Right at the bounds is fine, and one more is not, whatever the buffer.
+        let line = format!("p cnf 1 1\n{}0\n", "1 ".repeat(49));
+        assert_eq!(line.lines().nth(1).unwrap().len(), 99);
+        let over = format!("p cnf 1 1\n{}0\n", "1 ".repeat(51));
+        for capacity in [1, 2, 7, 1 << 16] {
+            assert_eq!(bounded(line.as_bytes(), 100, capacity), None);
+            assert_eq!(
+                bounded(over.as_bytes(), 100, capacity).as_deref(),
+                Some("line 2 is longer than 100 bytes, more than a DIMACS line can need")
+            );
+        }
+        let clause = format!("p cnf 1 1\n{}0\n", "1\n".repeat(50));
+        let longer = format!("p cnf 1 1\n{}0\n", "1\n".repeat(51));
+        for capacity in [1, 2, 7, 1 << 16] {
+            assert_eq!(bounded(clause.as_bytes(), 100, capacity), None);
+            assert_eq!(
+                bounded(longer.as_bytes(), 100, capacity).as_deref(),
+                Some("line 2, column 1: the clause starting here has more than 50 literals")
+            );
+        }
+    }
+
+    #[test]
+    fn dev_zero_is_refused_at_the_real_bound() {
+        let error = read_dimacs(io::BufReader::new(io::repeat(0)), &mut Cnf::new()).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "line 1 is longer than 268435456 bytes, more than a DIMACS line can need"
+        );
+        assert_eq!(error.line(), Some(1));
+    }
+
+    /// `bytes` repeated for ever (the second field: where the next read starts in them).
+    struct RepeatSlice(&'static [u8], usize);
+
+    impl io::Read for RepeatSlice {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            for byte in buf.iter_mut() {
+                *byte = self.0[self.1];
+                self.1 = (self.1 + 1) % self.0.len();
+            }
+            Ok(buf.len())
+        }
     }
 }

@@ -87,6 +87,22 @@ pub enum Error {
         /// Where the clause starts.
         position: Position,
     },
+    /// A line longer than the reader takes ([`crate::dimacs::MAX_LINE_BYTES`]).
+    #[error("line {line} is longer than {max} bytes, more than a DIMACS line can need")]
+    LineTooLong {
+        /// The line.
+        line: u64,
+        /// The most bytes a line may have.
+        max: u64,
+    },
+    /// A clause with more literals than the reader takes ([`crate::dimacs::MAX_CLAUSE_LITS`]).
+    #[error("{position}: the clause starting here has more than {max} literals")]
+    ClauseTooLong {
+        /// Where the clause starts.
+        position: Position,
+        /// The most literals a clause may have.
+        max: usize,
+    },
     /// The system refused memory the solver needed (the formula does not fit).
     #[error("the solver needs about {} MiB more, more than could be allocated", bytes.div_ceil(1 << 20))]
     OutOfMemory {
@@ -121,7 +137,9 @@ impl Error {
             | Error::LiteralOutOfRange { position, .. }
             | Error::TooManyClauses { position, .. }
             | Error::TooFewClauses { position, .. }
-            | Error::UnterminatedClause { position } => Some(position),
+            | Error::UnterminatedClause { position }
+            | Error::ClauseTooLong { position, .. } => Some(position),
+            Error::LineTooLong { line, .. } => Some(Position { line, column: 1 }),
             Error::Io(_)
             | Error::NoHeader
             | Error::HeaderMismatch { .. }

@@ -208,6 +208,47 @@ fn mutated_inputs_never_panic_and_errors_are_one_line() {
     );
 }
 
+/// A mutated input without its line breaks, repeated for ever: the reader must end, with an
+/// error (a line or clause too long, or whatever the text first breaks), never read on. This
+/// is what `nqueens sat /dev/zero` did before lines were bounded.
+#[test]
+fn endless_mutated_inputs_end_in_an_error() {
+    let mut rng = SplitMix64::new(0xE4D1_E550);
+    for case in 0..6 {
+        let base = SEEDS[rng.below(SEEDS.len() as u32) as usize];
+        let mut piece = mutate(&mut rng, base.as_bytes());
+        piece.retain(|&b| b != b'\n');
+        if piece.is_empty() {
+            piece.push(0);
+        }
+        let endless = piece.into_iter().cycle();
+        let input = BufReader::new(Endless(endless));
+        let result = read_dimacs(input, &mut Cnf::new());
+        assert!(result.is_err(), "case {case}: accepted an endless input");
+    }
+    // The devices and endless pipes themselves.
+    for byte in [0, b' ', b'7', 0x80] {
+        let error = read_dimacs(
+            BufReader::new(Endless(std::iter::repeat(byte))),
+            &mut Cnf::new(),
+        )
+        .unwrap_err();
+        assert_eq!(error.line(), Some(1), "{byte}: {error}");
+    }
+}
+
+/// A reader of an endless iterator of bytes.
+struct Endless<I>(I);
+
+impl<I: Iterator<Item = u8>> std::io::Read for Endless<I> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        for byte in buf.iter_mut() {
+            *byte = self.0.next().unwrap_or(0);
+        }
+        Ok(buf.len())
+    }
+}
+
 /// The long run: `SAT_FUZZ_CASES` cases (100,000 by default). See the module documentation.
 #[test]
 #[ignore = "long: run with --ignored"]

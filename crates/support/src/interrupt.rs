@@ -11,6 +11,10 @@
 //! gets two SIGINTs microseconds apart; `mpirun` sends every rank SIGTERM on Ctrl-C).
 //!
 //! Costs nothing until a signal comes: the engines poll the flag with their other limits.
+//!
+//! A process that writes a temporary file (an output renamed onto its target only on success)
+//! names it with [`remove_if_killed`]: the second signal deletes it before the process dies, so
+//! even that exit leaves nothing behind.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -71,7 +75,16 @@ extern "C" fn on_signal(signal: libc::c_int) {
         }
         Err(first) if now.saturating_sub(first) <= SAME_INTERRUPT_NANOS => {}
         Err(_) => {
-            // A second Ctrl-C: die of it at once, as without a handler.
+            // A second Ctrl-C: die of it at once, as without a handler, but first delete the
+            // temporary files the process named.
+            for slot in &DOOMED {
+                let path = slot.load(Ordering::SeqCst);
+                if !path.is_null() {
+                    // SAFETY: a NUL-terminated string leaked by `remove_if_killed`, never
+                    // freed; unlink is async-signal-safe.
+                    unsafe { libc::unlink(path) };
+                }
+            }
             // SAFETY: signal and raise are async-signal-safe.
             unsafe {
                 libc::signal(signal, libc::SIG_DFL);
@@ -79,6 +92,42 @@ extern "C" fn on_signal(signal: libc::c_int) {
             }
         }
     }
+}
+
+/// The files [`remove_if_killed`] named: NUL-terminated paths, leaked so that the handler
+/// never reads freed memory. Eight is more than any command writes.
+#[cfg(unix)]
+static DOOMED: [std::sync::atomic::AtomicPtr<libc::c_char>; 8] =
+    [const { std::sync::atomic::AtomicPtr::new(std::ptr::null_mut()) }; 8];
+
+/// Deletes `path` if a second signal kills the process (see the [module documentation](self)):
+/// for a temporary file that must not outlive the process. Once the file is renamed or deleted
+/// the name is harmless (nothing else creates a file of that name). Does nothing beyond eight
+/// files, or for a path with a NUL byte.
+pub fn remove_if_killed(path: &std::path::Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let Ok(name) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+            return;
+        };
+        let name = name.into_raw();
+        let taken = DOOMED.iter().any(|slot| {
+            slot.compare_exchange(
+                std::ptr::null_mut(),
+                name,
+                Ordering::SeqCst,
+                Ordering::SeqCst,
+            )
+            .is_ok()
+        });
+        if !taken {
+            // SAFETY: `name` came from `CString::into_raw` just above and was not stored.
+            drop(unsafe { std::ffi::CString::from_raw(name) });
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
 }
 
 /// The flag engines should poll, once [`install`] was called.

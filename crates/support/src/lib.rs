@@ -13,6 +13,8 @@
 //!   a time budget, a stop flag another thread may raise), as Pumpkin's `termination` module;
 //! - [`interrupt`] (feature `signals`): SIGINT and SIGTERM as a raised stop flag, for the
 //!   front ends' binaries;
+//! - [`memory_available`]: what the process may still allocate, so that a job too big for the
+//!   machine is refused at once instead of killed half-way;
 //! - [`clock::Instant`]: the clock the engines read, `std::time::Instant` everywhere but on
 //!   `wasm32-unknown-unknown`, where the standard one panics and this one stands still.
 //!
@@ -362,6 +364,40 @@ impl Budget {
             return Err(LimitReached::Time);
         }
         Ok(())
+    }
+}
+
+/// The bytes this process may still allocate, as far as the system says: the smaller of the
+/// memory the machine has available (`MemAvailable` plus free swap in `/proc/meminfo`) and what
+/// is left under the address-space limit (`ulimit -v`: `Max address space` in
+/// `/proc/self/limits` less `VmSize` in `/proc/self/status`). `None` where these files do not
+/// exist.
+pub fn memory_available() -> Option<u64> {
+    /// The number after `key` on its line of `text`, times `unit`.
+    fn field(text: &str, key: &str, unit: u64) -> Option<u64> {
+        let rest = text.lines().find_map(|line| line.strip_prefix(key))?;
+        let number = rest.split_whitespace().next()?;
+        number.parse::<u64>().ok().map(|v| v.saturating_mul(unit))
+    }
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok();
+    let machine = meminfo.as_deref().and_then(|text| {
+        let available = field(text, "MemAvailable:", 1024)?;
+        Some(available.saturating_add(field(text, "SwapFree:", 1024).unwrap_or(0)))
+    });
+    let limits = std::fs::read_to_string("/proc/self/limits").ok();
+    let address_space = limits
+        .as_deref()
+        .and_then(|text| field(text, "Max address space", 1))
+        .map(|limit| {
+            let used = std::fs::read_to_string("/proc/self/status")
+                .ok()
+                .and_then(|status| field(&status, "VmSize:", 1024))
+                .unwrap_or(0);
+            limit.saturating_sub(used)
+        });
+    match (machine, address_space) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
 

@@ -24,7 +24,8 @@ pub struct CountArgs {
     pub board: BoardArgs,
     /// Count solutions up to rotation and reflection (OEIS A002562) instead of all (A000170).
     /// With fixed queens or blocked squares: up to the rotations and reflections that map them
-    /// onto themselves (most such boards keep none, and then every solution counts).
+    /// onto themselves (most such boards keep none, and then every solution counts); --stats
+    /// names the ones used.
     #[arg(long, short)]
     pub unique: bool,
     /// Worker threads [default: all cores].
@@ -60,6 +61,10 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
 }
 
 pub fn run(args: CountArgs) -> Result<Status> {
+    // Before a count that may take hours, not after it.
+    for path in args.output.iter().chain(&args.checkpoint) {
+        output::check_output_path(path)?;
+    }
     let problem = args.board.problem()?;
     let job = if args.unique {
         Job::CountUnique
@@ -111,6 +116,9 @@ pub fn run(args: CountArgs) -> Result<Status> {
     let counts = counts.map_err(wrong_total_fails)?;
     drop(progress);
     args.method.report(engine.as_ref(), start.elapsed());
+    if args.unique {
+        args.method.report_symmetries(&problem);
+    }
     if !problem.is_completion() {
         let cause = format!(
             "a bug in the {} method or a hardware fault (memory, CPU) is the likely cause",
@@ -203,6 +211,16 @@ fn run_counter(
     counter.progress = config.progress.clone();
     counter.limits = config.limits.clone();
     counter.device = device;
+    // Test knobs, not options: pieces of fewer rows cut small boards' tasks too, and a node
+    // budget stops the count after about that many queens, so that the tests can stop a small
+    // count inside its tasks and resume it.
+    let knob = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
+    if let Some(rows) = knob("NQUEENS_PIECE_ROWS") {
+        counter.piece_rows = rows as usize;
+    }
+    if let Some(nodes) = knob("NQUEENS_NODE_LIMIT") {
+        counter.limits.nodes = Some(nodes);
+    }
     nqueens::Engine::check(&counter, job, problem)
         .map_err(|e| args.method.with_advice(e, job, problem, &config))?;
     let options = RunOptions {
@@ -219,6 +237,9 @@ fn run_counter(
     args.method.report(&counter, report.elapsed);
     if let (true, Some(device)) = (args.method.stats, &counter.device) {
         eprintln!("device={}", device.describe());
+    }
+    if args.unique {
+        args.method.report_symmetries(problem);
     }
     let mut out = output::open(args.output.as_deref())?;
     if args.shard.is_some() {
@@ -247,11 +268,18 @@ fn interrupted_count(n: u32, options: &RunOptions) -> Interrupted {
     // The run has ended and released the file: read back what it holds.
     let header = counter::checkpoint::Header::new(&tasks, shard);
     match Checkpoint::open(path, &header) {
-        Ok((_, records)) => Interrupted(format!(
-            "interrupted: {} of {total} tasks saved in {} — run the same command to resume",
-            records.len(),
-            path.display()
-        )),
+        Ok((file, records)) => {
+            // Tasks stopped midway keep the pieces they finished.
+            let in_part = match file.positions().len() {
+                0 => String::new(),
+                k => format!(", and {k} more in part"),
+            };
+            Interrupted(format!(
+                "interrupted: {} of {total} tasks saved in {}{in_part} — run the same command to resume",
+                records.len(),
+                path.display()
+            ))
+        }
         Err(e) => Interrupted(format!(
             "interrupted after {seconds:.1} s: the checkpoint {} cannot be read back ({e})",
             path.display()

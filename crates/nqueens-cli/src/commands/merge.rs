@@ -1,10 +1,9 @@
 //! `nqueens merge`: add up the shards of one count.
 
-use std::fs::File;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use clap::Args;
 use nqueens::engines::counter::shard;
 
@@ -16,7 +15,8 @@ use crate::output;
 /// that all K shards of one count are there exactly once, and print the total.
 #[derive(Debug, Args)]
 pub struct MergeArgs {
-    /// The shard results: files holding the JSON line each shard printed.
+    /// The shard results: files holding the JSON line each shard printed (`-` reads one from
+    /// standard input).
     #[arg(value_name = "FILES", required = true)]
     pub files: Vec<PathBuf>,
     /// Print the solutions up to rotation and reflection (A002562) instead of all (A000170).
@@ -42,7 +42,7 @@ pub fn run(args: MergeArgs) -> Result<Status> {
     }
     let mut sources = Vec::with_capacity(args.files.len());
     for path in &args.files {
-        sources.push((path.display().to_string(), read_shard_file(path)?));
+        sources.push(read_shard_file(path)?);
     }
     let merged = shard::merge(&sources).map_err(|e| wrong_total_fails(e.into()))?;
     if args.stats {
@@ -68,20 +68,22 @@ pub fn run(args: MergeArgs) -> Result<Status> {
     Ok(Status::Success)
 }
 
-/// A shard file's text, reading no more than a shard result can need (a larger file is
-/// refused by the merge with its name; a FIFO is read like a file).
-fn read_shard_file(path: &Path) -> Result<String> {
-    let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+/// A shard file's name for messages and its text, reading no more than a shard result can
+/// need (a larger file is refused by the merge with its name; a FIFO is read like a file, and
+/// `-` is standard input).
+fn read_shard_file(path: &Path) -> Result<(String, String)> {
+    let (name, input) = output::open_input(path)?;
     let mut bytes = Vec::new();
-    file.take(shard::MAX_SHARD_FILE as u64 + 1)
-        .read_to_end(&mut bytes)
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    String::from_utf8(bytes).or_else(|e| {
+    input
+        .take(shard::MAX_SHARD_FILE as u64 + 1)
+        .read_to_end(&mut bytes)?;
+    let text = String::from_utf8(bytes).or_else(|e| {
         if e.utf8_error().error_len().is_none() && e.as_bytes().len() > shard::MAX_SHARD_FILE {
             // Cut inside a character at the limit: long, not binary; the merge says so.
             Ok(String::from_utf8_lossy(e.as_bytes()).into_owned())
         } else {
-            bail!("{}: not a shard result (not UTF-8 text)", path.display())
+            bail!("{name}: not a shard result (not UTF-8 text)")
         }
-    })
+    })?;
+    Ok((name, text))
 }

@@ -16,16 +16,28 @@ pub mod verify_file;
 pub mod xc;
 pub mod xc_export;
 
-use nqueens::{Problem, Solution, verify};
+use nqueens::board::verify::verify_until;
+use nqueens::{Problem, Solution};
 
 use crate::Failure;
+use crate::interrupt::Interrupted;
 
 /// Every solution the CLI prints goes through the independent verifier first (O(n)); a wrong
-/// answer from an engine is a bug, reported as a failure rather than printed.
-pub fn check_solution(method: &str, problem: &Problem, solution: &Solution) -> Result<(), Failure> {
-    verify(problem, solution).map_err(|violation| {
-        Failure(format!(
+/// answer from an engine is a bug, reported as a failure rather than printed. A stop (Ctrl-C)
+/// ends the check of a huge board at once.
+pub fn check_solution(method: &str, problem: &Problem, solution: &Solution) -> anyhow::Result<()> {
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let stop = crate::interrupt::stop_flag();
+    match verify_until(problem, solution, stop.as_deref().unwrap_or(&never)) {
+        Some(Ok(())) => Ok(()),
+        Some(Err(violation)) => Err(Failure(format!(
             "the {method} method returned a wrong solution: {violation}"
         ))
-    })
+        .into()),
+        None => Err(Interrupted(format!(
+            "interrupted after {:.1} s",
+            crate::interrupt::elapsed_seconds()
+        ))
+        .into()),
+    }
 }

@@ -2,7 +2,9 @@
 //! competitions require.
 //!
 //! The formula is read and checked whole before the proof file or the `--output` file is
-//! created, so a rejected input leaves both untouched (see [`crate::output`]).
+//! created, so a rejected input leaves both untouched, and both appear only with an answer
+//! (exit 10 or 20): a search stopped by a limit or Ctrl-C leaves them as they were (see
+//! [`crate::output`]). The model lists every variable the header declares.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -10,7 +12,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use sat::{ClauseSink, Cnf, Outcome, Solver, read_dimacs};
+use sat::{ClauseSink, Cnf, Lit, Outcome, Solver, Var, read_dimacs};
 
 use crate::Status;
 use crate::output;
@@ -54,7 +56,7 @@ pub fn run(args: SatArgs) -> Result<Status> {
     // Every input first: the formula, read and checked whole.
     let (name, input) = output::open_input(&args.file)?;
     let mut cnf = Cnf::new();
-    read_dimacs(input, &mut cnf).with_context(|| name.clone())?;
+    let header = read_dimacs(input, &mut cnf).with_context(|| name.clone())?;
     // Then the outputs.
     let mut out = output::open(args.output.as_deref())?;
     let mut solver = Solver::new();
@@ -75,7 +77,11 @@ pub fn run(args: SatArgs) -> Result<Status> {
     solver.set_work(progress.as_ref().map(|line| line.work("conflicts")));
     let outcome = solver.solve();
     drop(progress);
-    solver.finish_proof()?;
+    // A proof is kept only with an answer (see `output::settle`): one cut short by a limit or
+    // Ctrl-C is dropped unfinished, whatever its writes said.
+    if !matches!(outcome, Outcome::Unknown(_)) {
+        solver.finish_proof()?;
+    }
     if args.stats {
         eprintln!(
             "elapsed={:.3}s {}",
@@ -86,9 +92,12 @@ pub fn run(args: SatArgs) -> Result<Status> {
     let status = match outcome {
         Outcome::Sat(model) => {
             writeln!(out, "s SATISFIABLE")?;
+            // Every variable the header declares, as SAT competitions require: those no clause
+            // names are free, and false.
             let mut line = String::from("v");
-            for lit in model.lits() {
-                let text = lit.to_dimacs().to_string();
+            for index in 0..header.vars {
+                let var = Var::from_index(index);
+                let text = Lit::new(var, !model.value(var)).to_dimacs().to_string();
                 if line.len() + 1 + text.len() > 78 {
                     writeln!(out, "{line}")?;
                     line = String::from("v");

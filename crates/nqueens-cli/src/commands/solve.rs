@@ -9,6 +9,7 @@ use nqueens::{Job, Outcome};
 
 use crate::Status;
 use crate::args::{BoardArgs, MethodArgs, OutputArgs};
+use crate::interrupt::UntilInterrupted;
 use crate::output;
 
 /// Find one solution and draw it (exit 1 if there is none).
@@ -34,7 +35,8 @@ pub fn run(args: SolveArgs) -> Result<Status> {
     match outcome {
         Outcome::Found(solution) => {
             super::check_solution(engine.name(), &problem, &solution)?;
-            let out = output::open(args.output.output.as_deref())?;
+            // A huge answer is gigabytes of text: a stop ends the writing at its next chunk.
+            let out = UntilInterrupted(output::open(args.output.output.as_deref())?);
             let mut writer = SolutionWriter::new(out, format, &problem, args.output.svg.style());
             writer.write(&solution)?;
             writer.finish()?;
@@ -44,6 +46,8 @@ pub fn run(args: SolveArgs) -> Result<Status> {
             eprintln!("no solution");
             Ok(Status::NoSolution)
         }
+        // Ctrl-C: the caller says so (the limit that stopped the search was the stop flag).
+        Outcome::GaveUp { .. } if crate::interrupt::requested() => Ok(Status::GaveUp),
         Outcome::GaveUp { reason } => {
             eprintln!(
                 "{}",

@@ -96,22 +96,10 @@ pub enum EngineArg {
 }
 
 pub fn run(args: XcArgs) -> Result<Status> {
-    let stdin = args.file.as_os_str() == "-";
-    let name = if stdin {
-        "standard input".to_string()
-    } else {
-        args.file.display().to_string()
-    };
     // Read through the bounded reader: an endless input (a device, a runaway pipe) ends in an
-    // error instead of exhausting memory.
-    let problem = if stdin {
-        Problem::read(std::io::stdin().lock())
-    } else {
-        let file =
-            std::fs::File::open(&args.file).with_context(|| format!("cannot read {name}"))?;
-        Problem::read(file)
-    };
-    let problem = problem.with_context(|| name.clone())?;
+    // error instead of exhausting memory, and Ctrl-C stops the reading.
+    let (name, input) = output::open_input(&args.file)?;
+    let problem = Problem::read(input).with_context(|| name.clone())?;
     let engine = match args.engine {
         EngineArg::Links => EngineChoice::Links,
         EngineArg::Bits => EngineChoice::Bits,

@@ -353,13 +353,13 @@ fn an_old_format_checkpoint_is_refused() {
     let (path, bytes) = finished_checkpoint(&dir, 9);
     let text = String::from_utf8(bytes)
         .unwrap()
-        .replacen(" v2 ", " v1 ", 1);
+        .replacen(" v3 ", " v1 ", 1);
     std::fs::write(&path, &text).unwrap();
     assert_one_line_error(
         &["count", "9", "--checkpoint", &path],
         2,
         &format!(
-            "checkpoint {path} was written in checkpoint format v1; this nqueens reads format v2 only"
+            "checkpoint {path} was written in checkpoint format v1; this nqueens reads formats v2 and v3 only"
         ),
     );
     assert_eq!(std::fs::read_to_string(&path).unwrap(), text);

@@ -5,7 +5,7 @@
 #[path = "../../../sat/tests/rup.rs"]
 mod rup;
 
-use crate::util::{interrupted, run, write_temp};
+use crate::util::{interrupted, pigeonhole, run, run_with, write_temp};
 use nqueens::{Problem, Solution, instances::oeis, verify};
 
 /// The clauses and variable count of a DIMACS text (test-side parsing, comments skipped).
@@ -237,29 +237,7 @@ fn malformed_dimacs_is_one_line_with_its_line_number_and_exit_2() {
 #[test]
 fn ctrl_c_says_interrupted_once_and_never_gave_up() {
     // Eleven pigeons, ten holes: unsatisfiable, and seconds of search for any CDCL solver.
-    let (pigeons, holes) = (11, 10);
-    let var = |p: usize, h: usize| p * holes + h + 1;
-    let mut clauses = Vec::new();
-    for p in 0..pigeons {
-        clauses.push(
-            (0..holes)
-                .map(|h| var(p, h).to_string())
-                .collect::<Vec<_>>()
-                .join(" "),
-        );
-    }
-    for h in 0..holes {
-        for a in 0..pigeons {
-            for b in a + 1..pigeons {
-                clauses.push(format!("-{} -{}", var(a, h), var(b, h)));
-            }
-        }
-    }
-    let mut text = format!("p cnf {} {}\n", pigeons * holes, clauses.len());
-    for clause in &clauses {
-        text.push_str(clause);
-        text.push_str(" 0\n");
-    }
+    let text = pigeonhole(11, 10);
     let dir = tempfile::tempdir().unwrap();
     let path = write_temp(&dir, "php.cnf", &text);
     let (code, stdout, stderr) =
@@ -268,4 +246,26 @@ fn ctrl_c_says_interrupted_once_and_never_gave_up() {
     assert_eq!(stdout, "s UNKNOWN\n");
     assert_eq!(stderr.lines().count(), 1, "{stderr:?}");
     assert!(stderr.starts_with("interrupted after "), "{stderr:?}");
+}
+
+#[test]
+fn a_model_gives_every_declared_variable() {
+    // As SAT competitions require: variables no clause names are listed too (false).
+    let (code, stdout, stderr) = run_with(&["sat", "-"], "p cnf 3 1\n1 0\n");
+    assert_eq!(code, 10, "{stderr}");
+    assert_eq!(stdout, "s SATISFIABLE\nv 1 -2 -3 0\n");
+    // Long models wrap, every line starting `v`, and name each variable once.
+    let (code, stdout, _) = run_with(&["sat", "-"], "p cnf 40 2\n-40 0\n7 0\n");
+    assert_eq!(code, 10);
+    let mut values: Vec<i64> = Vec::new();
+    for line in stdout.lines().skip(1) {
+        assert!(line.starts_with("v ") && line.len() <= 80, "{line}");
+        values.extend(line[2..].split(' ').map(|v| v.parse::<i64>().unwrap()));
+    }
+    assert_eq!(values.pop(), Some(0));
+    assert_eq!(
+        values.iter().map(|v| v.abs()).collect::<Vec<_>>(),
+        (1..=40).collect::<Vec<_>>()
+    );
+    assert!(values.contains(&7) && values.contains(&-40) && values.contains(&-1));
 }

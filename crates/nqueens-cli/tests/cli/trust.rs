@@ -227,7 +227,7 @@ fn errors_quote_a_short_excerpt_with_control_characters_escaped() {
     let (code, _, stderr) = run(&["verify", &solutions]);
     assert_eq!(code, 2);
     assert!(
-        stderr.contains("s.txt:2:3: unexpected byte 0x1b"),
+        stderr.contains("s.txt:2:3: unexpected '\\u{1b}'"),
         "{stderr}"
     );
     assert!(
@@ -562,6 +562,10 @@ fn no_argument_or_small_file_makes_any_command_abort() {
         piped(&["sat", "-"], b"p cnf 3 1\n-1 -2 -3 0\n"),
         case(&["sat", "/dev/null"]),
         case(&["xc", "/dev/null"]),
+        // Endless or huge inputs end at the readers' bounds.
+        case(&["sat", "/dev/zero"]),
+        case(&["xc", "/dev/zero"]),
+        piped(&["xc", "-"], &b"n = 8\n".repeat(12_000_000)),
         case(&["merge"]),
         case(&["bench", "--help"]),
     ];
@@ -580,12 +584,13 @@ fn no_argument_or_small_file_makes_any_command_abort() {
 }
 
 /// The cases of the SAT solver and the shard files:
-/// `p cnf 1000000000 1` (32 bytes), `--shard 1/4294967295` then `merge`, `solve 4000 -m sat
-/// --encoding compact` and the documented limit n = 15,000.
+/// `p cnf 1000000000 2` (37 bytes; unsatisfiable, as a model would list a billion variables),
+/// `--shard 1/4294967295` then `merge`, `solve 4000 -m sat --encoding compact` and the
+/// documented limit n = 15,000.
 #[test]
 fn the_sat_and_shard_cases_do_not_abort() {
     let dir = tempfile::tempdir().unwrap();
-    let cnf = write_temp(&dir, "big.cnf", "p cnf 1000000000 1\n1 0\n");
+    let cnf = write_temp(&dir, "big.cnf", "p cnf 1000000000 2\n1 0\n-1 0\n");
     let shard = dir.path().join("shard.json").display().to_string();
     let mut cases = vec![
         case(&["sat", &cnf]),

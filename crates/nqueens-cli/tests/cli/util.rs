@@ -51,10 +51,12 @@ pub fn assert_usage_error(args: &[&str], expected: &str) {
     assert_one_line_error(args, 2, expected);
 }
 
-/// Reads one `coords` line (1-based `ROW:COL` pairs, in any order) as a solution.
+/// Reads one `coords` line (1-based `ROW:COL` pairs, in any order) as a solution; the blocked
+/// squares it marks (`!ROW:COL`) are left out.
 pub fn parse_coords(line: &str) -> Solution {
     let mut pairs: Vec<(u32, u32)> = line
         .split_whitespace()
+        .filter(|token| !token.starts_with('!'))
         .map(|pair| {
             let (row, col) = pair.split_once(':').expect("ROW:COL");
             (row.parse().expect("a row"), col.parse().expect("a column"))
@@ -112,4 +114,32 @@ pub fn interrupted(args: &[&str], delay: std::time::Duration) -> (i32, String, S
         String::from_utf8(out.stdout).expect("UTF-8 stdout"),
         String::from_utf8(out.stderr).expect("UTF-8 stderr"),
     )
+}
+
+/// The pigeonhole formula in DIMACS: `pigeons` pigeons, each in one of `holes` holes, no two in
+/// one. With one pigeon more than holes (11 in 10, say) it is unsatisfiable and takes a CDCL
+/// solver many seconds: a search that lasts past a limit or a Ctrl-C.
+pub fn pigeonhole(pigeons: usize, holes: usize) -> String {
+    let var = |p: usize, h: usize| p * holes + h + 1;
+    let mut clauses = Vec::new();
+    for p in 0..pigeons {
+        clauses.push(
+            (0..holes)
+                .map(|h| format!("{} ", var(p, h)))
+                .collect::<String>(),
+        );
+    }
+    for h in 0..holes {
+        for a in 0..pigeons {
+            for b in a + 1..pigeons {
+                clauses.push(format!("-{} -{} ", var(a, h), var(b, h)));
+            }
+        }
+    }
+    let mut text = format!("p cnf {} {}\n", pigeons * holes, clauses.len());
+    for clause in clauses {
+        text.push_str(&clause);
+        text.push_str("0\n");
+    }
+    text
 }

@@ -24,6 +24,7 @@ Searches release the GIL between callbacks and answer Ctrl-C.
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Iterable, List, Optional, Tuple, Union
 
 from ._nqueens import cp_search as _search
@@ -152,8 +153,10 @@ class CpModel:
         self._removed: List[Tuple[int, int]] = []
 
     def new_int_var(self, lb: int, ub: int, name: str = "") -> IntVar:
-        """A new variable with values ``lb..ub`` (both included); ``lb > ub`` (an empty
-        domain) raises ``ValueError``, as CP-SAT does."""
+        """A new variable with values ``lb..ub`` (both included); a bound that is not an
+        integer raises ``TypeError`` and ``lb > ub`` (an empty domain) ``ValueError``, here,
+        not when the model is solved."""
+        lb, ub = _bound(lb, "lb"), _bound(ub, "ub")
         if lb > ub:
             raise ValueError(f"new_int_var({lb}, {ub}): the domain {lb}..{ub} is empty (lb > ub)")
         var = IntVar(self, len(self._vars), lb, ub, name)
@@ -216,9 +219,24 @@ class CpModel:
     Add = add
 
 
+def _bound(value: Any, which: str) -> int:
+    """A domain bound as an int: any integer (``operator.index``: int, bool, NumPy's integers),
+    nothing else."""
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"new_int_var: {which} must be an integer, not {value!r}") from None
+
+
 class CpSolverSolutionCallback:
     """Subclass and implement ``on_solution_callback()``; inside it, ``self.value(x)`` reads a
-    value of the current solution and ``self.stop_search()`` ends the search."""
+    value of the current solution and ``self.stop_search()`` ends the search. A subclass whose
+    ``__init__`` does not call this one's works too: the state starts from the class's
+    defaults."""
+
+    _values: Optional[List[int]] = None
+    _stop = False
+    _count = 0
 
     def __init__(self) -> None:
         self._values: Optional[List[int]] = None
@@ -299,7 +317,7 @@ class CpSolver:
         hook = None
         if callback is not None:
             if not hasattr(callback, "_hook"):
-                raise TypeError("the callback must subclass CpSolverSolutionCallback (and call its __init__)")
+                raise TypeError(f"the callback must subclass CpSolverSolutionCallback, not {type(callback).__name__}")
             hook = callback._hook
         limit = self.parameters.max_time_in_seconds
         seed = self.parameters.random_seed

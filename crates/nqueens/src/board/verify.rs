@@ -5,6 +5,8 @@
 //! memory (so it also checks answers for n = 10^8). When a rule is broken it reports the first
 //! offending queen in row order together with the earlier queen it clashes with.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use thiserror::Error;
 
 use crate::board::{Numbering, Problem, Queen, Solution};
@@ -125,6 +127,34 @@ impl std::fmt::Display for Violation {
 /// assert_eq!(err.to_string(), "queens 2:3 and 3:4 attack each other along a diagonal");
 /// ```
 pub fn verify(problem: &Problem, solution: &Solution) -> Result<(), Violation> {
+    scan(problem, solution, &AtomicBool::new(false)).map(|_| ())
+}
+
+/// [`verify`] that looks at `stop` every [`STOP_ROWS`] rows and answers `None` once it is
+/// raised: the check of a board of 10⁹ rows takes seconds, and Ctrl-C must not wait for it.
+pub fn verify_until(
+    problem: &Problem,
+    solution: &Solution,
+    stop: &AtomicBool,
+) -> Option<Result<(), Violation>> {
+    match scan(problem, solution, stop) {
+        Ok(true) => Some(Ok(())),
+        Ok(false) => None,
+        Err(violation) => Some(Err(violation)),
+    }
+}
+
+/// Rows [`verify_until`] checks between two looks at its stop flag.
+pub const STOP_ROWS: u64 = 1 << 20;
+
+/// The bytes [`verify`] takes for a board of n rows: one bit per column, diagonal and
+/// anti-diagonal (5n bits), for the memory estimates of the jobs whose answers it checks.
+pub fn verify_bytes(n: u32) -> u64 {
+    5 * u64::from(n).div_ceil(8) + 24
+}
+
+/// The check itself: `Ok(true)` when every rule holds, `Ok(false)` if `stop` was raised first.
+fn scan(problem: &Problem, solution: &Solution, stop: &AtomicBool) -> Result<bool, Violation> {
     let n = problem.n();
     let columns = solution.columns();
     if columns.len() != n as usize {
@@ -166,6 +196,9 @@ pub fn verify(problem: &Problem, solution: &Solution) -> Result<(), Violation> {
     let diagonal = |row: u64, col: u64| row + n64 - 1 - col;
     let anti_diagonal = |row: u64, col: u64| row + col;
     for (row, &col) in (0u64..).zip(columns) {
+        if row & (STOP_ROWS - 1) == 0 && stop.load(Ordering::Relaxed) {
+            return Ok(false);
+        }
         let col = u64::from(col);
         // The clash is with the one earlier queen on the same line; find it by a second scan.
         let earlier = |same_line: &dyn Fn(u64, u64) -> bool| {
@@ -201,7 +234,7 @@ pub fn verify(problem: &Problem, solution: &Solution) -> Result<(), Violation> {
             });
         }
     }
-    Ok(())
+    Ok(true)
 }
 
 /// A fixed-size set of small integers, one bit each.

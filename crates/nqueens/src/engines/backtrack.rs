@@ -459,6 +459,7 @@ impl Engine for Backtrack {
                         total: Some(first_row.len() as u64),
                         solutions: totals.0.total,
                         nodes: u128::from(totals.1),
+                        ..Progress::default()
                     });
                 }
             }

@@ -27,8 +27,11 @@
 //! 4n bytes). Fixed queens cannot be honoured: the formula is one placement, so completion
 //! problems are refused up front by [`Engine::check`] (local search handles them).
 
+use nqueens_support::{Budget, LimitReached};
+
+use crate::board::verify::verify_bytes;
 use crate::board::{Problem, Solution};
-use crate::engine::{Engine, Job, Outcome, Stats};
+use crate::engine::{Engine, Job, Limits, Outcome, Stats};
 use crate::error::Error;
 
 /// The columns (0-based, row by row) of the explicit solution for `n`, or `None` for n = 2 and
@@ -41,12 +44,16 @@ use crate::error::Error;
 /// ```
 pub fn columns(n: u32) -> Option<Vec<u32>> {
     let mut out = Vec::new();
-    fill(n, &mut out).then_some(out)
+    fill(n, &mut out, &Budget::start(&Limits::default()))
+        .expect("no limits")
+        .then_some(out)
 }
 
-/// Like [`columns`], but reports a board too large for memory as an error instead of aborting.
-fn try_columns(n: u32) -> Result<Option<Vec<u32>>, Error> {
-    let bytes = 4 * u64::from(n);
+/// Like [`columns`], but reports a board too large for memory as an error instead of aborting
+/// (the estimate covers the columns and the check of the answer that follows,
+/// [`verify_bytes`]), and stops at `limits` (looked at every [`ROWS_PER_LOOK`] rows).
+fn try_columns(n: u32, limits: &Limits) -> Result<Result<Option<Vec<u32>>, LimitReached>, Error> {
+    let bytes = 4 * u64::from(n) + verify_bytes(n);
     check_memory("construct", n, bytes)?;
     let mut out = Vec::new();
     out.try_reserve_exact(n as usize)
@@ -55,8 +62,11 @@ fn try_columns(n: u32) -> Result<Option<Vec<u32>>, Error> {
             n,
             bytes,
         })?;
-    Ok(fill(n, &mut out).then_some(out))
+    Ok(fill(n, &mut out, &Budget::start(limits)).map(|solved| solved.then_some(out)))
 }
+
+/// Rows the construction writes between two looks at its limits (a few milliseconds).
+const ROWS_PER_LOOK: u32 = 1 << 22;
 
 /// Refuses, before anything is built, a job that would need about `bytes` of memory when that is
 /// more than this process can get ([`memory_available`]): [`Error::OutOfMemory`] names the
@@ -72,80 +82,68 @@ pub fn check_memory(method: &'static str, n: u32, bytes: u64) -> Result<(), Erro
     }
 }
 
-/// The bytes this process may still allocate, as far as the system says: the smaller of the
-/// memory the machine has available (`MemAvailable` plus free swap in `/proc/meminfo`) and what
-/// is left under the address-space limit (`ulimit -v`: `Max address space` in
-/// `/proc/self/limits` less `VmSize` in `/proc/self/status`). `None` where these files do not
-/// exist.
+/// The bytes this process may still allocate, as far as the system says
+/// ([`nqueens_support::memory_available`]); `None` where it does not say.
 pub fn memory_available() -> Option<u64> {
-    /// The number after `key` on its line of `text`, times `unit`.
-    fn field(text: &str, key: &str, unit: u64) -> Option<u64> {
-        let rest = text.lines().find_map(|line| line.strip_prefix(key))?;
-        let number = rest.split_whitespace().next()?;
-        number.parse::<u64>().ok().map(|v| v.saturating_mul(unit))
-    }
-    let meminfo = std::fs::read_to_string("/proc/meminfo").ok();
-    let machine = meminfo.as_deref().and_then(|text| {
-        let available = field(text, "MemAvailable:", 1024)?;
-        Some(available.saturating_add(field(text, "SwapFree:", 1024).unwrap_or(0)))
-    });
-    let limits = std::fs::read_to_string("/proc/self/limits").ok();
-    let address_space = limits
-        .as_deref()
-        .and_then(|text| field(text, "Max address space", 1))
-        .map(|limit| {
-            let used = std::fs::read_to_string("/proc/self/status")
-                .ok()
-                .and_then(|status| field(&status, "VmSize:", 1024))
-                .unwrap_or(0);
-            limit.saturating_sub(used)
-        });
-    match (machine, address_space) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
+    nqueens_support::memory_available()
 }
 
-/// Appends the explicit solution's 0-based columns to `out`; false for n = 2, 3.
-fn fill(n: u32, out: &mut Vec<u32>) -> bool {
+/// Appends the explicit solution's 0-based columns to `out`; false for n = 2, 3; stops at
+/// `budget`, looked at every [`ROWS_PER_LOOK`] rows.
+fn fill(n: u32, out: &mut Vec<u32>, budget: &Budget) -> Result<bool, LimitReached> {
     if n == 2 || n == 3 {
-        return false;
+        return Ok(false);
     }
+    // `out.extend(range.map(f))`, a few million rows at a time.
+    let extend = |out: &mut Vec<u32>, range: std::ops::RangeInclusive<u32>, f: fn(u32) -> u32| {
+        let (mut from, to) = range.into_inner();
+        while from <= to {
+            budget.check_now()?;
+            let last = to.min(from.saturating_add(ROWS_PER_LOOK - 1));
+            out.extend((from..=last).map(f));
+            match last.checked_add(1) {
+                Some(next) => from = next,
+                None => break,
+            }
+        }
+        Ok(())
+    };
     out.reserve_exact(n as usize);
     // 1-based: the evens 2..=2h and the odds 1..=2o−1, where h = ⌊n/2⌋ and o = n − h.
     let half = n / 2;
-    let evens = 1..=half;
-    let odds = 1..=n - half;
-    let even = |k: u32| 2 * k - 1; // the k-th even number, as a 0-based column
-    let odd = |k: u32| 2 * k - 2; // the k-th odd number, as a 0-based column
+    let even: fn(u32) -> u32 = |k| 2 * k - 1; // the k-th even number, as a 0-based column
+    let odd: fn(u32) -> u32 = |k| 2 * k - 2; // the k-th odd number, as a 0-based column
     match n % 6 {
         2 => {
             // Evens, then 3, 1, 7, 9, …, 5 (n ≥ 8 here, so 1, 3, 5 exist).
-            out.extend(evens.map(even));
+            extend(out, 1..=half, even)?;
             out.extend([odd(2), odd(1)]);
-            out.extend((4..=n - half).map(odd));
+            extend(out, 4..=n - half, odd)?;
             out.push(odd(3));
         }
         3 => {
             // 4, 6, …, 2, then 5, 7, …, 1, 3 (n ≥ 9 here).
-            out.extend((2..=half).map(even));
+            extend(out, 2..=half, even)?;
             out.push(even(1));
-            out.extend((3..=n - half).map(odd));
+            extend(out, 3..=n - half, odd)?;
             out.extend([odd(1), odd(2)]);
         }
         _ => {
-            out.extend(evens.map(even));
-            out.extend(odds.map(odd));
+            extend(out, 1..=half, even)?;
+            extend(out, 1..=n - half, odd)?;
         }
     }
     debug_assert_eq!(out.len(), n as usize);
-    true
+    Ok(true)
 }
 
 /// The construction as an engine: `solve` only, without fixed queens. See the
 /// [module documentation](self).
 #[derive(Clone, Debug, Default)]
 pub struct Construct {
+    /// When to give up (time budget, stop flag): looked at every few million rows, so a board
+    /// of 4·10⁹ rows stops within milliseconds too.
+    pub limits: Limits,
     stats: Stats,
 }
 
@@ -181,9 +179,12 @@ impl Engine for Construct {
     fn solve(&mut self, problem: &Problem) -> Result<Outcome, Error> {
         self.check(Job::Solve, problem)?;
         self.stats = Stats::default();
-        let outcome = match try_columns(problem.n())? {
-            Some(columns) => Outcome::Found(Solution::from_columns(columns)),
-            None => Outcome::NoSolution,
+        let outcome = match try_columns(problem.n(), &self.limits)? {
+            Ok(Some(columns)) => Outcome::Found(Solution::from_columns(columns)),
+            Ok(None) => Outcome::NoSolution,
+            Err(reached) => Outcome::GaveUp {
+                reason: reached.to_string(),
+            },
         };
         if matches!(outcome, Outcome::Found(_)) {
             self.stats.set("rows", u128::from(problem.n()));
@@ -201,6 +202,29 @@ mod tests {
     use std::ops::ControlFlow;
 
     use super::*;
+
+    #[test]
+    fn a_raised_stop_flag_ends_the_construction_and_its_check() {
+        use std::sync::Arc;
+        use std::sync::atomic::AtomicBool;
+        let p = problem(20_000_000);
+        let stop = Arc::new(AtomicBool::new(true));
+        let mut engine = Construct::default();
+        engine.limits.stop = Some(stop.clone());
+        assert_eq!(
+            engine.solve(&p).unwrap(),
+            Outcome::GaveUp {
+                reason: "stopped".into()
+            }
+        );
+        let s = Solution::from_columns(columns(20_000_000).unwrap());
+        assert_eq!(crate::board::verify::verify_until(&p, &s, &stop), None);
+        stop.store(false, std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(
+            crate::board::verify::verify_until(&p, &s, &stop),
+            Some(Ok(()))
+        );
+    }
 
     #[test]
     fn a_job_above_the_machine_is_refused_before_it_is_built() {

@@ -246,6 +246,7 @@ impl<W: FnMut(TraceStep<'_>) -> ControlFlow<()>> cp::Observer for Observer<'_, '
                 total: self.root_subtrees,
                 solutions: u128::from(stats.solutions),
                 nodes: u128::from(stats.nodes),
+                ..Progress::default()
             });
         }
         ControlFlow::Continue(())

@@ -58,11 +58,32 @@
 
 use std::collections::{HashMap, HashSet};
 
-use nqueens_support::SplitMix64;
+use nqueens_support::{Budget, LimitReached, SplitMix64};
 
+use crate::board::verify::verify_bytes;
 use crate::board::{Problem, Solution};
-use crate::engine::{Engine, Job, Outcome, Progress, ProgressSink, Stats};
+use crate::engine::{Engine, Job, Limits, Outcome, Progress, ProgressSink, Stats};
 use crate::error::Error;
+
+/// Rows an O(n) pass of the search (a shuffle, a start, a rescan) handles between two looks at
+/// its limits: a few milliseconds.
+const ROWS_PER_LOOK: usize = 1 << 20;
+
+/// Calls `visit` with each of the rows `0..len` of an O(n) pass, in order, looking at the
+/// budget's clock and stop flag before every [`ROWS_PER_LOOK`] of them.
+#[inline(always)]
+fn each_row(len: usize, budget: &Budget, mut visit: impl FnMut(usize)) -> Result<(), LimitReached> {
+    let mut row = 0;
+    while row < len {
+        budget.check_now()?;
+        let end = len.min(row + ROWS_PER_LOOK);
+        while row < end {
+            visit(row);
+            row += 1;
+        }
+    }
+    Ok(())
+}
 
 /// How many columns of the pool the greedy start tries for a row before forcing one.
 pub const GREEDY_TRIES: usize = 64;
@@ -91,6 +112,10 @@ pub struct Local {
     pub max_steps: Option<u64>,
     /// Where the search reports each finished attempt.
     pub progress: Option<ProgressSink>,
+    /// When to give up (time budget, stop flag): looked at every thousand repair steps and
+    /// every million rows of the O(n) passes, so a board of 3·10⁹ rows stops within a
+    /// fraction of a second.
+    pub limits: Limits,
     stats: Stats,
 }
 
@@ -109,6 +134,7 @@ impl Local {
             max_attempts: None,
             max_steps: None,
             progress: None,
+            limits: Limits::default(),
             stats: Stats::default(),
         }
     }
@@ -253,31 +279,38 @@ impl Movable {
 /// shuffle each bucket, which fits in the L2 cache. Every permutation is equally likely: an
 /// assignment to buckets and an order inside each bucket determine it uniquely, and both are
 /// uniform. The bucket sizes come from a first pass over a copy of the random stream.
-fn shuffle(out: &mut [u32], source: impl Fn(usize) -> u32, rng: &mut SplitMix64) {
+fn shuffle(
+    out: &mut [u32],
+    source: impl Fn(usize) -> u32,
+    rng: &mut SplitMix64,
+    budget: &Budget,
+) -> Result<(), LimitReached> {
     /// Elements per bucket, on average: 16 Ki of 4 bytes, well inside L2.
     const BUCKET: usize = 1 << 14;
     let len = out.len();
     let buckets = len.div_ceil(BUCKET).clamp(1, 1024);
     let mut ends = vec![0usize; buckets + 1];
     let mut sizes = rng.clone();
-    for _ in 0..len {
+    each_row(len, budget, |_| {
         ends[sizes.below_u64(buckets as u64) as usize + 1] += 1;
-    }
+    })?;
     for b in 0..buckets {
         ends[b + 1] += ends[b];
     }
     let mut next = ends.clone();
-    for k in 0..len {
+    each_row(len, budget, |k| {
         let bucket = rng.below_u64(buckets as u64) as usize;
         out[next[bucket]] = source(k);
         next[bucket] += 1;
-    }
+    })?;
     for b in 0..buckets {
+        budget.check_now()?;
         let bucket = &mut out[ends[b]..ends[b + 1]];
         for k in (1..bucket.len()).rev() {
             bucket.swap(k, rng.below_u64(k as u64 + 1) as usize);
         }
     }
+    Ok(())
 }
 
 /// Work counters of one search.
@@ -344,12 +377,32 @@ struct Search<B: BlockedSquares> {
 }
 
 impl<B: BlockedSquares> Search<B> {
-    fn new(problem: &Problem, blocked: B, seed: u64) -> Result<Self, Error> {
+    /// The search of `problem`, its O(n) arrays filled a million rows at a time between looks
+    /// at `budget` (a board of 4·10⁹ rows takes seconds to set up); `Ok(Err(_))` if a limit
+    /// came first, an error if the machine has not the memory.
+    fn new(
+        problem: &Problem,
+        blocked: B,
+        seed: u64,
+        budget: &Budget,
+    ) -> Result<Result<Self, LimitReached>, Error> {
         let n = problem.n() as usize;
+        // The columns (4n bytes), four bit sets of 2n lines (n bytes), for a completion the
+        // movable rows and free columns (8n bytes and a flag a column), a blocked square's
+        // entry in its set, and the check of the answer: refused at once where the machine
+        // has less.
+        let n64 = n as u64;
+        let completion = if problem.is_completion() { 9 * n64 } else { 0 };
+        let bytes = 4 * n64
+            + n64
+            + completion
+            + 48 * problem.blocked().len() as u64
+            + verify_bytes(problem.n());
+        crate::engines::construct::check_memory("local", problem.n(), bytes)?;
         let out_of_memory = || Error::OutOfMemory {
             method: "local",
             n: problem.n(),
-            bytes: 9 * n as u64,
+            bytes,
         };
         let mut columns: Vec<u32> = Vec::new();
         columns.try_reserve_exact(n).map_err(|_| out_of_memory())?;
@@ -358,20 +411,37 @@ impl<B: BlockedSquares> Search<B> {
             for q in problem.fixed() {
                 column_used[q.col as usize] = true;
             }
-            let free_columns: Vec<u32> = (0..problem.n())
-                .filter(|&c| !column_used[c as usize])
-                .collect();
-            let rows: Vec<u32> = (0..problem.n())
-                .filter(|&row| problem.fixed_column(row).is_none())
-                .collect();
-            columns.extend((0..problem.n()).map(|row| problem.fixed_column(row).unwrap_or(0)));
+            let movable = n - problem.fixed().len();
+            let (mut free_columns, mut rows) = (Vec::new(), Vec::new());
+            free_columns
+                .try_reserve_exact(movable)
+                .and_then(|()| rows.try_reserve_exact(movable))
+                .map_err(|_| out_of_memory())?;
+            let filled = each_row(n, budget, |i| {
+                if !column_used[i] {
+                    free_columns.push(i as u32);
+                }
+                let fixed = problem.fixed_column(i as u32);
+                if fixed.is_none() {
+                    rows.push(i as u32);
+                }
+                columns.push(fixed.unwrap_or(0));
+            });
+            if let Err(reached) = filled {
+                return Ok(Err(reached));
+            }
             Movable::Rows { rows, free_columns }
         } else {
-            columns.resize(n, 0);
+            while columns.len() < n {
+                if let Err(reached) = budget.check_now() {
+                    return Ok(Err(reached));
+                }
+                columns.resize(n.min(columns.len() + ROWS_PER_LOOK), 0);
+            }
             Movable::All(n)
         };
         let lines = (2 * n).saturating_sub(1);
-        Ok(Search {
+        Ok(Ok(Search {
             n,
             columns,
             down: Lines::new(lines),
@@ -383,7 +453,7 @@ impl<B: BlockedSquares> Search<B> {
             witness_lost: false,
             rng: SplitMix64::new(seed),
             counters: Counters::default(),
-        })
+        }))
     }
 
     fn down_line(&self, row: usize, col: u32) -> usize {
@@ -439,7 +509,12 @@ impl<B: BlockedSquares> Search<B> {
 
     /// A fresh first permutation: fixed queens in place, the movable columns shuffled among the
     /// movable rows and, for the greedy start, reordered row by row to avoid collisions.
-    fn start(&mut self, start: Start, problem: &Problem) {
+    fn start(
+        &mut self,
+        start: Start,
+        problem: &Problem,
+        budget: &Budget,
+    ) -> Result<(), LimitReached> {
         self.down.clear();
         self.up.clear();
         self.collisions = 0;
@@ -450,17 +525,17 @@ impl<B: BlockedSquares> Search<B> {
         }
         let m = self.movable.len();
         match &self.movable {
-            Movable::All(_) => shuffle(&mut self.columns, |k| k as u32, &mut self.rng),
+            Movable::All(_) => shuffle(&mut self.columns, |k| k as u32, &mut self.rng, budget)?,
             Movable::Rows { rows, free_columns } => {
                 let mut order = vec![0; m];
-                shuffle(&mut order, |k| free_columns[k], &mut self.rng);
+                shuffle(&mut order, |k| free_columns[k], &mut self.rng, budget)?;
                 for (&row, col) in rows.iter().zip(order) {
                     self.columns[row as usize] = col;
                 }
             }
         }
         let mut cursor = 0;
-        for k in 0..m {
+        each_row(m, budget, |k| {
             let row = self.movable.row(k);
             if start == Start::Greedy {
                 cursor = self.choose_column(row, k, cursor.max(k));
@@ -471,10 +546,11 @@ impl<B: BlockedSquares> Search<B> {
                 self.counters.forced += 1;
                 self.suspects.push(row as u32);
             }
-        }
+        })?;
         self.witness_lost = false;
         self.counters.start_collisions = self.collisions;
         self.check_consistency();
+        Ok(())
     }
 
     /// The greedy choice for `row`, the k-th movable row. The unused columns are those of the
@@ -558,30 +634,35 @@ impl<B: BlockedSquares> Search<B> {
     }
 
     /// Rebuilds the suspect list: every movable queen on a crowded line. O(n).
-    fn rescan(&mut self) {
+    fn rescan(&mut self, budget: &Budget) -> Result<(), LimitReached> {
         self.counters.rescans += 1;
         self.suspects.clear();
-        for k in 0..self.movable.len() {
+        each_row(self.movable.len(), budget, |k| {
             let row = self.movable.row(k);
             if self.is_attacked(row) {
                 self.suspects.push(row as u32);
             }
-        }
+        })?;
         self.witness_lost = false;
+        Ok(())
     }
 
     /// Repairs until no collision is left (true) or `max_steps` steps were spent (false).
-    fn repair(&mut self, max_steps: u64) -> bool {
+    fn repair(&mut self, max_steps: u64, budget: &mut Budget) -> Result<bool, LimitReached> {
         let m = self.movable.len();
         let mut steps = 0u64;
         while self.collisions > 0 {
             if steps == max_steps || m < 2 {
                 self.counters.steps += steps;
-                return false;
+                return Ok(false);
+            }
+            if let Err(reached) = budget.check(steps) {
+                self.counters.steps += steps;
+                return Err(reached);
             }
             steps += 1;
             if self.witness_lost || self.suspects.is_empty() {
-                self.rescan();
+                self.rescan(budget)?;
             }
             let pick = self.rng.below_u64(self.suspects.len() as u64) as usize;
             let row = self.suspects[pick] as usize;
@@ -617,7 +698,7 @@ impl<B: BlockedSquares> Search<B> {
         }
         self.counters.steps += steps;
         self.check_consistency();
-        true
+        Ok(true)
     }
 
     /// Debug builds: recounts every line from `columns` and compares with the compact counts,
@@ -707,25 +788,25 @@ impl Engine for Local {
             .unwrap_or_else(|| Self::default_attempts(n))
             .max(1);
         let max_steps = self.max_steps.unwrap_or_else(|| Self::default_steps(n));
+        let mut budget = Budget::start(&self.limits);
+        let gave_up = |reached: LimitReached| Outcome::GaveUp {
+            reason: reached.to_string(),
+        };
         if problem.blocked().is_empty() {
-            self.run(
-                Search::new(problem, NoBlocks, self.seed)?,
-                problem,
-                attempts,
-                max_steps,
-            )
+            match Search::new(problem, NoBlocks, self.seed, &budget)? {
+                Ok(search) => self.run(search, problem, attempts, max_steps, &mut budget),
+                Err(reached) => Ok(gave_up(reached)),
+            }
         } else {
             let squares = problem
                 .blocked()
                 .iter()
                 .map(|q| u64::from(q.row) * u64::from(n) + u64::from(q.col));
             let blocks = Blocks(squares.collect());
-            self.run(
-                Search::new(problem, blocks, self.seed)?,
-                problem,
-                attempts,
-                max_steps,
-            )
+            match Search::new(problem, blocks, self.seed, &budget)? {
+                Ok(search) => self.run(search, problem, attempts, max_steps, &mut budget),
+                Err(reached) => Ok(gave_up(reached)),
+            }
         }
     }
 
@@ -742,21 +823,32 @@ impl Local {
         problem: &Problem,
         attempts: u32,
         max_steps: u64,
+        budget: &mut Budget,
     ) -> Result<Outcome, Error> {
         let mut solved = false;
+        let mut reached = None;
         for attempt in 1..=attempts {
             search.counters.attempts = u64::from(attempt);
-            search.start(self.start, problem);
-            solved = search.repair(max_steps);
+            let tried = search
+                .start(self.start, problem, budget)
+                .and_then(|()| search.repair(max_steps, budget));
+            solved = match tried {
+                Ok(solved) => solved,
+                Err(limit) => {
+                    reached = Some(limit);
+                    false
+                }
+            };
             if let Some(sink) = &self.progress {
                 sink.report(&Progress {
                     done: u64::from(attempt),
                     total: Some(u64::from(attempts)),
                     solutions: u128::from(solved),
                     nodes: u128::from(search.counters.steps),
+                    ..Progress::default()
                 });
             }
-            if solved {
+            if solved || reached.is_some() {
                 break;
             }
         }
@@ -770,6 +862,11 @@ impl Local {
         self.stats.set("steps", u128::from(c.steps));
         self.stats.set("swaps", u128::from(c.swaps));
         self.stats.set("rescans", u128::from(c.rescans));
+        if let Some(reached) = reached {
+            return Ok(Outcome::GaveUp {
+                reason: reached.to_string(),
+            });
+        }
         if !solved {
             return Ok(Outcome::GaveUp {
                 reason: format!(
@@ -832,6 +929,30 @@ mod tests {
                 assert_eq!(verify(&p, &s), Ok(()), "n = {n}, {start:?}");
             }
         }
+    }
+
+    #[test]
+    fn a_raised_stop_flag_or_a_spent_time_budget_ends_the_search() {
+        use std::sync::Arc;
+        use std::sync::atomic::AtomicBool;
+        use std::time::Duration;
+        let p = Problem::new(3_000_000).unwrap();
+        let mut engine = Local::new(1);
+        engine.limits.stop = Some(Arc::new(AtomicBool::new(true)));
+        assert_eq!(
+            engine.solve(&p).unwrap(),
+            Outcome::GaveUp {
+                reason: "stopped".into()
+            }
+        );
+        let mut engine = Local::new(1);
+        engine.limits.time = Some(Duration::from_nanos(1));
+        assert_eq!(
+            engine.solve(&p).unwrap(),
+            Outcome::GaveUp {
+                reason: "time limit reached".into()
+            }
+        );
     }
 
     #[test]

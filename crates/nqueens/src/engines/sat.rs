@@ -211,7 +211,8 @@ type ClauseGroup = fn(u32) -> Vec<Vec<Lit>>;
 
 /// Writes the formula of `problem` in `encoding` into `sink`: the queen variables first
 /// (`n²`, row-major), auxiliary variables after them, and each fixed queen as a unit clause
-/// at the end.
+/// at the end. Stops early once the sink reports an error ([`ClauseSink::status`]: a writer
+/// whose output failed, a solver out of memory), which the sink then reports itself.
 pub fn encode(problem: &Problem, encoding: Encoding, sink: &mut impl ClauseSink) {
     let n = problem.n();
     sink.ensure_vars(n * n);
@@ -227,6 +228,9 @@ pub fn encode(problem: &Problem, encoding: Encoding, sink: &mut impl ClauseSink)
             ];
             for group in groups {
                 for clause in &group(n) {
+                    if sink.status().is_err() {
+                        return;
+                    }
                     sink.add_clause(clause);
                 }
             }
@@ -241,6 +245,9 @@ pub fn encode(problem: &Problem, encoding: Encoding, sink: &mut impl ClauseSink)
                 .chain(&diagonals(n, false))
                 .chain(&diagonals(n, true))
             {
+                if sink.status().is_err() {
+                    return;
+                }
                 sequential_at_most_one(sink, line);
             }
         }

@@ -12,7 +12,9 @@
 //!   blocked squares.
 //!
 //! The grammar is the part of Essence these files use: assignments `[letting] NAME = VALUE`
-//! (`be` for `=` too), a VALUE a whole number or a bracketed list of values (a comma before
+//! (`be` for `=` too) of the names above, `n`, `blocks`, `diags` and `numdiags` (another name
+//! is refused at its line and column, so that a misspelt `blocks` is not read as a board with
+//! no blocked square), a VALUE a whole number or a bracketed list of values (a comma before
 //! the closing bracket allowed), `$` starting a
 //! comment to the end of the line, and a `language ESSENCE' 1.0` line skipped. Errors give the
 //! 1-based line and column, as for the other formats. Cost: linear in the file.
@@ -38,6 +40,9 @@ pub struct Options {
     /// For an excluded-diagonals file: take the first this many pairs (`None`: all).
     pub diagonals: Option<usize>,
 }
+
+/// The names an instance file may give; any other is refused where it stands.
+const NAMES: [&str; 4] = ["n", "blocks", "diags", "numdiags"];
 
 /// Whether `text` looks like an instance of this module rather than a partial-board file: its
 /// first word (past comments and the `language` line) is a name followed by `=`, `be`, or
@@ -68,6 +73,16 @@ pub fn parse(text: &str, options: Options) -> Result<Problem, ParseError> {
             Token::Word(name, at) => (name, at),
             other => return Err(unexpected(Some(other), "a name, like n", &lexer)),
         };
+        if !NAMES.contains(&name.as_str()) {
+            // A misspelt `blocks` must not leave an unblocked board.
+            return Err(ParseError {
+                position: at,
+                message: format!(
+                    "unknown name '{}': an instance gives n and blocks, or n, diags and numdiags",
+                    excerpt(&name)
+                ),
+            });
+        }
         match lexer.next()? {
             Some(Token::Equals(_)) => {}
             other => return Err(unexpected(other, &format!("'=' after {name}"), &lexer)),
@@ -144,6 +159,11 @@ pub fn parse(text: &str, options: Options) -> Result<Problem, ParseError> {
             });
         }
         let last = 2 * i64::from(n) - 2;
+        // A diagonal is up to n squares: each is expanded once, and only if the machine can
+        // hold all of them (a board of 4·10⁹ rows, or one line repeated 300,000 times, must
+        // be a clean refusal, not an abort).
+        let mut unique = std::collections::HashSet::new();
+        let mut squares = 0u64;
         for (pair, position) in &all[..take] {
             let [d, kind] = *pair;
             if !(0..=last).contains(&d) || !(0..=1).contains(&kind) {
@@ -154,6 +174,31 @@ pub fn parse(text: &str, options: Options) -> Result<Problem, ParseError> {
                         n - 1
                     ),
                 });
+            }
+            if unique.insert(*pair) {
+                // Both kinds of line through square d of the first row and column have
+                // n − |d − (n − 1)| squares.
+                squares += u64::from(n) - (d - (i64::from(n) - 1)).unsigned_abs();
+            }
+        }
+        // The squares, and the sorted copy the problem keeps.
+        let bytes = squares.saturating_mul(2 * std::mem::size_of::<Queen>() as u64);
+        if nqueens_support::memory_available().is_some_and(|available| bytes > available)
+            || blocked.try_reserve(squares as usize).is_err()
+        {
+            return Err(ParseError {
+                position: *at,
+                message: format!(
+                    "the excluded diagonals block {squares} squares of the {n}×{n} board: about {} MiB, more than could be allocated",
+                    bytes.div_ceil(1 << 20)
+                ),
+            });
+        }
+        let mut expanded = std::collections::HashSet::new();
+        for (pair, _) in &all[..take] {
+            let [d, kind] = *pair;
+            if !expanded.insert(*pair) {
+                continue;
             }
             for row in 0..i64::from(n) {
                 let col = if kind == 1 {
@@ -167,9 +212,16 @@ pub fn parse(text: &str, options: Options) -> Result<Problem, ParseError> {
             }
         }
     } else if options.diagonals.is_some() {
-        return Err(ParseError {
-            position: *n_at,
-            message: "a number of diagonals was asked for, but the file has no diags".into(),
+        // Said where the file shows what it is instead: its blocks, or its end.
+        return Err(match get("blocks") {
+            Some((_, at, _)) => ParseError {
+                position: *at,
+                message: "a number of diagonals was asked for, but this is a blocked n-Queens file (blocks, not diags)".into(),
+            },
+            None => ParseError {
+                position: lexer.end(),
+                message: "a number of diagonals was asked for, but the file has no diags".into(),
+            },
         });
     }
     if kinds == 0 {
@@ -473,6 +525,10 @@ mod tests {
             || q.row as i64 - q.col as i64 == -4));
         let first = parse(DIAGONALS, Options { diagonals: Some(1) }).unwrap();
         assert_eq!(first.blocked().len(), 5);
+        // A line given again blocks nothing more, and costs nothing more.
+        let repeated = format!("n = 5\ndiags = [{}[6, 0]]\n", "[4, 1], ".repeat(10_000));
+        let twice = parse(&repeated, Options::default()).unwrap();
+        assert_eq!(twice.blocked().len(), 5 + 3 - 1);
         let none = parse(DIAGONALS, Options { diagonals: Some(0) }).unwrap();
         assert_eq!(naive::count(&none), 10);
     }
@@ -495,6 +551,14 @@ mod tests {
             "line 2, column 19: blocked square 1:5 is off the 4×4 board (rows and columns run from 1 to 4)"
         );
         assert_eq!(
+            err("letting n = 4\nletting foo = 3\n", Options::default()),
+            "line 2, column 9: unknown name 'foo': an instance gives n and blocks, or n, diags and numdiags"
+        );
+        assert_eq!(
+            err("n = 4\n  block = [[1,2]]\n", Options::default()),
+            "line 2, column 3: unknown name 'block': an instance gives n and blocks, or n, diags and numdiags"
+        );
+        assert_eq!(
             err("letting blocks = [[1,2]]\n", Options::default()),
             "line 2, column 1: no board size: expected 'n = N' (or 'letting n = N')"
         );
@@ -512,6 +576,10 @@ mod tests {
         assert_eq!(
             err("n = 5\ndiags = [[9, 1]]\n", Options::default()),
             "line 2, column 10: [9, 1] is not a diagonal: expected [d, 1] (row + column = d) or [d, 0] (row − column = d − 4), d from 0 to 8"
+        );
+        assert_eq!(
+            err(BLOCKED, Options { diagonals: Some(1) }),
+            "line 4, column 9: a number of diagonals was asked for, but this is a blocked n-Queens file (blocks, not diags)"
         );
         assert_eq!(
             err("n = 5\nn = 6\nblocks = []\n", Options::default()),

@@ -33,7 +33,7 @@ use nqueens::{Job, Problem, formats::partial};
 use super::check::Checked;
 use super::runner::{self, Ran};
 use super::{BenchJob, report};
-use crate::{Failure, Status};
+use crate::{Failure, Status, output};
 
 /// The study's grid and limits.
 #[derive(Clone, Debug)]
@@ -197,8 +197,7 @@ pub fn run(plan: &StudyPlan) -> Result<Status> {
     drop(stdout);
 
     if let Some(path) = &plan.csv {
-        std::fs::write(path, csv(&runs))
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        output::write_file(path, csv(&runs).as_bytes())?;
     }
     if let Some(path) = &plan.svg {
         let caption = format!(
@@ -208,8 +207,7 @@ pub fn run(plan: &StudyPlan) -> Result<Status> {
             plan.instances,
             plan.seed
         );
-        std::fs::write(path, svg(&runs, plan, &caption))
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        output::write_file(path, svg(&runs, plan, &caption).as_bytes())?;
     }
     let bad: Vec<&Run> = runs
         .iter()

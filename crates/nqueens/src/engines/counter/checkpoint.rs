@@ -1,18 +1,29 @@
-//! Checkpoint files: each finished task's result, appended as it comes, so an interrupted count
-//! resumes where it stopped.
+//! Checkpoint files: each finished task's result, appended as it comes, and where the tasks in
+//! flight had got when a run stopped, so an interrupted count resumes where it stopped.
 //!
 //! # Format (text, one record per line)
 //!
 //! ```text
-//! nqueens-counter-checkpoint v2 n=17 depth=4 tasks=10912 task-list=fb3c0ae91037c0b6 shard=1/1 check=5d0a8b1e pid=0000012345
+//! nqueens-counter-checkpoint v3 n=27 depth=5 tasks=1962277 task-list=50d6e1cb6a6e0d0e shard=1/1 check=5d0a8b1e pid=0000012345
 //! 4 1896 237 211634 9e1f00c2
 //! 0 128 16 20553 41d7a6b3
+//! 7 11:3120 52656 6582 1942118112 0c1d5a2e
 //! ```
 //!
 //! The header names the board size, the task list (its length and [`Fingerprint`]) and the shard;
 //! a file whose header differs in any of them is refused, and so is a file of another format
-//! version (v1 files had no check values). Each record is `ID TOTAL UNIQUE NODES CHECK` for one
-//! task, in the order tasks finished.
+//! version (v1 files had no check values). Each *result* `ID TOTAL UNIQUE NODES CHECK` is one
+//! finished task, in the order tasks finished. A *position* `ID CUT:PIECES TOTAL UNIQUE NODES
+//! CHECK` is a task stopped midway (module `pieces`): its tree cut at row `CUT`, the first
+//! `PIECES` pieces done, holding the three numbers. A task's last position is where a run
+//! resumes it (a position of another cut row than the run's is ignored and the task counted
+//! from its start); a result supersedes its positions. A run writes a position for each task in
+//! flight when it stops, and every [`POSITION_INTERVAL`] while it runs, so a crash loses at
+//! most that much of each thread's work.
+//!
+//! Version 2, the format before positions, is read as it is (it has results only), and its
+//! header is rewritten as version 3 in place when a run opens the file: an older nqueens then
+//! refuses the file by its version instead of stumbling over a position line.
 //!
 //! # Check values
 //!
@@ -57,14 +68,21 @@ use nqueens_support::excerpt;
 use super::CounterError;
 use super::checksum;
 use super::kernel::TaskResult;
+use super::pieces::{MAX_ROWS, Partial};
 use super::shard::Shard;
 use super::tasks::{Fingerprint, TaskId, TaskList};
 
 /// The longest a finished record stays in the page cache before it is forced to disk.
 pub const SYNC_INTERVAL: Duration = Duration::from_secs(1);
 
+/// How often a run writes the positions of its tasks in flight (besides when it stops).
+pub const POSITION_INTERVAL: Duration = Duration::from_secs(600);
+
 const MAGIC: &str = "nqueens-counter-checkpoint";
-const VERSION: &str = "v2";
+const VERSION: &str = "v3";
+
+/// The version before positions, read as it is and upgraded in place.
+const VERSION_2: &str = "v2";
 
 /// Digits of the header's `pid=` field.
 const PID_DIGITS: usize = 10;
@@ -75,6 +93,14 @@ const MAX_HEADER: usize = 256;
 /// The longest record line (without its newline): a task id (10 digits), three 64-bit numbers
 /// (20 digits each), the check value (8) and four spaces.
 pub const MAX_RECORD: usize = 10 + 3 * 20 + 8 + 4;
+
+/// The longest position line (without its newline): a result with `CUT:PIECES` (two and twenty
+/// digits and a colon) and one more space.
+pub const MAX_POSITION: usize = MAX_RECORD + 2 + 1 + 20 + 1;
+
+/// Positions a checkpoint may hold beyond one per task: room for years of a thread's
+/// [`POSITION_INTERVAL`]s on small lists.
+const SPARE_POSITIONS: u64 = 1 << 16;
 
 /// What a checkpoint belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,11 +144,16 @@ impl Header {
         format!("{body} check={check} pid={pid:0PID_DIGITS$}\n")
     }
 
-    /// The most bytes a checkpoint of this run can hold: the header, one record per task of
-    /// the shard, and one torn record.
+    /// The most bytes a checkpoint of this run can hold: the header, one result per task of
+    /// the shard, one torn line, and positions (one per task of the shard, plus
+    /// [`SPARE_POSITIONS`]).
     fn max_file_len(&self) -> u64 {
-        let records = self.shard.len_of(self.tasks) as u64 + 1;
-        (MAX_HEADER as u64 + 1) + records * (MAX_RECORD as u64 + 1)
+        let tasks = self.shard.len_of(self.tasks) as u64;
+        let results = tasks + 1;
+        let positions = tasks + SPARE_POSITIONS;
+        (MAX_HEADER as u64 + 1)
+            + results * (MAX_RECORD as u64 + 1)
+            + positions * (MAX_POSITION as u64 + 1)
     }
 }
 
@@ -130,6 +161,18 @@ impl Header {
 /// value and newline (public so that tests can write well-formed records).
 pub fn record_line(fingerprint: Fingerprint, id: TaskId, result: &TaskResult) -> String {
     let body = format!("{id} {} {} {}", result.total, result.unique, result.nodes);
+    let check = checksum::check(&format!("{fingerprint} {body}"));
+    format!("{body} {check}\n")
+}
+
+/// One position line as a checkpoint of the task list `fingerprint` holds it, with its check
+/// value and newline.
+pub fn position_line(fingerprint: Fingerprint, id: TaskId, partial: &Partial) -> String {
+    let found = &partial.found;
+    let body = format!(
+        "{id} {}:{} {} {} {}",
+        partial.cut, partial.pieces, found.total, found.unique, found.nodes
+    );
     let check = checksum::check(&format!("{fingerprint} {body}"));
     format!("{body} {check}\n")
 }
@@ -142,6 +185,8 @@ pub struct Checkpoint {
     fingerprint: Fingerprint,
     /// When the oldest record not yet synced was written.
     unsynced_since: Option<Instant>,
+    /// The last position of each task the file holds no result of, by id.
+    positions: Vec<(TaskId, Partial)>,
 }
 
 impl Checkpoint {
@@ -197,18 +242,26 @@ impl Checkpoint {
                 .map_err(io_error)?;
             file.sync_all().map_err(io_error)?;
             sync_directory(path);
-            Vec::new()
+            Records::default()
         } else {
             let records = parse(path, &bytes[..complete], header)?;
             if complete < bytes.len() {
                 file.set_len(complete as u64).map_err(io_error)?;
             }
-            // Claim the header's pid field (same width, so nothing else moves).
+            // Claim the header's pid field, or rewrite a version 2 header as version 3: the
+            // same width either way, so nothing else moves.
             let header_end = bytes.iter().position(|&b| b == b'\n').unwrap_or(0);
-            let at = header_end.saturating_sub(PID_DIGITS) as u64;
-            file.seek(SeekFrom::Start(at)).map_err(io_error)?;
-            file.write_all(format!("{pid:0PID_DIGITS$}").as_bytes())
-                .map_err(io_error)?;
+            let (at, text) = if records.upgrade {
+                (0, header.line(pid).trim_end().to_string())
+            } else {
+                (
+                    header_end.saturating_sub(PID_DIGITS),
+                    format!("{pid:0PID_DIGITS$}"),
+                )
+            };
+            debug_assert_eq!(at + text.len(), header_end);
+            file.seek(SeekFrom::Start(at as u64)).map_err(io_error)?;
+            file.write_all(text.as_bytes()).map_err(io_error)?;
             file.seek(SeekFrom::End(0)).map_err(io_error)?;
             records
         };
@@ -218,15 +271,31 @@ impl Checkpoint {
                 path: path.to_path_buf(),
                 fingerprint: header.fingerprint,
                 unsynced_since: None,
+                positions: records.positions,
             },
-            records,
+            records.results,
         ))
+    }
+
+    /// Where the tasks the file holds no result of had got, one position per task (the
+    /// last one written), in id order.
+    pub fn positions(&self) -> &[(TaskId, Partial)] {
+        &self.positions
     }
 
     /// Appends one task's result (one `write`), syncing if the oldest unsynced record is older
     /// than [`SYNC_INTERVAL`].
     pub fn record(&mut self, id: TaskId, result: &TaskResult) -> Result<(), CounterError> {
-        let line = record_line(self.fingerprint, id, result);
+        self.append(&record_line(self.fingerprint, id, result))
+    }
+
+    /// Appends where a task in flight has got (one `write`), syncing as [`record`](Self::record)
+    /// does.
+    pub fn record_position(&mut self, id: TaskId, partial: &Partial) -> Result<(), CounterError> {
+        self.append(&position_line(self.fingerprint, id, partial))
+    }
+
+    fn append(&mut self, line: &str) -> Result<(), CounterError> {
         self.file
             .write_all(line.as_bytes())
             .map_err(|e| self.io_error(e))?;
@@ -391,12 +460,19 @@ fn sync_directory(path: &Path) {
     }
 }
 
+/// What the lines after a checkpoint's header hold.
+#[derive(Default)]
+struct Records {
+    /// Finished tasks, in file order.
+    results: Vec<(TaskId, TaskResult)>,
+    /// The last position of each unfinished task, in id order.
+    positions: Vec<(TaskId, Partial)>,
+    /// The header is of version 2, to be rewritten as version 3.
+    upgrade: bool,
+}
+
 /// Parses the complete lines of a checkpoint and checks them against `expected`.
-fn parse(
-    path: &Path,
-    bytes: &[u8],
-    expected: &Header,
-) -> Result<Vec<(TaskId, TaskResult)>, CounterError> {
+fn parse(path: &Path, bytes: &[u8], expected: &Header) -> Result<Records, CounterError> {
     let corrupt = |line: usize, reason: String| CounterError::CorruptCheckpoint {
         path: path.to_path_buf(),
         line,
@@ -408,10 +484,10 @@ fn parse(
     };
     let mut lines = bytes.split(|&b| b == b'\n');
     let first = lines.next().unwrap_or_default();
-    let found = parse_header(first).map_err(|problem| match problem {
+    let (found, version) = parse_header(first).map_err(|problem| match problem {
         HeaderProblem::NotACheckpoint => not_a_checkpoint(path),
         HeaderProblem::Version(version) => mismatch(format!(
-            "was written in checkpoint format {}; this nqueens reads format {VERSION} only (finish that count with the nqueens that wrote it, or start afresh with another file)",
+            "was written in checkpoint format {}; this nqueens reads formats {VERSION_2} and {VERSION} only (finish that count with the nqueens that wrote it, or start afresh with another file)",
             excerpt(&version)
         )),
         HeaderProblem::Damaged(what) => corrupt(
@@ -440,7 +516,11 @@ fn parse(
         )));
     }
     let mut seen = vec![false; expected.tasks];
-    let mut records = Vec::new();
+    let mut records = Records {
+        upgrade: version == VERSION_2,
+        ..Records::default()
+    };
+    let mut positions = std::collections::HashMap::new();
     // The slice ends with a newline, so the last piece is empty.
     let body: Vec<&[u8]> = lines.collect();
     for (index, raw) in body[..body.len().saturating_sub(1)].iter().enumerate() {
@@ -450,24 +530,42 @@ fn parse(
             corrupt(
                 number,
                 format!(
-                    "expected 'ID TOTAL UNIQUE NODES CHECK', found '{}'",
+                    "expected 'ID TOTAL UNIQUE NODES CHECK' or 'ID CUT:PIECES TOTAL UNIQUE NODES CHECK', found '{}'",
                     excerpt(&text)
                 ),
             )
         };
-        if raw.len() > MAX_RECORD || std::str::from_utf8(raw).is_err() {
+        if raw.len() > MAX_POSITION || std::str::from_utf8(raw).is_err() {
             return Err(malformed());
         }
         let Some((record, check)) = text.rsplit_once(' ') else {
             return Err(malformed());
         };
-        let values: Option<Vec<u64>> = record
-            .split(' ')
-            .map(|f| {
-                (!f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()))
-                    .then(|| f.parse().ok())
-                    .flatten()
-            })
+        let number_of = |f: &str| -> Option<u64> {
+            (!f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| f.parse().ok())
+                .flatten()
+        };
+        let fields: Vec<&str> = record.split(' ').collect();
+        // A position has `CUT:PIECES` after the id.
+        let place = match fields.get(1).and_then(|f| f.split_once(':')) {
+            Some((cut, pieces)) if fields.len() == 5 => {
+                match (
+                    number_of(cut).filter(|&c| c <= MAX_ROWS as u64),
+                    number_of(pieces),
+                ) {
+                    (Some(cut), Some(pieces)) => Some((cut as u32, pieces)),
+                    _ => return Err(malformed()),
+                }
+            }
+            _ if fields.len() == 4 => None,
+            _ => return Err(malformed()),
+        };
+        let values: Option<Vec<u64>> = fields
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| place.is_none() || i != 1)
+            .map(|(_, f)| number_of(f))
             .collect();
         let Some(&[id, total, unique, nodes]) = values.as_deref() else {
             return Err(malformed());
@@ -497,24 +595,38 @@ fn parse(
                 format!("task {id} is not in shard {}", expected.shard),
             ));
         }
-        if std::mem::replace(&mut seen[id.index()], true) {
-            return Err(corrupt(number, format!("task {id} is recorded twice")));
-        }
         if unique > total || total > unique.saturating_mul(8) {
             return Err(corrupt(
                 number,
                 format!("task {id}: total {total} is not between 1 and 8 times unique {unique}"),
             ));
         }
-        records.push((
-            id,
-            TaskResult {
-                total,
-                unique,
-                nodes,
-            },
-        ));
+        let found = TaskResult {
+            total,
+            unique,
+            nodes,
+        };
+        if seen[id.index()] {
+            let what = if place.is_some() {
+                "has a position after its result"
+            } else {
+                "is recorded twice"
+            };
+            return Err(corrupt(number, format!("task {id} {what}")));
+        }
+        match place {
+            Some((cut, pieces)) => {
+                positions.insert(id, Partial { cut, pieces, found });
+            }
+            None => {
+                seen[id.index()] = true;
+                positions.remove(&id);
+                records.results.push((id, found));
+            }
+        }
     }
+    records.positions = positions.into_iter().collect();
+    records.positions.sort_unstable_by_key(|&(id, _)| id);
     Ok(records)
 }
 
@@ -528,20 +640,21 @@ enum HeaderProblem {
     Damaged(&'static str),
 }
 
-/// The fields of a header line.
-fn parse_header(line: &[u8]) -> Result<Header, HeaderProblem> {
+/// The fields of a header line, and its version (this one or [`VERSION_2`]).
+fn parse_header(line: &[u8]) -> Result<(Header, &'static str), HeaderProblem> {
     let line = std::str::from_utf8(line).map_err(|_| HeaderProblem::NotACheckpoint)?;
     let mut words = line.split(' ');
     if words.next() != Some(MAGIC) {
         return Err(HeaderProblem::NotACheckpoint);
     }
-    match words.next() {
-        Some(VERSION) => {}
+    let version = match words.next() {
+        Some(VERSION) => VERSION,
+        Some(VERSION_2) => VERSION_2,
         Some(other) if other.starts_with('v') => {
             return Err(HeaderProblem::Version(other.to_string()));
         }
         _ => return Err(HeaderProblem::NotACheckpoint),
-    }
+    };
     if line.len() > MAX_HEADER {
         return Err(HeaderProblem::Damaged("is too long"));
     }
@@ -572,7 +685,7 @@ fn parse_header(line: &[u8]) -> Result<Header, HeaderProblem> {
         })
     })();
     match header {
-        Some(header) if words.next().is_none() => Ok(header),
+        Some(header) if words.next().is_none() => Ok((header, version)),
         _ => Err(HeaderProblem::Damaged("is malformed")),
     }
 }
@@ -600,6 +713,86 @@ mod tests {
         header().line(std::process::id())
     }
 
+    /// A position of task `id` with `pieces` pieces done, cut at row 6.
+    fn position(id: u32, pieces: u64) -> String {
+        position_line(header().fingerprint, TaskId(id), &partial(pieces))
+    }
+
+    fn partial(pieces: u64) -> Partial {
+        Partial {
+            cut: 6,
+            pieces,
+            found: result(8 * pieces),
+        }
+    }
+
+    #[test]
+    fn positions_round_trip_and_the_last_one_counts() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.ckpt");
+        let (mut checkpoint, _) = Checkpoint::open(&path, &header()).unwrap();
+        assert!(checkpoint.positions().is_empty());
+        checkpoint.record_position(TaskId(5), &partial(2)).unwrap();
+        checkpoint.record_position(TaskId(3), &partial(1)).unwrap();
+        checkpoint.record_position(TaskId(5), &partial(7)).unwrap();
+        checkpoint.record_position(TaskId(4), &partial(1)).unwrap();
+        checkpoint.record(TaskId(4), &result(16)).unwrap();
+        drop(checkpoint);
+        let (checkpoint, results) = Checkpoint::open(&path, &header()).unwrap();
+        assert_eq!(results, vec![(TaskId(4), result(16))]);
+        // Task 4 has its result; task 5's last position is the one to resume from.
+        assert_eq!(
+            checkpoint.positions(),
+            [(TaskId(3), partial(1)), (TaskId(5), partial(7))]
+        );
+        let text = std::fs::read_to_string(&path).unwrap();
+        let fingerprint = header().fingerprint;
+        let check = checksum::check(&format!("{fingerprint} 5 6:7 56 7 156"));
+        assert!(
+            text.contains(&format!("\n5 6:7 56 7 156 {check}\n")),
+            "{text}"
+        );
+        let longest = Partial {
+            cut: 32,
+            pieces: u64::MAX,
+            found: TaskResult {
+                total: u64::MAX,
+                unique: u64::MAX,
+                nodes: u64::MAX,
+            },
+        };
+        let line = position_line(fingerprint, TaskId(u32::MAX), &longest);
+        assert_eq!(line.len(), MAX_POSITION + 1);
+    }
+
+    #[test]
+    fn a_version_2_file_is_read_and_its_header_upgraded_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.ckpt");
+        // A version 2 header, as the nqueens before positions wrote it.
+        let body = header().body().replace(" v3 ", " v2 ");
+        let old = format!(
+            "{body} check={} pid={:010}\n{}{}",
+            checksum::check(&body),
+            77,
+            record(1, 8),
+            record(6, 16)
+        );
+        std::fs::write(&path, &old).unwrap();
+        let (checkpoint, results) = Checkpoint::open(&path, &header()).unwrap();
+        assert_eq!(
+            results,
+            vec![(TaskId(1), result(8)), (TaskId(6), result(16))]
+        );
+        drop(checkpoint);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.len(), old.len());
+        assert!(text.starts_with(&me()), "{text}");
+        assert!(text.ends_with(&format!("{}{}", record(1, 8), record(6, 16))));
+        // And it reads as version 3 from then on.
+        assert_eq!(Checkpoint::open(&path, &header()).unwrap().1.len(), 2);
+    }
+
     #[test]
     fn records_round_trip_with_check_values() {
         let dir = tempfile::tempdir().unwrap();
@@ -613,7 +806,7 @@ mod tests {
         let (_, old) = Checkpoint::open(&path, &header()).unwrap();
         assert_eq!(old, vec![(TaskId(3), result(16)), (TaskId(0), result(8))]);
         let text = std::fs::read_to_string(&path).unwrap();
-        assert!(text.starts_with("nqueens-counter-checkpoint v2 n=8 depth=4 tasks=78 task-list="));
+        assert!(text.starts_with("nqueens-counter-checkpoint v3 n=8 depth=4 tasks=78 task-list="));
         let pid = format!(" pid={:010}\n", std::process::id());
         assert!(text.lines().next().unwrap().len() <= MAX_HEADER);
         assert!(text.contains(&pid), "{text}");
@@ -680,11 +873,11 @@ mod tests {
         let path = dir.path().join("run.ckpt");
         let good = me();
         let r1 = record(1, 8);
-        let v1 = good.replace(" v2 ", " v1 ");
+        let v1 = good.replace(" v3 ", " v1 ");
         let cases: Vec<(String, &str)> = vec![
             (
                 format!("{good}{r1}x 8 1 9 00000000\n"),
-                "line 3: expected 'ID TOTAL UNIQUE NODES CHECK', found 'x 8 1 9 00000000'",
+                "line 3: expected 'ID TOTAL UNIQUE NODES CHECK' or 'ID CUT:PIECES TOTAL UNIQUE NODES CHECK', found 'x 8 1 9 00000000'",
             ),
             (
                 format!("{good}{r1}{r1}"),
@@ -718,7 +911,7 @@ mod tests {
             ),
             (
                 format!("{good}1 8 1 108\n"),
-                "line 2: expected 'ID TOTAL UNIQUE NODES CHECK', found '1 8 1 108'",
+                "line 2: expected 'ID TOTAL UNIQUE NODES CHECK' or 'ID CUT:PIECES TOTAL UNIQUE NODES CHECK', found '1 8 1 108'",
             ),
             (
                 format!("{good}{r1}1 8 1 108 0\u{1b}]0;x\u{7}\n"),
@@ -734,7 +927,7 @@ mod tests {
             ),
             (
                 v1,
-                "was written in checkpoint format v1; this nqueens reads format v2 only",
+                "was written in checkpoint format v1; this nqueens reads formats v2 and v3 only",
             ),
             (
                 Header::new(&TaskList::new(9), Shard::ALL).line(1),
@@ -743,6 +936,32 @@ mod tests {
             (
                 Header::new(&TaskList::new(8), "2/3".parse().unwrap()).line(1),
                 "holds shard 2/3, not shard 1/1",
+            ),
+            (
+                format!("{good}{r1}{}", position(1, 3)),
+                "line 3: task 1 has a position after its result",
+            ),
+            (
+                format!("{good}{}", position(1, 3).replacen(":3 ", ":x ", 1)),
+                "line 2: expected 'ID TOTAL UNIQUE NODES CHECK' or 'ID CUT:PIECES TOTAL UNIQUE NODES CHECK', found '1 6:x ",
+            ),
+            (
+                format!(
+                    "{good}{}",
+                    position_line(
+                        header().fingerprint,
+                        TaskId(2),
+                        &Partial {
+                            cut: 33,
+                            ..Partial::default()
+                        }
+                    )
+                ),
+                "line 2: expected",
+            ),
+            (
+                format!("{good}{}", position(2, 3).replacen(":3 ", ":4 ", 1)),
+                "line 2: record '2 6:4 ",
             ),
         ];
         for (text, message) in cases {

@@ -35,14 +35,15 @@ use std::fmt;
 use std::sync::{Arc, Mutex};
 
 use super::attacks::{State, TaskTies};
-use super::kernel::{self, Completions, RowMasks, Scratch, TaskResult};
+use super::kernel::{self, Completions, NEVER, RowMasks, Scratch, TaskBoard, TaskResult};
+use super::pieces::{MAX_ROWS, Piece, Walk};
 use super::tasks::{self, Class, ClassRules};
 
 pub use super::kernel::Completions as SubBoardResult;
 
 /// Rows a sub-board's prefix may hold (every row of the counter's largest board, so a
 /// sub-board can always be cut one row deeper).
-pub const MAX_SPLIT_ROWS: usize = 32;
+pub const MAX_SPLIT_ROWS: usize = MAX_ROWS;
 
 /// Rows a device's search of one sub-board covers at most (when the task list leaves more):
 /// about 10⁵–10⁶ queens per sub-board, small enough that the slowest of a batch of thousands
@@ -164,6 +165,20 @@ pub struct SubBoard {
 }
 
 impl SubBoard {
+    /// The sub-board of the task at `task` in its batch (class `b1`) that a walk's piece is.
+    fn of(task: u32, b1: u32, piece: &Piece, n: u32) -> Self {
+        let state = piece.state;
+        SubBoard {
+            task,
+            b1,
+            row: state.row as u32,
+            columns: (state.columns | !tasks::full_mask(n)) as u32,
+            left: state.left as u32,
+            right: state.right as u32,
+            prefix: piece.queens,
+        }
+    }
+
     /// The queens of rows `0..row`.
     pub fn queens(&self) -> &[u8] {
         &self.prefix[..self.row as usize]
@@ -218,26 +233,14 @@ impl Split {
     /// that stand in for it are returned. For a device that gave up on a sub-board too big
     /// for it.
     pub fn refine(&mut self, n: u32, board: &SubBoard, rows: usize) -> Vec<SubBoard> {
-        let class = Class { b1: board.b1 };
-        let masks = RowMasks::new(&ClassRules::new(n, class).allowed);
-        let ties = TaskTies::new(n, class);
+        let class = TaskBoard::new(n, Class { b1: board.b1 });
+        let cut = (board.row as usize + rows).min(n as usize - 1);
+        let mut walk = Walk::from_state(&class, n, board.queens(), board.state(n), cut);
         let mut boards = Vec::new();
-        let mut cut = Cut {
-            masks: &masks,
-            ties: &ties,
-            start_row: (board.row as usize + rows).min(n as usize - 1),
-            task: board.task,
-            b1: board.b1,
-            queens: board.prefix,
-            host: TaskResult::default(),
-            boards: &mut boards,
-        };
-        cut.descend(board.state(n));
-        let host = cut.host;
-        let task = &mut self.host[board.task as usize];
-        task.nodes += host.nodes;
-        task.total += host.total;
-        task.unique += host.unique;
+        while let Some(piece) = walk.next_piece(&class) {
+            boards.push(SubBoard::of(board.task, board.b1, &piece, n));
+        }
+        self.host[board.task as usize].absorb(&walk.host);
         boards
     }
 }
@@ -259,82 +262,14 @@ pub fn split(n: u32, prefixes: &[&[u8]], start_row: usize) -> Split {
             continue;
         }
         let class = Class::of(prefix);
-        let masks = RowMasks::new(&ClassRules::new(n, class).allowed);
-        let ties = TaskTies::new(n, class);
-        let start = State::after(prefix).expect("task prefixes are legal");
-        let mut cut = Cut {
-            masks: &masks,
-            ties: &ties,
-            start_row: start_row.max(prefix.len()),
-            task,
-            b1: class.b1,
-            queens: [0; MAX_SPLIT_ROWS],
-            host: TaskResult::default(),
-            boards: &mut out.boards,
-        };
-        cut.queens[..prefix.len()].copy_from_slice(prefix);
-        cut.descend(start);
-        out.host.push(cut.host);
+        let board = TaskBoard::new(n, class);
+        let mut walk = Walk::new(&board, n, prefix, start_row.clamp(prefix.len(), n as usize));
+        while let Some(piece) = walk.next_piece(&board) {
+            out.boards.push(SubBoard::of(task, class.b1, &piece, n));
+        }
+        out.host.push(walk.host);
     }
     out
-}
-
-/// The state of one task's [`split`].
-struct Cut<'a> {
-    masks: &'a RowMasks,
-    ties: &'a TaskTies,
-    start_row: usize,
-    task: u32,
-    b1: u32,
-    queens: [u8; MAX_SPLIT_ROWS],
-    host: TaskResult,
-    boards: &'a mut Vec<SubBoard>,
-}
-
-impl Cut<'_> {
-    /// The counting loop's search from `state` down to `start_row`.
-    fn descend(&mut self, state: State) {
-        let outside = !tasks::full_mask(self.masks.n() as u32);
-        if state.row == self.start_row {
-            self.boards.push(SubBoard {
-                task: self.task,
-                b1: self.b1,
-                row: state.row as u32,
-                columns: (state.columns | outside) as u32,
-                left: state.left as u32,
-                right: state.right as u32,
-                prefix: self.queens,
-            });
-            return;
-        }
-        let row = state.row;
-        let mut taken =
-            state.columns | outside | state.left | state.right | self.masks.blocked(row);
-        while taken != u64::MAX {
-            let bit = !taken & taken.wrapping_add(1);
-            taken |= bit;
-            self.host.nodes += 1;
-            self.queens[row] = bit.trailing_zeros() as u8;
-            let next = State {
-                row: row + 1,
-                columns: state.columns | outside | bit,
-                left: (state.left | bit) << 1,
-                right: (state.right | bit) >> 1,
-            };
-            if !self.masks.dead_after(row, next) {
-                self.descend(next);
-            } else if next.columns == u64::MAX {
-                // A solution above the cut (boards of a few rows).
-                let placed: Vec<u64> = self.queens[..=row].iter().map(|&c| 1 << c).collect();
-                if self.ties.touched_by(&placed) {
-                    self.host
-                        .add_orbit(kernel::canonical_orbit(&self.queens[..=row]));
-                } else {
-                    self.host.add_eightfold(1);
-                }
-            }
-        }
-    }
 }
 
 /// What a device must find for `board` of the n×n board, by the CPU's one-board loop: the
@@ -347,7 +282,15 @@ fn count_sub_board_with(n: u32, board: &SubBoard, scratch: &mut Scratch) -> Comp
     let class = Class { b1: board.b1 };
     let masks = RowMasks::new(&ClassRules::new(n, class).allowed);
     let ties = TaskTies::new(n, class);
-    kernel::count_one_board(&masks, &ties, board.queens(), board.state(n), scratch)
+    kernel::count_one_board(
+        &masks,
+        &ties,
+        board.queens(),
+        board.state(n),
+        scratch,
+        &NEVER,
+    )
+    .expect("never stopped")
 }
 
 /// A [`Device`] that is the CPU's one-board loop run over [`split`]'s sub-boards: what a

@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 
 use super::part::Shard;
+use super::tasks::TaskId;
 use crate::instances::oeis;
 
 /// A device failed (lost, out of memory, a driver error): its own words.
@@ -51,6 +52,18 @@ pub enum CounterError {
         path: PathBuf,
         /// The process named in the file's header, if it could be read.
         pid: Option<u32>,
+    },
+    /// A saved position inside a task that names more pieces than the task has.
+    #[error(
+        "the checkpoint says {pieces} pieces of task {id} are done, but the task has only {has}: the file was damaged or edited (delete the task's lines to count it again)"
+    )]
+    BadPosition {
+        /// The task.
+        id: TaskId,
+        /// Pieces the position names.
+        pieces: u64,
+        /// Pieces the task has.
+        has: u64,
     },
     /// Shard results that do not add up to one count.
     #[error("{0}")]

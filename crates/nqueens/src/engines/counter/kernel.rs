@@ -1,7 +1,13 @@
 //! The inner loops: counting (fast) and enumerating (slow, for the rare tie solutions) the
 //! completions of a partial board under per-row square rules, and the exact symmetry check.
+//!
+//! Both loops look at a stop flag every so often (`POLL_NODES` queens in the one-board loop,
+//! each batch of a level in the lanes loop), so a search of any size ends within milliseconds
+//! of a stop; a stopped search returns `None` and its partial counts are dropped (the caller
+//! counts in pieces small enough to lose little, see `pieces`).
 
 use std::cmp::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering as Memory};
 
 use super::attacks::{State, TaskTies};
 use super::lanes::{self, Levels};
@@ -10,6 +16,14 @@ use super::tasks::{Class, ClassRules, full_mask};
 /// Rows the kernel's arrays hold (boards up to n = 64; the counter itself stops at
 /// [`super::MAX_N`]).
 const ROWS: usize = 64;
+
+/// Queens the one-board loop places between two looks at the stop flag: about half a
+/// millisecond of work, and one compare per backtrack (the look itself happens only on
+/// backtracks, so a deep descent places at most n² more before it).
+pub(crate) const POLL_NODES: u64 = 1 << 16;
+
+/// A stop flag that is never raised, for searches nobody stops (tests, the device oracle).
+pub(crate) static NEVER: AtomicBool = AtomicBool::new(false);
 
 /// Rows the counting loop looks ahead: before it descends to the next row it checks that
 /// this many rows below the current one still have a free square (ignoring the queens those
@@ -143,22 +157,24 @@ impl Default for Scratch {
 /// [`solve_task`]; this plain count checks the loop in tests.)
 #[cfg(test)]
 fn count_completions(masks: &RowMasks, start: State, scratch: &mut Scratch) -> (u64, u64) {
-    search::<false>(masks, start, scratch, &mut |_| {})
+    search::<false>(masks, start, scratch, &NEVER, &mut |_| {}).expect("never stopped")
 }
 
 /// Like [`count_completions`], but calls `on_solution` with the queen of every row (one bit
-/// per row) for each solution, instead of counting it.
+/// per row) for each solution, instead of counting it; returns the nodes, or `None` if `stop`
+/// was raised first.
 pub(crate) fn visit_completions(
     masks: &RowMasks,
     prefix: &[u8],
     start: State,
     scratch: &mut Scratch,
+    stop: &AtomicBool,
     on_solution: &mut impl FnMut(&[u64]),
-) -> u64 {
+) -> Option<u64> {
     for (row, &col) in prefix.iter().enumerate() {
         scratch.placed[row] = 1 << col;
     }
-    search::<true>(masks, start, scratch, on_solution).1
+    search::<true>(masks, start, scratch, stop, on_solution).map(|(_, nodes)| nodes)
 }
 
 /// The counting loop (see the module essay of [`super`]). With `TRACK`, each placement is also
@@ -168,21 +184,23 @@ pub(crate) fn visit_completions(
 /// descends from a row that still has untried squares (a row whose last square is being tried
 /// is replaced, not stacked), and it descends only when each of the next [`LOOKAHEAD`] rows
 /// still has a free square, so dead ends cost no push or pop. A solution shows up as a
-/// placement that fills every column.
+/// placement that fills every column. Every [`POLL_NODES`] queens or so, at a backtrack, it
+/// reads `stop`, and returns `None` once it is raised.
 #[inline(always)]
 fn search<const TRACK: bool>(
     masks: &RowMasks,
     start: State,
     scratch: &mut Scratch,
+    stop: &AtomicBool,
     on_solution: &mut impl FnMut(&[u64]),
-) -> (u64, u64) {
+) -> Option<(u64, u64)> {
     let n = masks.n;
     let blocked = &masks.blocked;
     if start.row >= n {
         if TRACK {
             on_solution(&scratch.placed[..n]);
         }
-        return (u64::from(start.row == n), 0);
+        return Some((u64::from(start.row == n), 0));
     }
     let Scratch { stack, placed, .. } = scratch;
     let mut row = start.row;
@@ -193,6 +211,7 @@ fn search<const TRACK: bool>(
     let mut depth = 0usize;
     let mut solutions = 0u64;
     let mut nodes = 0u64;
+    let mut next_poll = POLL_NODES;
     loop {
         while taken != u64::MAX {
             let bit = !taken & taken.wrapping_add(1);
@@ -234,7 +253,13 @@ fn search<const TRACK: bool>(
             }
         }
         if depth == 0 {
-            return (solutions, nodes);
+            return Some((solutions, nodes));
+        }
+        if nodes >= next_poll {
+            if stop.load(Memory::Relaxed) {
+                return None;
+            }
+            next_poll = nodes + POLL_NODES;
         }
         depth -= 1;
         let frame = stack[depth];
@@ -336,6 +361,13 @@ impl TaskResult {
         }
     }
 
+    /// Adds another part of the same task (a piece, or the walk above the pieces).
+    pub(crate) fn absorb(&mut self, other: &TaskResult) {
+        self.total += other.total;
+        self.unique += other.unique;
+        self.nodes += other.nodes;
+    }
+
     /// `count` solutions whose class has eight members each.
     pub(crate) fn add_eightfold(&mut self, count: u64) {
         self.total += count
@@ -367,18 +399,19 @@ pub struct Completions {
 }
 
 /// The completions of `prefix` (rows `0..start.row`, in state `start`) by the one-board loop,
-/// with the tie check of [`solve_task_with`].
+/// with the tie check of [`solve_task_with`], or `None` if `stop` was raised first.
 pub(crate) fn count_one_board(
     masks: &RowMasks,
     ties: &TaskTies,
     prefix: &[u8],
     start: State,
     scratch: &mut Scratch,
-) -> Completions {
+    stop: &AtomicBool,
+) -> Option<Completions> {
     let mut eightfold = 0u64;
     let mut tied = TaskResult::default();
     let mut columns = [0u8; ROWS];
-    let nodes = visit_completions(masks, prefix, start, scratch, &mut |placed| {
+    let nodes = visit_completions(masks, prefix, start, scratch, stop, &mut |placed| {
         if !ties.touched_by(placed) {
             eightfold += 1;
         } else {
@@ -387,12 +420,12 @@ pub(crate) fn count_one_board(
             }
             tied.add_orbit(canonical_orbit(&columns[..placed.len()]));
         }
-    });
-    Completions {
+    })?;
+    Some(Completions {
         eightfold,
         tied,
         nodes,
-    }
+    })
 }
 
 /// Which counting loop [`solve_task_with`] runs; both search the same tree.
@@ -405,8 +438,8 @@ pub(crate) enum Loop {
 }
 
 impl Loop {
-    /// The fastest loop this CPU runs for a task of `depth` rows on the n×n board.
-    fn best_for(n: u32, depth: usize) -> Loop {
+    /// The fastest loop this CPU runs for a search from row `depth` of the n×n board.
+    pub(crate) fn best_for(n: u32, depth: usize) -> Loop {
         if (8..=32).contains(&n) && depth + 2 <= n as usize && lanes::available() {
             Loop::Lanes
         } else {
@@ -448,10 +481,6 @@ pub(crate) fn solve_task_with(
     prefix: &[u8],
     scratch: &mut Scratch,
 ) -> TaskResult {
-    let class = Class::of(prefix);
-    let rules = ClassRules::new(n, class);
-    let masks = RowMasks::new(&rules.allowed);
-    debug_assert!(fits(&masks, prefix));
     let start = State::after(prefix).expect("task prefixes are legal");
     if prefix.len() == n as usize {
         // Tiny boards: the prefix is a whole solution.
@@ -459,24 +488,66 @@ pub(crate) fn solve_task_with(
         result.add_orbit(canonical_orbit(prefix));
         return result;
     }
-    let ties = TaskTies::new(n, class);
-    let mut tied = TaskResult::default();
-    let (eightfold, nodes) = match with {
-        Loop::OneBoard => {
-            let found = count_one_board(&masks, &ties, prefix, start, scratch);
-            tied = found.tied;
-            (found.eightfold, found.nodes)
+    TaskBoard::new(n, Class::of(prefix))
+        .solve(with, prefix, start, scratch, &NEVER)
+        .expect("never stopped")
+}
+
+/// The board of the tasks of one class, as both loops read it: the class's square rules and
+/// its tie squares. Built once per task (O(n) words), then searched from any of the task's
+/// partial boards.
+#[derive(Clone)]
+pub(crate) struct TaskBoard {
+    pub(crate) masks: RowMasks,
+    pub(crate) ties: TaskTies,
+}
+
+impl TaskBoard {
+    /// The board of `class` on the n×n board.
+    pub(crate) fn new(n: u32, class: Class) -> Self {
+        TaskBoard {
+            masks: RowMasks::new(&ClassRules::new(n, class).allowed),
+            ties: TaskTies::new(n, class),
         }
-        Loop::Lanes => {
-            let found = count_in_lanes(&masks, prefix, start, ties, scratch, &mut |columns| {
-                tied.add_orbit(canonical_orbit(columns))
-            });
-            (found.eightfold, found.nodes)
-        }
-    };
-    let mut result = TaskResult { nodes, ..tied };
-    result.add_eightfold(eightfold);
-    result
+    }
+
+    /// What the completions of `prefix` (the queens of rows `0..start.row`, on squares the
+    /// class allows, in state `start`, with at least one row left) add to a task, by the loop
+    /// `with`; `None` if `stop` was raised first.
+    pub(crate) fn solve(
+        &self,
+        with: Loop,
+        prefix: &[u8],
+        start: State,
+        scratch: &mut Scratch,
+        stop: &AtomicBool,
+    ) -> Option<TaskResult> {
+        debug_assert!(fits(&self.masks, prefix));
+        debug_assert!(prefix.len() < self.masks.n);
+        let mut tied = TaskResult::default();
+        let (eightfold, nodes) = match with {
+            Loop::OneBoard => {
+                let found = count_one_board(&self.masks, &self.ties, prefix, start, scratch, stop)?;
+                tied = found.tied;
+                (found.eightfold, found.nodes)
+            }
+            Loop::Lanes => {
+                let found = count_in_lanes(
+                    &self.masks,
+                    prefix,
+                    start,
+                    self.ties,
+                    scratch,
+                    stop,
+                    &mut |columns| tied.add_orbit(canonical_orbit(columns)),
+                )?;
+                (found.eightfold, found.nodes)
+            }
+        };
+        let mut result = TaskResult { nodes, ..tied };
+        result.add_eightfold(eightfold);
+        Some(result)
+    }
 }
 
 /// The lanes loop on the completions of `prefix` under `masks` (n ≤ 32, see [`lanes::count`]).
@@ -486,8 +557,9 @@ fn count_in_lanes(
     start: State,
     ties: TaskTies,
     scratch: &mut Scratch,
+    stop: &AtomicBool,
     on_tied: &mut dyn FnMut(&[u8]),
-) -> lanes::Found {
+) -> Option<lanes::Found> {
     // The lanes hold 32 bits (n <= 32): the bits at or above 32 are off the board.
     let mut blocked = [0u32; 32];
     for (narrow, &wide) in blocked.iter_mut().zip(&masks.blocked[..masks.n]) {
@@ -501,23 +573,35 @@ fn count_in_lanes(
         ties,
     };
     let levels = scratch.levels.get_or_insert_with(Box::default);
-    lanes::count(&board, levels, on_tied)
+    lanes::count(&board, levels, stop, on_tied)
 }
 
 /// The number of completions of `prefix` (legal, and on squares `masks` allows) under `masks`,
 /// with no symmetry, and the queens placed on the way, by the fastest loop this CPU has: the
-/// counter's loop for boards with fixed queens or blocked squares (module `masked`).
-pub(crate) fn count_plain(masks: &RowMasks, prefix: &[u8], scratch: &mut Scratch) -> (u64, u64) {
+/// counter's loop for boards with fixed queens or blocked squares (module `masked`). `None` if
+/// `stop` was raised first.
+pub(crate) fn count_plain(
+    masks: &RowMasks,
+    prefix: &[u8],
+    scratch: &mut Scratch,
+    stop: &AtomicBool,
+) -> Option<(u64, u64)> {
     debug_assert!(fits(masks, prefix));
     let start = State::after(prefix).expect("the prefix is legal");
     match Loop::best_for(masks.n as u32, prefix.len()) {
-        Loop::OneBoard => search::<false>(masks, start, scratch, &mut |_| {}),
+        Loop::OneBoard => search::<false>(masks, start, scratch, stop, &mut |_| {}),
         Loop::Lanes => {
             // No tie squares: every solution counts in `eightfold`, once.
-            let found = count_in_lanes(masks, prefix, start, TaskTies::NONE, scratch, &mut |_| {
-                unreachable!("no tie squares")
-            });
-            (found.eightfold, found.nodes)
+            let found = count_in_lanes(
+                masks,
+                prefix,
+                start,
+                TaskTies::NONE,
+                scratch,
+                stop,
+                &mut |_| unreachable!("no tie squares"),
+            )?;
+            Some((found.eightfold, found.nodes))
         }
     }
 }
@@ -714,14 +798,22 @@ mod tests {
                     expected.push(s.to_vec())
                 });
             let mut found = Vec::new();
-            let nodes = visit_completions(&masks, &[], State::default(), scratch, &mut |placed| {
-                found.push(
-                    placed
-                        .iter()
-                        .map(|b| b.trailing_zeros() as u8)
-                        .collect::<Vec<u8>>(),
-                )
-            });
+            let nodes = visit_completions(
+                &masks,
+                &[],
+                State::default(),
+                scratch,
+                &NEVER,
+                &mut |placed| {
+                    found.push(
+                        placed
+                            .iter()
+                            .map(|b| b.trailing_zeros() as u8)
+                            .collect::<Vec<u8>>(),
+                    )
+                },
+            )
+            .expect("never stopped");
             assert_eq!(found, expected, "{allowed:?}");
             let (count, count_nodes) = count_completions(&masks, State::default(), scratch);
             assert_eq!(count, expected.len() as u64);

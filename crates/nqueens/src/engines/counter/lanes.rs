@@ -36,10 +36,16 @@
 //! rows `b1` or `n − 1 − b1`, and such solutions (and those whose last queen is on the last
 //! row's tie square) are read back and checked exactly, as the one-board loop does.
 //!
+//! A stop flag is read each time a level's batch is searched (every few microseconds, a load
+//! per batch of up to [`BATCH`] nodes, nothing per step): once it is raised, every level
+//! returns at once and the search answers `None`.
+//!
 //! Masks are `u32` (n ≤ 32, the counter's limit). The lanes idea follows the GPU counters
 //! (one board per thread, all in lockstep); compress and expand through `pext`/`pdep` on lane
 //! indices are a known AVX2 idiom (AVX-512 has them as instructions); batching by level, so
 //! that the lanes never wait for each other and the row masks are constants, is this module's.
+
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::attacks::{State, TaskTies};
 
@@ -109,20 +115,25 @@ pub(crate) struct Board<'a> {
 }
 
 /// Counts the completions of `board` (see the module essay); calls `on_tied` with the columns
-/// of every solution that has a queen on a tie square. Needs [`available`] and
-/// `board.prefix.len() + 2 <= board.n <= 32`.
-pub(crate) fn count(board: &Board, levels: &mut Levels, on_tied: &mut dyn FnMut(&[u8])) -> Found {
+/// of every solution that has a queen on a tie square; `None` if `stop` was raised before the
+/// end. Needs [`available`] and `board.prefix.len() + 2 <= board.n <= 32`.
+pub(crate) fn count(
+    board: &Board,
+    levels: &mut Levels,
+    stop: &AtomicBool,
+    on_tied: &mut dyn FnMut(&[u8]),
+) -> Option<Found> {
     assert!(available(), "the lanes loop needs AVX2 and BMI2");
     assert!(board.n <= LEVELS && board.prefix.len() + 2 <= board.n);
     #[cfg(target_arch = "x86_64")]
     {
         // SAFETY: `available()` has just checked that the CPU has AVX2 and BMI2, the
         // features `avx2::count` is compiled for.
-        unsafe { avx2::count(board, levels, on_tied) }
+        unsafe { avx2::count(board, levels, stop, on_tied) }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let _ = (levels, on_tied);
+        let _ = (levels, stop, on_tied);
         unreachable!("available() is false off x86-64")
     }
 }
@@ -130,8 +141,9 @@ pub(crate) fn count(board: &Board, levels: &mut Levels, on_tied: &mut dyn FnMut(
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use std::arch::x86_64::*;
+    use std::sync::atomic::AtomicBool;
 
-    use super::{BATCH, Board, CAPACITY, Found, Levels, TIED};
+    use super::{BATCH, Board, CAPACITY, Found, Levels, Ordering, TIED};
 
     /// The search of one task, its constants and its running totals.
     struct Search<'a, 'b> {
@@ -143,14 +155,18 @@ mod avx2 {
         tie_squares: [u32; super::LEVELS],
         found: Found,
         on_tied: &'b mut dyn FnMut(&[u8]),
+        stop: &'b AtomicBool,
+        /// Set once `stop` was seen raised: every level returns at once.
+        stopped: bool,
     }
 
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
     pub(super) fn count(
         board: &Board,
         levels: &mut Levels,
+        stop: &AtomicBool,
         on_tied: &mut dyn FnMut(&[u8]),
-    ) -> Found {
+    ) -> Option<Found> {
         let n = board.n;
         let p = board.prefix.len();
         let mut tie_squares = [0u32; super::LEVELS];
@@ -176,10 +192,12 @@ mod avx2 {
             tie_squares,
             found: Found::default(),
             on_tied,
+            stop,
+            stopped: false,
         };
         search.len[p] = 1;
         search.run(p);
-        search.found
+        (!search.stopped).then_some(search.found)
     }
 
     fn outside_bits(n: usize) -> u32 {
@@ -231,9 +249,13 @@ mod avx2 {
     }
 
     impl Search<'_, '_> {
-        /// Searches every node of level `d` to the end.
+        /// Searches every node of level `d` to the end (or until the stop flag is seen).
         #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
         fn run(&mut self, d: usize) {
+            if self.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+                return;
+            }
             match (self.board.n - 1 - d).min(4) {
                 4 => self.expand::<4>(d),
                 3 => self.expand::<3>(d),
@@ -394,6 +416,9 @@ mod avx2 {
                     if self.len[d + 1] >= BATCH {
                         self.run(d + 1);
                         self.len[d + 1] = 0;
+                        if self.stopped {
+                            return;
+                        }
                     }
                 }
             }

@@ -40,10 +40,10 @@ use crate::board::{Problem, Solution};
 use crate::engine::{Budget, Counts, Limits, Progress, ProgressSink};
 use nqueens_support::LimitReached;
 
-/// Tasks per worker thread the prefixes aim at: enough that threads finish together, and that
-/// a stop (Ctrl-C, a time limit), which waits for the tasks in flight, waits for small ones (the
-/// loops never look at a flag). 64 made tasks of 45 ms on `count 18 --fix 1:3 --block 9:9`;
-/// 1024 makes them 3 ms, with no measurable cost.
+/// Tasks per worker thread the prefixes aim at: enough that threads finish together. (A stop
+/// waits for no task: the loops look at the stop flag every millisecond or so, and the tasks in
+/// flight are dropped, these counts having no checkpoint.) 64 made tasks of 45 ms on
+/// `count 18 --fix 1:3 --block 9:9`; 1024 makes them 3 ms, with no measurable cost.
 const TASKS_PER_THREAD: usize = 1024;
 
 /// How often (at most) progress is reported.
@@ -111,33 +111,34 @@ pub(crate) struct Found {
 }
 
 /// The completions of `prefix` under `masks`: counted by the fastest loop, or enumerated and
-/// checked against `group` when one is given.
+/// checked against `group` when one is given; `None` if `stop` was raised first.
 pub(crate) fn solve_task(
     masks: &RowMasks,
     prefix: &[u8],
     group: Option<&Group>,
     scratch: &mut Scratch,
-) -> Found {
+    stop: &AtomicBool,
+) -> Option<Found> {
     let Some(group) = group else {
-        let (total, nodes) = kernel::count_plain(masks, prefix, scratch);
-        return Found {
+        let (total, nodes) = kernel::count_plain(masks, prefix, scratch, stop)?;
+        return Some(Found {
             total,
             unique: 0,
             nodes,
-        };
+        });
     };
     let start = State::after(prefix).expect("prefixes are legal");
     let mut found = Found::default();
     let mut columns = Vec::with_capacity(masks.n());
-    found.nodes = kernel::visit_completions(masks, prefix, start, scratch, &mut |placed| {
+    found.nodes = kernel::visit_completions(masks, prefix, start, scratch, stop, &mut |placed| {
         columns.clear();
         columns.extend(placed.iter().map(|bit| bit.trailing_zeros()));
         let solution = Solution::from_columns(std::mem::take(&mut columns));
         found.total += 1;
         found.unique += u64::from(group.is_canonical(&solution));
         columns = solution.into_columns();
-    });
-    found
+    })?;
+    Some(found)
 }
 
 /// Counts the solutions of `problem` (fixed queens or blocked squares allowed) on `threads`
@@ -173,7 +174,9 @@ pub(crate) fn count(
                     let Some(prefix) = tasks.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
                     };
-                    let found = solve_task(masks, prefix, group, &mut scratch);
+                    let Some(found) = solve_task(masks, prefix, group, &mut scratch, stop) else {
+                        break;
+                    };
                     if sender.send(found).is_err() {
                         break;
                     }
@@ -188,6 +191,7 @@ pub(crate) fn count(
                     total: Some(tasks.len() as u64),
                     solutions: u128::from(sums.total),
                     nodes: u128::from(sums.nodes),
+                    ..Progress::default()
                 });
             }
         };

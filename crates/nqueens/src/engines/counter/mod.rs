@@ -71,6 +71,13 @@
 //! checked), appends it to the checkpoint ([`checkpoint`]) and reports progress. A shard
 //! ([`shard`]) runs every K-th task; [`shard::merge`] adds the K results back up.
 //!
+//! At the record sizes a task lasts minutes to hours, so a task is counted in *pieces*
+//! ([`pieces`]): both loops look at a stop flag every millisecond or so, a stopped task says how
+//! many of its pieces it finished, and the checkpoint keeps that position, from which any later
+//! run goes on. Tasks in flight report their pieces ten times a second, so progress moves from
+//! the first second, and a model of every task's work ([`estimate`]) turns it into a share of
+//! the work done and an ETA.
+//!
 //! # Trusting the last digit
 //!
 //! A count is only worth its last digit, and a long one passes through files. Every
@@ -96,9 +103,11 @@ pub mod checksum;
 pub mod device;
 pub mod distributed;
 pub(crate) mod error;
+pub mod estimate;
 pub mod kernel;
 mod masked;
 pub(crate) mod part;
+pub mod pieces;
 // Off x86-64 the lanes loop is never chosen (`lanes::available()` is false), so its buffers
 // and board are built by nothing.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
@@ -106,20 +115,25 @@ mod lanes;
 pub mod shard;
 pub mod tasks;
 
+use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{OnceLock, mpsc};
 use std::time::{Duration, Instant};
+
+use nqueens_support::LimitReached;
 
 use crate::board::Problem;
 use crate::engine::{Budget, Counts, Engine, Job, Limits, Progress, ProgressSink, Stats};
 use crate::error::Error;
+use pieces::{Piece, Rest, TaskEnd};
 
 pub use checkpoint::Checkpoint;
 pub use device::{Device, DeviceError, SharedDevice};
 pub use distributed::{SplitList, TaskCounter};
 pub use error::{CounterError, check_published};
 pub use kernel::TaskResult;
+pub use pieces::Partial;
 pub use shard::{Merged, Shard, ShardResult};
 pub use tasks::{Fingerprint, TaskId, TaskList};
 
@@ -134,6 +148,11 @@ pub const DEVICE_BATCH_TIME: Duration = Duration::from_millis(250);
 
 /// How often (at most) the counter reports progress.
 const PROGRESS_INTERVAL: Duration = Duration::from_millis(100);
+
+/// How long a run with a progress display counts before it estimates its work (module
+/// `estimate`): shorter runs end before a display shows anything (it waits a second), and
+/// the model is ready by then for the others.
+const MODEL_DELAY: Duration = Duration::from_millis(500);
 
 /// Options of one [`Counter::run`].
 #[derive(Clone, Debug, Default)]
@@ -194,12 +213,15 @@ pub struct Counter {
     pub threads: usize,
     /// Where runs report progress.
     pub progress: Option<ProgressSink>,
-    /// When to give up (time budget and stop flag, checked as tasks finish and at least every
-    /// 100 ms): no new task starts, the ones in flight finish (tasks are small: `count 22
-    /// --time-limit 1` ends after 1.16 s) and are dropped, and finished tasks stay in the
-    /// checkpoint, so a stopped count resumes where it was. The counting loop itself never
-    /// looks at a flag, so it costs nothing.
+    /// When to give up (time budget, stop flag, and a node budget over the queens this run
+    /// places; checked at least every 100 ms): the loops stop within milliseconds, finished
+    /// tasks stay in the checkpoint and the tasks in flight leave their positions there (the
+    /// pieces they finished), so a stopped count resumes where it was.
     pub limits: Limits,
+    /// Rows each piece of a task searches (module [`pieces`]): [`pieces::PIECE_ROWS`]; fewer
+    /// cut small boards' tasks into pieces too (for tests). Positions saved with another value
+    /// are not resumed: such tasks start over.
+    pub piece_rows: usize,
     /// Count on this device (a GPU) instead of the CPU threads: the tasks go to it in batches
     /// of about [`DEVICE_BATCH_TIME`] each, and its results are recorded like the threads'.
     pub device: Option<SharedDevice>,
@@ -242,6 +264,7 @@ impl Counter {
             threads: threads.max(1),
             progress: None,
             limits: Limits::default(),
+            piece_rows: pieces::PIECE_ROWS,
             device: None,
             stats: Stats::default(),
         }
@@ -272,8 +295,11 @@ impl Counter {
             .into());
         }
         let mine = shard.len_of(tasks.len());
+        let cut = pieces::cut_row(n, tasks.depth(), self.piece_rows);
         let mut done = vec![false; tasks.len()];
         let mut sums = Sums::default();
+        // Where the checkpoint's unfinished tasks had got.
+        let mut from = HashMap::new();
         let mut checkpoint = match &options.checkpoint {
             Some(path) => {
                 let header = checkpoint::Header::new(&tasks, shard);
@@ -282,58 +308,106 @@ impl Counter {
                     done[id.index()] = true;
                     sums.add(result)?;
                 }
+                // A position of another cut row names other pieces: such a task starts over.
+                from.extend(
+                    file.positions()
+                        .iter()
+                        .filter(|(_, partial)| partial.cut as usize == cut)
+                        .copied(),
+                );
                 Some(file)
             }
             None => None,
         };
-        let resumed = sums.done;
-        let resumed_nodes = sums.nodes;
         let pending: Vec<TaskId> = tasks
             .ids()
             .filter(|&id| shard.contains(id) && !done[id.index()])
             .collect();
+        drop(done);
+        // The work model of the pending tasks, estimated beside the count (module `estimate`).
+        let model = OnceLock::new();
+        let mut ledger = Ledger::new(cut, &from, sums, &pending);
+        let resumed = ledger.sums.done;
+        let resumed_nodes = ledger.sums.nodes;
         let progress = self.progress.clone();
-        let report = |sums: &Sums| {
+        let report = |ledger: &Ledger| {
             if let Some(sink) = &progress {
-                // Tasks of this run only, so that the rate and the ETA are right on resume.
+                // Tasks and nodes of this run only, so that the rates are right on resume.
                 sink.report(&Progress {
-                    done: sums.done - resumed,
+                    done: ledger.sums.done - resumed,
                     total: Some((mine as u64) - resumed),
-                    solutions: sums.total,
-                    nodes: sums.nodes - resumed_nodes,
+                    solutions: ledger.sums.total,
+                    nodes: ledger.new_nodes(),
+                    nodes_left: ledger.nodes_left(),
+                    nodes_done: ledger.nodes_done(),
                 });
             }
         };
-        report(&sums);
+        report(&ledger);
 
         let next = AtomicUsize::new(0);
         let stop = AtomicBool::new(false);
         let budget = Budget::start(&self.limits);
         let mut gave_up = None;
-        let (sender, receiver) = mpsc::channel::<Result<(TaskId, TaskResult), CounterError>>();
+        let (sender, receiver) = mpsc::channel::<Message>();
         let workers = if self.device.is_some() {
             0
         } else {
             self.threads.min(pending.len())
         };
         let mut failure = None;
+        // Raised when the run's loop ends, so that the model's thread ends too.
+        let quit = AtomicBool::new(false);
+        let (until_quiet_ends, quiet) = mpsc::channel::<()>();
         std::thread::scope(|scope| {
+            let (tasks, pending, from, stop) = (&tasks, &pending, &from, &stop);
+            if self.progress.is_some() && !pending.is_empty() {
+                let (model, quit) = (&model, &quit);
+                scope.spawn(move || {
+                    // Only for runs that last: a display shows nothing in their first second.
+                    if quiet.recv_timeout(MODEL_DELAY) == Err(mpsc::RecvTimeoutError::Timeout) {
+                        if let Some(estimates) = estimate::estimate(tasks, pending, quit) {
+                            let _ = model.set(estimates);
+                        }
+                    }
+                });
+            }
             if let Some(device) = &self.device {
                 let sender = sender.clone();
-                let (tasks, pending, stop) = (&tasks, &pending, &stop);
-                scope.spawn(move || drive_device(device, tasks, pending, stop, &sender));
+                scope.spawn(move || drive_device(device, tasks, pending, from, cut, stop, &sender));
             }
             for _ in 0..workers {
                 let sender = sender.clone();
-                let (tasks, pending, next, stop) = (&tasks, &pending, &next, &stop);
+                let next = &next;
                 scope.spawn(move || {
                     let mut scratch = Box::<kernel::Scratch>::default();
+                    let mut told = Instant::now();
                     while !stop.load(Ordering::Relaxed) {
                         let Some(&id) = pending.get(next.fetch_add(1, Ordering::Relaxed)) else {
                             break;
                         };
-                        let result = kernel::solve_task(n, tasks.prefix(id), &mut scratch);
-                        if sender.send(Ok((id, result))).is_err() {
+                        let start = start_of(from, id, cut);
+                        let end = pieces::count_task(
+                            n,
+                            id,
+                            tasks.prefix(id),
+                            &start,
+                            stop,
+                            &mut scratch,
+                            &mut |partial| {
+                                // Now and then, where the task has got (for progress, and for
+                                // the checkpoint's positions).
+                                if told.elapsed() >= PROGRESS_INTERVAL {
+                                    told = Instant::now();
+                                    let _ = sender.send(Ok((id, Step::Moved(*partial))));
+                                }
+                            },
+                        );
+                        let step = end.map(|end| match end {
+                            TaskEnd::Done(result) => (id, Step::Done(result)),
+                            TaskEnd::Stopped(partial) => (id, Step::Moved(partial)),
+                        });
+                        if sender.send(step).is_err() {
                             break;
                         }
                     }
@@ -341,16 +415,22 @@ impl Counter {
             }
             drop(sender);
             let mut last_report = Instant::now();
+            let mut last_positions = Instant::now();
+            let mut stopping = false;
             loop {
                 // Wake at least every PROGRESS_INTERVAL, so that records are synced on time
                 // (and progress shown) even while every task runs for minutes.
                 let step = match receiver.recv_timeout(PROGRESS_INTERVAL) {
                     Ok(Err(e)) => Err(e),
-                    Ok(Ok((id, result))) => match checkpoint.as_mut() {
+                    Ok(Ok((id, Step::Done(result)))) => match checkpoint.as_mut() {
                         Some(file) => file.record(id, &result),
                         None => Ok(()),
                     }
-                    .and_then(|()| sums.add(&result)),
+                    .and_then(|()| ledger.finish(id, &result)),
+                    Ok(Ok((id, Step::Moved(partial)))) => {
+                        ledger.moved(id, partial);
+                        Ok(())
+                    }
                     Err(mpsc::RecvTimeoutError::Timeout) => match checkpoint.as_mut() {
                         Some(file) => file.sync_if_due(),
                         None => Ok(()),
@@ -362,17 +442,44 @@ impl Counter {
                     stop.store(true, Ordering::Relaxed);
                     break;
                 }
-                if let Err(reached) = budget.check_now() {
-                    // Finished tasks are recorded; the ones in flight are dropped.
+                if stopping {
+                    // Waiting for the workers: each ends within milliseconds and says where its
+                    // task got.
+                    continue;
+                }
+                let reached = budget.check_now().err().or_else(|| {
+                    self.limits
+                        .nodes
+                        .filter(|&limit| ledger.new_nodes() >= u128::from(limit))
+                        .map(|_| LimitReached::Nodes)
+                });
+                if let Some(reached) = reached {
+                    // Finished tasks are recorded; the ones in flight say where they got.
                     gave_up = Some(reached);
                     stop.store(true, Ordering::Relaxed);
-                    break;
+                    stopping = true;
+                    continue;
+                }
+                if last_positions.elapsed() >= checkpoint::POSITION_INTERVAL {
+                    last_positions = Instant::now();
+                    if let Some(file) = checkpoint.as_mut() {
+                        if let Err(e) = ledger.save_positions(file) {
+                            failure = Some(e);
+                            stop.store(true, Ordering::Relaxed);
+                            break;
+                        }
+                    }
                 }
                 if last_report.elapsed() >= PROGRESS_INTERVAL {
-                    report(&sums);
+                    if let Some(estimates) = model.get() {
+                        ledger.adopt(estimates);
+                    }
+                    report(&ledger);
                     last_report = Instant::now();
                 }
             }
+            quit.store(true, Ordering::Relaxed);
+            drop(until_quiet_ends);
         });
         if let Some(e) = failure {
             // Keep what was recorded before the failure (best effort: the failure may be the
@@ -383,6 +490,7 @@ impl Counter {
             return Err(e.into());
         }
         if let Some(file) = checkpoint.as_mut() {
+            ledger.save_positions(file)?;
             file.sync()?;
         }
         if let Some(reason) = gave_up {
@@ -391,9 +499,10 @@ impl Counter {
                 reason,
             });
         }
-        report(&sums);
+        report(&ledger);
+        let sums = &ledger.sums;
         if shard == Shard::ALL {
-            let cause = if resumed > 0 {
+            let cause = if resumed > 0 || !from.is_empty() {
                 "a damaged checkpoint or a hardware fault (memory, CPU) is the likely cause: count again without the checkpoint, or on another machine"
             } else {
                 "a hardware fault (memory, CPU) is the likely cause: count again on another machine"
@@ -410,19 +519,18 @@ impl Counter {
             total: sums.total,
             unique: sums.unique,
             nodes: sums.nodes,
-            new_nodes: sums.nodes - resumed_nodes,
+            new_nodes: ledger.new_nodes(),
             elapsed: started.elapsed(),
         };
+        debug_assert!(result.new_nodes <= sums.nodes - resumed_nodes);
         self.stats = Stats::default();
         self.stats.set("nodes", result.new_nodes);
         self.stats
             .set("tasks", u128::from(result.tasks - result.resumed));
         if self.device.is_none() {
             // Boards searched per step: 8 where the lanes loop ran, 1 for the one-board loop.
-            self.stats.set(
-                "lanes",
-                u128::from(kernel::lanes_per_step(n, tasks.depth())),
-            );
+            self.stats
+                .set("lanes", u128::from(kernel::lanes_per_step(n, cut)));
         }
         Ok(result)
     }
@@ -439,46 +547,245 @@ impl Counter {
     }
 }
 
-/// The device's side of [`Counter::run`]: hands `pending` to the device in batches sized to
-/// take about [`DEVICE_BATCH_TIME`] each (from one task up, doubling at most per batch) and
-/// sends every result, or the device's failure, to the run's loop; stops between batches when
-/// `stop` is set.
+/// What a worker (a thread, or the device's driver) tells the run about one task.
+enum Step {
+    /// The task has got this far (it goes on, or it was stopped there).
+    Moved(Partial),
+    /// The task is counted.
+    Done(TaskResult),
+}
+
+/// A worker's message: a task's step, or a failure that ends the run.
+type Message = Result<(TaskId, Step), CounterError>;
+
+/// Where a run starts task `id`: the position the checkpoint holds (`from`), or the task's
+/// beginning, cut at row `cut`. (Most runs resume none: no lookup then.)
+fn start_of(from: &HashMap<TaskId, Partial>, id: TaskId, cut: usize) -> Partial {
+    match from.is_empty() {
+        true => Partial::start(cut),
+        false => from.get(&id).copied().unwrap_or(Partial::start(cut)),
+    }
+}
+
+/// A task in flight, as far as the run has heard.
+struct Flight {
+    /// Where this run started it.
+    base: Partial,
+    /// Where it has got.
+    now: Partial,
+    /// The pieces of the last position written to the checkpoint (or read from it).
+    written: u64,
+}
+
+/// The run's bookkeeping on its main thread: finished tasks, tasks in flight, the queens this
+/// run placed, and what the work model says is left.
+struct Ledger<'a> {
+    cut: usize,
+    /// Over finished tasks, those read back from the checkpoint included.
+    sums: Sums,
+    /// Where the checkpoint's unfinished tasks had got.
+    from: &'a HashMap<TaskId, Partial>,
+    flight: HashMap<TaskId, Flight>,
+    /// Queens placed by this run in the tasks it finished.
+    run_nodes: u128,
+    /// The tasks this run counts, in id order, and which of them are finished.
+    pending: &'a [TaskId],
+    finished: Vec<bool>,
+    /// The model's estimate of each pending task's queens, once it is there, and their sum
+    /// over the tasks not finished.
+    model: Option<(&'a [f32], f64)>,
+}
+
+impl<'a> Ledger<'a> {
+    fn new(
+        cut: usize,
+        from: &'a HashMap<TaskId, Partial>,
+        sums: Sums,
+        pending: &'a [TaskId],
+    ) -> Self {
+        Ledger {
+            cut,
+            sums,
+            from,
+            flight: HashMap::new(),
+            run_nodes: 0,
+            pending,
+            finished: vec![false; pending.len()],
+            model: None,
+        }
+    }
+
+    /// Takes the work model's estimates (one per pending task) on board.
+    fn adopt(&mut self, estimates: &'a [f32]) {
+        if self.model.is_none() {
+            let left = estimates
+                .iter()
+                .zip(&self.finished)
+                .filter(|&(_, &finished)| !finished)
+                .map(|(&e, _)| f64::from(e))
+                .sum();
+            self.model = Some((estimates, left));
+        }
+    }
+
+    /// The model's estimate of the queens of task `id`.
+    fn estimate(&self, id: TaskId) -> Option<f64> {
+        let (estimates, _) = self.model?;
+        let at = self.pending.binary_search(&id).ok()?;
+        Some(f64::from(estimates[at]))
+    }
+
+    /// The queens still to place, as the model has it.
+    fn nodes_left(&self) -> Option<u128> {
+        let (_, left) = self.model?;
+        let flying: f64 = self
+            .flight
+            .iter()
+            .map(|(&id, f)| (f.now.found.nodes as f64).min(self.estimate(id).unwrap_or(0.0)))
+            .sum();
+        Some((left - flying).max(0.0) as u128)
+    }
+
+    /// The queens placed in the shard so far, by earlier runs too.
+    fn nodes_done(&self) -> u128 {
+        let flying: u128 = self
+            .flight
+            .values()
+            .map(|f| u128::from(f.now.found.nodes))
+            .sum();
+        self.sums.nodes + flying
+    }
+
+    /// Where this run starts task `id`.
+    fn base(&self, id: TaskId) -> Partial {
+        start_of(self.from, id, self.cut)
+    }
+
+    fn moved(&mut self, id: TaskId, now: Partial) {
+        let base = self.base(id);
+        self.flight
+            .entry(id)
+            .or_insert(Flight {
+                base,
+                now: base,
+                written: base.pieces,
+            })
+            .now = now;
+    }
+
+    fn finish(&mut self, id: TaskId, result: &TaskResult) -> Result<(), CounterError> {
+        let base = self.base(id);
+        if !self.flight.is_empty() {
+            self.flight.remove(&id);
+        }
+        if let Ok(at) = self.pending.binary_search(&id) {
+            self.finished[at] = true;
+            if let Some((estimates, left)) = &mut self.model {
+                *left -= f64::from(estimates[at]);
+            }
+        }
+        self.sums.add(result)?;
+        self.run_nodes += u128::from(result.nodes - base.found.nodes);
+        Ok(())
+    }
+
+    /// Queens placed by this run, in finished tasks and in the pieces of tasks in flight.
+    fn new_nodes(&self) -> u128 {
+        let flying: u128 = self
+            .flight
+            .values()
+            .map(|f| u128::from(f.now.found.nodes - f.base.found.nodes))
+            .sum();
+        self.run_nodes + flying
+    }
+
+    /// Writes where each task in flight has got, if it got further since it was last written.
+    fn save_positions(&mut self, file: &mut Checkpoint) -> Result<(), CounterError> {
+        let mut moved: Vec<(&TaskId, &mut Flight)> = self
+            .flight
+            .iter_mut()
+            .filter(|(_, f)| f.now.pieces > f.written)
+            .collect();
+        moved.sort_unstable_by_key(|(id, _)| **id);
+        for (&id, flight) in moved {
+            file.record_position(id, &flight.now)?;
+            flight.written = flight.now.pieces;
+        }
+        Ok(())
+    }
+}
+
+/// The device's side of [`Counter::run`]: hands the pieces of `pending` (from where `from`
+/// says each task got) to the device in batches sized to take about [`DEVICE_BATCH_TIME`]
+/// each (from one piece up, doubling at most per batch), and sends where each task got after
+/// every batch, each finished task's result, or the device's failure, to the run's loop; stops
+/// between batches when `stop` is set.
 fn drive_device(
     device: &SharedDevice,
     tasks: &TaskList,
     pending: &[TaskId],
+    from: &HashMap<TaskId, Partial>,
+    cut: usize,
     stop: &AtomicBool,
-    sender: &mpsc::Sender<Result<(TaskId, TaskResult), CounterError>>,
+    sender: &mpsc::Sender<Message>,
 ) {
+    let n = tasks.n();
     let mut next = 0;
     let mut batch = 1usize;
-    while next < pending.len() && !stop.load(Ordering::Relaxed) {
-        let ids = &pending[next..(next + batch).min(pending.len())];
-        next += ids.len();
-        let prefixes: Vec<&[u8]> = ids.iter().map(|&id| tasks.prefix(id)).collect();
+    // The tasks with pieces in this batch, the last one perhaps walked only in part.
+    let mut open: VecDeque<OpenTask> = VecDeque::new();
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        // Gather up to `batch` pieces, task after task.
+        let mut pieces: Vec<(usize, Piece)> = Vec::with_capacity(batch);
+        let mut slot = 0;
+        while pieces.len() < batch {
+            if slot == open.len() {
+                let Some(&id) = pending.get(next) else { break };
+                next += 1;
+                let start = start_of(from, id, cut);
+                open.push_back(OpenTask::new(n, id, tasks.prefix(id), start));
+            }
+            let task = &mut open[slot];
+            match task.next_piece() {
+                Ok(Some(piece)) => pieces.push((slot, piece)),
+                Ok(None) => slot += 1,
+                Err(e) => {
+                    let _ = sender.send(Err(e));
+                    return;
+                }
+            }
+        }
+        if open.is_empty() {
+            return;
+        }
+        let prefixes: Vec<&[u8]> = pieces.iter().map(|(_, piece)| piece.prefix()).collect();
         let started = Instant::now();
-        let solved =
-            match device.0.lock() {
-                Ok(mut device) => device.solve_batch(tasks.n(), &prefixes).map_err(|source| {
-                    CounterError::Device {
+        let solved = match device.0.lock() {
+            Ok(mut device) => {
+                device
+                    .solve_batch(n, &prefixes)
+                    .map_err(|source| CounterError::Device {
                         device: device.describe(),
                         source,
-                    }
-                }),
-                Err(_) => Err(CounterError::Device {
-                    device: "the device".to_string(),
-                    source: DeviceError("it failed in another run".to_string()),
-                }),
-            };
+                    })
+            }
+            Err(_) => Err(CounterError::Device {
+                device: "the device".to_string(),
+                source: DeviceError("it failed in another run".to_string()),
+            }),
+        };
         let results = match solved {
-            Ok(results) if results.len() == ids.len() => results,
+            Ok(results) if results.len() == prefixes.len() => results,
             Ok(results) => {
                 let _ = sender.send(Err(CounterError::Device {
                     device: device.describe(),
                     source: DeviceError(format!(
                         "it returned {} results for {} tasks",
                         results.len(),
-                        ids.len()
+                        prefixes.len()
                     )),
                 }));
                 return;
@@ -488,15 +795,58 @@ fn drive_device(
                 return;
             }
         };
-        for (&id, result) in ids.iter().zip(results) {
-            if sender.send(Ok((id, result))).is_err() {
+        for ((slot, _), result) in pieces.iter().zip(&results) {
+            let task = &mut open[*slot];
+            task.partial.found.absorb(result);
+            task.partial.pieces += 1;
+        }
+        // Every task but perhaps the last is walked to its end: those are done.
+        while let Some(task) = open.front() {
+            let step = if task.walked {
+                Step::Done(task.rest.result(&task.partial.found))
+            } else {
+                Step::Moved(task.partial)
+            };
+            let (id, walked) = (task.id, task.walked);
+            if sender.send(Ok((id, step))).is_err() {
                 return;
             }
+            if !walked {
+                break;
+            }
+            open.pop_front();
         }
-        // The next batch: as many tasks as fill the target time at this batch's pace.
+        // The next batch: as many pieces as fill the target time at this batch's pace.
         let took = started.elapsed().as_secs_f64().max(1e-6);
         let fit = (batch as f64 * DEVICE_BATCH_TIME.as_secs_f64() / took) as usize;
         batch = fit.clamp(1, 2 * batch);
+    }
+}
+
+/// A task the device driver has begun: the pieces it has left, and where they got.
+struct OpenTask {
+    id: TaskId,
+    rest: Rest,
+    /// Its last piece has gone to the device.
+    walked: bool,
+    partial: Partial,
+}
+
+impl OpenTask {
+    fn new(n: u32, id: TaskId, prefix: &[u8], start: Partial) -> Self {
+        OpenTask {
+            id,
+            rest: Rest::new(n, id, prefix, &start),
+            walked: false,
+            partial: start,
+        }
+    }
+
+    /// The task's next piece to count; `None` once it has none.
+    fn next_piece(&mut self) -> Result<Option<Piece>, CounterError> {
+        let piece = self.rest.next_piece()?;
+        self.walked = piece.is_none();
+        Ok(piece)
     }
 }
 
@@ -582,6 +932,81 @@ mod tests {
                 assert_eq!(counts.unique, oeis::unique(n), "n = {n}");
             }
         }
+    }
+
+    /// Runs the count of n into `path` with a node budget of `budget` a run (and pieces of
+    /// `piece_rows` rows, on `device` if given) until one run finishes; returns its report,
+    /// the runs that stopped, and the positions their checkpoint lines held.
+    fn count_in_stops(
+        n: u32,
+        path: &Path,
+        budget: u64,
+        piece_rows: usize,
+        device: Option<SharedDevice>,
+    ) -> (Report, usize, usize) {
+        let (mut stops, mut positions) = (0, 0);
+        loop {
+            let mut counter = Counter::new(2);
+            counter.piece_rows = piece_rows;
+            counter.limits.nodes = Some(budget);
+            counter.device = device.clone();
+            match counter.run_with_checkpoint(n, path) {
+                Ok(report) => return (report, stops, positions),
+                Err(Error::GaveUp {
+                    reason: LimitReached::Nodes,
+                    ..
+                }) => {
+                    stops += 1;
+                    let text = std::fs::read_to_string(path).unwrap();
+                    positions += text.lines().filter(|l| l.contains(':')).count();
+                }
+                Err(e) => panic!("{e}"),
+            }
+            assert!(stops < 100, "no end in sight");
+        }
+    }
+
+    #[test]
+    fn a_count_stopped_inside_its_tasks_resumes_to_the_exact_total() {
+        let n = 14;
+        let whole = Counter::new(2).run(n, &RunOptions::default()).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        // Pieces of 7 rows: the tasks of n = 14 are cut at row 7, dozens of pieces each.
+        let budget = (whole.nodes / 6) as u64;
+        let (report, stops, positions) = count_in_stops(n, &dir.path().join("a"), budget, 7, None);
+        assert_eq!((report.total, report.unique), (whole.total, whole.unique));
+        assert_eq!(report.nodes, whole.nodes, "node for node");
+        assert!(stops >= 3, "{stops}");
+        assert!(positions > 0, "no run stopped inside a task");
+        // Positions of another cut row are other pieces: those tasks start over, exactly.
+        let path = dir.path().join("b");
+        let (_, stops, _) = count_in_stops(n, &path, budget, 7, None);
+        assert!(stops > 0);
+        let _ = std::fs::remove_file(&path);
+        let _ = count_in_stops(n, &path, budget * 2, 7, None);
+        let mut again = Counter::new(2);
+        again.piece_rows = 8;
+        let report = again.run_with_checkpoint(n, &path).unwrap();
+        assert_eq!(report.nodes, whole.nodes);
+    }
+
+    #[test]
+    fn a_device_count_stops_between_batches_and_resumes_inside_tasks() {
+        let n = 13;
+        let whole = Counter::new(2).run(n, &RunOptions::default()).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let device = SharedDevice::new(device::SplitOnCpu::default());
+        let budget = (whole.nodes / 20) as u64;
+        let (report, stops, positions) =
+            count_in_stops(n, &dir.path().join("gpu"), budget, 6, Some(device.clone()));
+        assert_eq!(report.total, whole.total);
+        assert_eq!(report.nodes, whole.nodes);
+        assert!(stops >= 2 && positions > 0, "{stops} {positions}");
+        // Positions written by the threads resume on the device, and the other way round.
+        let path = dir.path().join("mixed");
+        let _ = count_in_stops(n, &path, budget, 6, None);
+        let (report, _, _) = count_in_stops(n, &path, budget, 6, Some(device));
+        assert_eq!(report.nodes, whole.nodes);
     }
 
     #[test]

@@ -123,6 +123,20 @@ pub enum GenerateError {
         /// Open squares every row and column keeps.
         min_free: u32,
     },
+    /// The blocked squares asked for would need more memory than the machine can give.
+    #[error(
+        "blocking {blocks} squares of {} needs about {} MiB, more than could be allocated",
+        ABoard(*n),
+        bytes.div_ceil(1 << 20)
+    )]
+    BlocksTooLarge {
+        /// Board size.
+        n: u32,
+        /// Blocked squares asked for.
+        blocks: u64,
+        /// The estimate, in bytes.
+        bytes: u64,
+    },
     /// Every random order got stuck before blocking enough squares.
     #[error(
         "no way to block {blocks} squares of {} keeping {min_free} open in every row and column found in {attempts} random orders (the most blocked was {best}); try fewer blocks or a smaller --min-free",

@@ -489,6 +489,11 @@ pub const BLOCK_ATTEMPTS: u32 = 1000;
 /// gets stuck first is followed by a fresh one, [`BLOCK_ATTEMPTS`] at most. Seeded with
 /// SplitMix64, so the same seed gives the same board on every machine (not the same boards as
 /// the paper's Python generator). Costs O(n²) per attempt.
+///
+/// A board of more than [`DENSE_SQUARES`] squares draws its order square by square instead
+/// (distinct squares uniformly at random, which is the same distribution), in memory
+/// proportional to the blocks; a request whose blocks the machine cannot hold is refused at
+/// once ([`GenerateError::BlocksTooLarge`]).
 pub fn random_blocked(
     n: u32,
     blocks: u64,
@@ -507,6 +512,9 @@ pub fn random_blocked(
         });
     }
     let mut rng = SplitMix64::new(seed);
+    if u64::from(n) * u64::from(n) > DENSE_SQUARES {
+        return sparse_blocked(n, blocks, min_free, &mut rng);
+    }
     let mut squares: Vec<Queen> = (0..n)
         .flat_map(|r| (0..n).map(move |c| Queen::new(r, c)))
         .collect();
@@ -541,10 +549,101 @@ pub fn random_blocked(
     })
 }
 
+/// The most squares a board may have for [`random_blocked`] to shuffle all of them (16.8
+/// million, 128 MiB of squares); larger boards draw their order square by square.
+pub const DENSE_SQUARES: u64 = 1 << 24;
+
+/// Bytes a sparse draw needs per blocked square, about: the square, the problem's sorted copy,
+/// its entries in the sets of squares drawn and of rows and columns touched, and its line of
+/// output.
+const BYTES_PER_SPARSE_BLOCK: u64 = 128;
+
+/// [`random_blocked`] on a board too large to shuffle: the random order drawn one distinct
+/// square at a time, at most 64 draws per block asked for (more means the rows and columns are
+/// all but full, and the order counts as stuck).
+fn sparse_blocked(
+    n: u32,
+    blocks: u64,
+    min_free: u32,
+    rng: &mut SplitMix64,
+) -> Result<Problem, GenerateError> {
+    use std::collections::{HashMap, HashSet};
+    let bytes = blocks.saturating_mul(BYTES_PER_SPARSE_BLOCK);
+    let mut blocked: Vec<Queen> = Vec::new();
+    if crate::engines::construct::memory_available().is_some_and(|available| bytes > available)
+        || blocked.try_reserve_exact(blocks as usize).is_err()
+    {
+        return Err(GenerateError::BlocksTooLarge { n, blocks, bytes });
+    }
+    let squares = u64::from(n) * u64::from(n);
+    let mut drawn = HashSet::new();
+    let mut open: HashMap<(bool, u32), u32> = HashMap::new();
+    let most_draws = blocks.saturating_mul(64).saturating_add(1024).min(squares);
+    while (blocked.len() as u64) < blocks && (drawn.len() as u64) < most_draws {
+        let square = rng.below_u64(squares);
+        if !drawn.insert(square) {
+            continue;
+        }
+        let q = Queen::new(
+            (square / u64::from(n)) as u32,
+            (square % u64::from(n)) as u32,
+        );
+        let row = *open.get(&(false, q.row)).unwrap_or(&n);
+        let col = *open.get(&(true, q.col)).unwrap_or(&n);
+        if row > min_free && col > min_free {
+            open.insert((false, q.row), row - 1);
+            open.insert((true, q.col), col - 1);
+            blocked.push(q);
+        }
+    }
+    if (blocked.len() as u64) < blocks {
+        return Err(GenerateError::BlocksOutOfAttempts {
+            n,
+            blocks,
+            min_free,
+            attempts: 1,
+            best: blocked.len() as u64,
+        });
+    }
+    Ok(Problem::with_blocks(n, [], blocked).expect("squares of the board"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::collections::HashMap;
+
+    #[test]
+    fn huge_boards_draw_their_blocks_square_by_square() {
+        // 1.8·10¹⁹ squares: no list of them, a few blocks in a few bytes, the same every time.
+        let board = random_blocked(u32::MAX, 3, 0, 7).unwrap();
+        assert_eq!(board.blocked().len(), 3);
+        assert_eq!(board, random_blocked(u32::MAX, 3, 0, 7).unwrap());
+        assert_ne!(board, random_blocked(u32::MAX, 3, 0, 8).unwrap());
+        // Just past the dense limit, the rows' and columns' limits still hold.
+        let n = 4097;
+        let board = random_blocked(n, 20_000, 4090, 1).unwrap();
+        let mut per_row = HashMap::new();
+        let mut per_col = HashMap::new();
+        for q in board.blocked() {
+            *per_row.entry(q.row).or_insert(0) += 1;
+            *per_col.entry(q.col).or_insert(0) += 1;
+        }
+        assert_eq!(board.blocked().len(), 20_000);
+        assert!(
+            per_row
+                .values()
+                .chain(per_col.values())
+                .all(|&k| k <= n - 4090)
+        );
+        // More blocks than the machine holds are refused, not attempted.
+        let error = random_blocked(u32::MAX, u64::MAX / 2, 0, 1).unwrap_err();
+        assert!(
+            matches!(error, GenerateError::BlocksTooLarge { .. }),
+            "{error}"
+        );
+        assert!(error.to_string().contains("more than could be allocated"));
+    }
 
     /// Every non-attacking placement of `k` queens on n×n, by brute force over square subsets.
     fn all_placements(n: u32, k: usize) -> Vec<Vec<Queen>> {
