@@ -20,12 +20,14 @@
 //! from the standard list's, and a checkpoint or shard result of one is never taken for the
 //! other. With `extra = 0` the list *is* the standard one, fingerprint included.
 
-use std::fmt::Write as _;
+use std::sync::atomic::AtomicBool;
 
 use super::checkpoint::Header;
+use super::error::CounterError;
 use super::kernel::{self, Scratch, TaskResult};
+use super::pieces::{self, Partial, TaskEnd};
 use super::shard::Shard;
-use super::tasks::{Class, ClassRules, Fingerprint, Fnv1a, TaskId, TaskList, full_mask};
+use super::tasks::{Class, ClassRules, Fingerprint, TaskId, TaskList, full_mask, list_fingerprint};
 
 /// The most rows a list may be split beyond the standard depth.
 pub const MAX_EXTRA_ROWS: usize = 2;
@@ -70,27 +72,14 @@ impl SplitList {
             prefix.extend_from_slice(start);
             extend(n, depth, &rules.allowed, &mut prefix, &mut prefixes);
         }
-        let mut hash = Fnv1a::new();
-        hash.write(format!("nqueens-counter-tasks v2 n={n} depth={depth}\n").as_bytes());
-        let mut line = String::new();
-        for prefix in prefixes.chunks(depth) {
-            line.clear();
-            for (i, col) in prefix.iter().enumerate() {
-                if i > 0 {
-                    line.push(',');
-                }
-                let _ = write!(line, "{col}");
-            }
-            line.push('\n');
-            hash.write(line.as_bytes());
-        }
+        let head = format!("nqueens-counter-tasks v2 n={n} depth={depth}\n");
         SplitList {
             n,
             depth,
             extra,
+            fingerprint: list_fingerprint(&head, &prefixes, depth),
             prefixes,
             base,
-            fingerprint: Fingerprint(hash.0),
         }
     }
 
@@ -153,7 +142,14 @@ impl SplitList {
             tasks: self.len(),
             fingerprint: self.fingerprint,
             shard,
+            board: None,
         }
+    }
+
+    /// The row its tasks are cut into pieces at, for pieces of `piece_rows` rows
+    /// ([`pieces::cut_row`]): every rank of a job must use the same.
+    pub fn cut(&self, piece_rows: usize) -> usize {
+        pieces::cut_row(self.n, self.depth, piece_rows)
     }
 }
 
@@ -198,6 +194,37 @@ impl TaskCounter {
     pub fn count(&mut self, list: &SplitList, id: TaskId) -> Option<TaskResult> {
         let prefix = list.prefix(id)?;
         Some(kernel::solve_task(list.n(), prefix, &mut self.scratch))
+    }
+
+    /// Counts task `id` of `list` in pieces from `from` (its start, [`Partial::start`] of the
+    /// list's [`cut`](SplitList::cut), or a position saved by an earlier run), calling
+    /// `on_piece` with its position after each piece; stops within milliseconds once `stop`
+    /// is raised and says where it got. The finished result is [`count`](Self::count)'s,
+    /// node for node. A position the task does not have is [`CounterError::BadPosition`].
+    ///
+    /// # Panics
+    /// If `id` is beyond the list.
+    pub fn count_from(
+        &mut self,
+        list: &SplitList,
+        id: TaskId,
+        from: &Partial,
+        stop: &AtomicBool,
+        on_piece: &mut dyn FnMut(&Partial),
+    ) -> Result<TaskEnd, CounterError> {
+        let n = list.n();
+        let prefix = list.prefix(id).expect("a task of the list");
+        let board = pieces::class_board(n, prefix);
+        pieces::count_task(
+            board,
+            n,
+            id,
+            prefix,
+            from,
+            stop,
+            &mut self.scratch,
+            on_piece,
+        )
     }
 }
 
