@@ -232,6 +232,7 @@ impl TaskCounter {
 mod tests {
     use super::*;
     use crate::instances::oeis;
+    use std::sync::atomic::Ordering;
 
     fn sum(list: &SplitList) -> (u128, u128) {
         let mut counter = TaskCounter::default();
@@ -297,6 +298,37 @@ mod tests {
         assert!(lens[2] >= 100 * threads);
         // One row deeper is enough for 1,024 ranks of one thread.
         assert!(lens[1] >= 100 * 1024);
+    }
+
+    /// Counting a task in pieces, stopped after each piece and resumed from there, gives its
+    /// whole result, on split lists too.
+    #[test]
+    fn a_task_counted_from_its_positions_is_the_task() {
+        use crate::engines::counter::kernel::NEVER;
+        use std::sync::atomic::AtomicBool;
+        let mut counter = TaskCounter::default();
+        for extra in [0, 1] {
+            let list = SplitList::new(12, extra);
+            let cut = list.cut(5);
+            for id in list.ids().step_by(97) {
+                let whole = counter.count(&list, id).unwrap();
+                let mut from = Partial::start(cut);
+                let stop = AtomicBool::new(false);
+                let end = loop {
+                    stop.store(false, Ordering::Relaxed);
+                    // Stop after one piece, then go on from where it got.
+                    let mut on_piece = |_: &Partial| stop.store(true, Ordering::Relaxed);
+                    match counter.count_from(&list, id, &from, &stop, &mut on_piece) {
+                        Ok(TaskEnd::Stopped(partial)) => from = partial,
+                        end => break end.unwrap(),
+                    }
+                };
+                assert_eq!(end, TaskEnd::Done(whole), "+{extra}, task {id}");
+                let from_start =
+                    counter.count_from(&list, id, &Partial::start(cut), &NEVER, &mut |_| {});
+                assert_eq!(from_start.unwrap(), TaskEnd::Done(whole));
+            }
+        }
     }
 
     #[test]
