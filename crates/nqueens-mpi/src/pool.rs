@@ -7,11 +7,11 @@
 //! says it starts, telling the main thread where it has got about ten times a second, and sends
 //! back the id, the result and the time the task took. [`Pool::stop`] raises the workers'
 //! stop flag: each ends within milliseconds, and the positions of the tasks they leave in part
-//! come back with the results that were done. On a GPU ([`Workers::Device`]) one thread takes
-//! every queued task at once (up to [`DEVICE_BATCH`]), hands them to the device as one batch
-//! of whole tasks (a position a task came with is not needed: the device counts it whole, to
-//! the same result), and shares the batch's time out among its tasks in proportion to their
-//! nodes; a stop leaves its batch to the device and loses it. Nothing here knows about MPI.
+//! come back with the results that were done. On a GPU ([`Workers::Device`]) one thread feeds
+//! the queued tasks to the device in pieces, in batches of about a quarter of a second
+//! ([`device::drive`], the driver of `nqueens count --device gpu`), so it stops between two
+//! batches and says where its task in part got, as a thread does; a task's time is the time
+//! since the previous task ended. Nothing here knows about MPI.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,12 +20,10 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use nqueens::engines::counter::pieces::Step;
 use nqueens::engines::counter::{
-    Partial, SharedDevice, SplitList, TaskCounter, TaskEnd, TaskId, TaskResult,
+    Partial, SharedDevice, SplitList, TaskCounter, TaskEnd, TaskId, TaskResult, device,
 };
-
-/// Tasks one device batch takes at most.
-pub const DEVICE_BATCH: usize = 4096;
 
 /// How often (at most) a worker thread says where its task has got.
 const MOVED_INTERVAL: Duration = Duration::from_millis(100);
@@ -40,7 +38,7 @@ pub enum Workers {
 }
 
 /// The queue a device's rank keeps filled, in threads' worth ([`Workers::queue_slots`]): a
-/// device takes everything queued as one batch, so its queue must hold a batch's worth.
+/// device's batches take the pieces of many tasks, so its queue must hold many.
 const DEVICE_QUEUE_SLOTS: usize = 256;
 
 impl Workers {
@@ -122,8 +120,6 @@ pub struct Pool {
     /// The last position of each task in flight, and whether it was taken (by
     /// [`moved`](Self::moved)) since it changed.
     flight: HashMap<TaskId, (Partial, bool)>,
-    /// Whether a device counts (it cannot be stopped inside a batch).
-    device: bool,
 }
 
 impl std::fmt::Debug for Pool {
@@ -157,9 +153,9 @@ impl Pool {
                 })
                 .collect(),
             Workers::Device(device) => {
-                let (shared, device) = (shared.clone(), device.clone());
+                let (shared, device, stop) = (shared.clone(), device.clone(), stop.clone());
                 vec![std::thread::spawn(move || {
-                    count_on_device(&shared, &list, &device, &sender)
+                    count_on_device(&shared, &list, &device, &stop, &sender)
                 })]
             }
         };
@@ -171,7 +167,6 @@ impl Pool {
             outstanding: 0,
             cut,
             flight: HashMap::new(),
-            device: matches!(workers, Workers::Device(_)),
         }
     }
 
@@ -256,15 +251,13 @@ impl Pool {
     }
 
     /// Stops the workers: tasks not started are dropped, running ones stop within
-    /// milliseconds (a device's batch is left to it, and lost); returns what was finished
-    /// and where the others got. The pool can take no more tasks.
+    /// milliseconds (a device at the end of its batch, within about a quarter of a second);
+    /// returns what was finished and where the others got. The pool can take no more tasks.
     pub fn stop(mut self) -> Stopped {
         self.stop.store(true, Ordering::Relaxed);
         self.close();
-        if !self.device {
-            for handle in self.handles.drain(..) {
-                let _ = handle.join();
-            }
+        for handle in self.handles.drain(..) {
+            let _ = handle.join();
         }
         let mut done = Vec::new();
         while let Ok(event) = self.events.try_recv() {
@@ -318,52 +311,45 @@ fn count_on_cpu(
     }
 }
 
-/// The device's thread: every queued task at once, as one batch of whole tasks.
+/// The device's thread: the queued tasks in pieces, batch after batch ([`device::drive`]),
+/// until the queue closes or `stop` is raised.
 fn count_on_device(
     shared: &Shared,
     list: &SplitList,
     device: &SharedDevice,
+    stop: &AtomicBool,
     sender: &mpsc::Sender<Event>,
 ) {
-    while let Some(tasks) = take(shared, DEVICE_BATCH) {
-        let ids: Vec<TaskId> = tasks
-            .into_iter()
-            .map(|(id, _)| id)
-            .filter(|&id| list.prefix(id).is_some())
-            .collect();
-        let prefixes: Vec<&[u8]> = ids.iter().filter_map(|&id| list.prefix(id)).collect();
-        let start = Instant::now();
-        let solved = match device.0.lock() {
-            Ok(mut device) => device
-                .solve_batch(list.n(), &prefixes)
-                .map_err(|e| format!("{}: {e}", device.describe())),
-            Err(_) => Err("the device failed in another thread".to_string()),
+    // Ids are checked on arrival; an unknown one is simply not counted.
+    let known = |task: &Start| list.prefix(task.0).is_some();
+    while let Some(first) = take(shared, 1) {
+        let mut first = first.into_iter().filter(known);
+        // Then whatever is queued when the device wants more, without waiting.
+        let mut next = || {
+            first.next().or_else(|| {
+                let mut queue = shared.0.lock().unwrap_or_else(PoisonError::into_inner);
+                std::iter::from_fn(|| queue.tasks.pop_front()).find(known)
+            })
         };
-        let results = match solved {
-            Ok(results) if results.len() == ids.len() => results,
-            Ok(results) => {
-                let reason = format!(
-                    "{}: {} results for {} tasks",
-                    device.describe(),
-                    results.len(),
-                    ids.len()
-                );
-                return fail(shared, reason);
-            }
-            Err(reason) => return fail(shared, reason),
-        };
-        let busy = start.elapsed();
-        let nodes: u64 = results.iter().map(|r| r.nodes).sum::<u64>().max(1);
-        for (id, result) in ids.into_iter().zip(results) {
-            let share = busy.mul_f64(result.nodes as f64 / nodes as f64);
-            let done = Done {
-                id,
-                result,
-                busy: share,
+        let mut since = Instant::now();
+        let mut on_step = |id, step| {
+            let event = match step {
+                Step::Moved(partial) => Event::Moved(id, partial),
+                Step::Done(result) => {
+                    let busy = since.elapsed();
+                    since = Instant::now();
+                    Event::Done(Done { id, result, busy })
+                }
             };
-            if sender.send(Event::Done(done)).is_err() {
-                return;
-            }
+            sender.send(event).is_ok()
+        };
+        let prefix_of = |id| list.prefix(id).unwrap_or_default();
+        let driven = device::drive(device, list.n(), &prefix_of, &mut next, stop, &mut on_step);
+        if let Err(e) = driven {
+            return fail(shared, e.to_string());
+        }
+        if stop.load(Ordering::Relaxed) {
+            return;
         }
     }
 }
@@ -404,15 +390,11 @@ impl Pool {
 
 impl Drop for Pool {
     /// Stops the threads: tasks not started are dropped, running ones stop within milliseconds
-    /// (a device's batch is not waited for).
+    /// (a device at the end of its batch).
     fn drop(&mut self) {
         // Whatever is still running is not wanted any more.
         self.stop.store(true, Ordering::Relaxed);
         self.close();
-        if self.device {
-            // Dropping a join handle detaches its thread.
-            self.handles.clear();
-        }
         for handle in self.handles.drain(..) {
             let _ = handle.join();
         }
@@ -468,7 +450,7 @@ mod tests {
         while pool.failure().is_none() && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(5));
         }
-        assert_eq!(pool.failure().as_deref(), Some("a broken GPU: lost"));
+        assert_eq!(pool.failure().as_deref(), Some("a broken GPU failed: lost"));
         assert_eq!(pool.next(Duration::from_millis(10)), None);
     }
 

@@ -386,6 +386,56 @@ fn a_stopped_job_keeps_the_pieces_of_its_tasks_on_every_rank_and_resumes_from_th
     assert_eq!(report.new_nodes, left, "went on from the positions");
 }
 
+/// A rank counting on a device (here the CPU stand-in for a GPU) stops between two batches of
+/// pieces and says where its task in part got; the job resumes from there node for node.
+#[test]
+fn a_device_rank_stops_between_batches_and_its_task_goes_on_from_its_pieces() {
+    use nqueens::engines::counter::SharedDevice;
+    use nqueens::engines::counter::device::SplitOnCpu;
+    let n = 16;
+    let list = Arc::new(SplitList::new(n, 0));
+    let cut = list.cut(7);
+    let whole = job(&list, 2, 1, None).unwrap().report;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("n16.ckpt");
+    let workers = |rank: usize| match rank {
+        1 => Workers::Device(SharedDevice::new(SplitOnCpu::default())),
+        _ => Workers::Threads(1),
+    };
+    let mut stops = 0;
+    let (left, taken) = loop {
+        let flag = Arc::new(AtomicBool::new(false));
+        let settings = |_| Settings {
+            cut,
+            stop: Some(flag.clone()),
+            positions_every: Duration::from_secs(3600),
+        };
+        raise_later(&flag, Duration::from_millis(100));
+        let (outcome, endings) = job_with_settings(&list, 2, workers, settings, Some(&path), None);
+        assert!(
+            matches!(outcome, Err(MpiError::Interrupted { .. })),
+            "not interrupted: {outcome:?}"
+        );
+        assert_eq!(endings, [Ending::Stopped]);
+        stops += 1;
+        let (left, taken) = nodes_left(&list, &path, cut, whole.nodes);
+        if taken > 0 {
+            break (left, taken);
+        }
+        assert!(stops < 10, "no stop left a task in part");
+    };
+    assert!(taken > 0);
+    let settings = |_| Settings {
+        cut,
+        ..Settings::new(&list)
+    };
+    let (outcome, _) = job_with_settings(&list, 2, workers, settings, Some(&path), None);
+    let report = outcome.unwrap().report;
+    assert_eq!(report.total, oeis::total(n).unwrap());
+    assert_eq!(report.nodes, whole.nodes, "node for node");
+    assert_eq!(report.new_nodes, left, "went on from the positions");
+}
+
 /// A checkpoint that `nqueens count` left with tasks in part (its pieces cut where the job
 /// cuts them) is resumed by a job from those positions.
 #[test]

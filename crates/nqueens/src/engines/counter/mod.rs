@@ -118,7 +118,7 @@ pub mod shard;
 pub mod tasks;
 mod work;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{OnceLock, mpsc};
@@ -129,11 +129,11 @@ use nqueens_support::LimitReached;
 use crate::board::Problem;
 use crate::engine::{Budget, Counts, Engine, Job, Limits, Progress, ProgressSink, Stats};
 use crate::error::Error;
-use pieces::{Piece, Rest};
+use pieces::Step;
 use work::Work;
 
 pub use checkpoint::Checkpoint;
-pub use device::{Device, DeviceError, SharedDevice};
+pub use device::{DEVICE_BATCH_TIME, Device, DeviceError, SharedDevice};
 pub use distributed::{SplitList, TaskCounter};
 pub use error::{CounterError, check_published};
 pub use kernel::TaskResult;
@@ -144,11 +144,6 @@ pub use tasks::{Fingerprint, TaskId, TaskList};
 /// The largest board the counter takes: its task list grows like n⁵, and no count beyond
 /// n ≈ 30 would finish anyway.
 pub const MAX_N: u32 = 32;
-
-/// How long one batch of tasks on a [`Device`] should take: short enough for progress, Ctrl-C
-/// and checkpoints to follow the run closely and to stay far below a display driver's
-/// watchdog, long enough that the batch's set-up is small beside its work.
-pub const DEVICE_BATCH_TIME: Duration = Duration::from_millis(250);
 
 /// How often (at most) the counter reports progress.
 const PROGRESS_INTERVAL: Duration = Duration::from_millis(100);
@@ -425,7 +420,20 @@ impl Counter {
             }
             if let Some((device, list)) = device {
                 let sender = sender.clone();
-                scope.spawn(move || drive_device(device, list, pending, from, cut, stop, &sender));
+                scope.spawn(move || {
+                    let mut next = pending.iter().map(|&id| (id, start_of(from, id, cut)));
+                    let driven = device::drive(
+                        device,
+                        n,
+                        &|id| list.prefix(id),
+                        &mut || next.next(),
+                        stop,
+                        &mut |id, step| sender.send(Ok((id, step))).is_ok(),
+                    );
+                    if let Err(e) = driven {
+                        let _ = sender.send(Err(e));
+                    }
+                });
             }
             for _ in 0..workers {
                 let sender = sender.clone();
@@ -605,14 +613,6 @@ impl Counter {
     }
 }
 
-/// What a worker (a thread, or the device's driver) tells the run about one task.
-enum Step {
-    /// The task has got this far (it goes on, or it was stopped there).
-    Moved(Partial),
-    /// The task is counted.
-    Done(TaskResult),
-}
-
 /// A worker's message: a task's step, or a failure that ends the run.
 type Message = Result<(TaskId, Step), CounterError>;
 
@@ -786,141 +786,6 @@ impl<'a> Ledger<'a> {
             flight.written = flight.now.pieces;
         }
         Ok(())
-    }
-}
-
-/// The device's side of [`Counter::run`]: hands the pieces of `pending` (from where `from`
-/// says each task got) to the device in batches sized to take about [`DEVICE_BATCH_TIME`]
-/// each (from one piece up, doubling at most per batch), and sends where each task got after
-/// every batch, each finished task's result, or the device's failure, to the run's loop; stops
-/// between batches when `stop` is set.
-fn drive_device(
-    device: &SharedDevice,
-    tasks: &TaskList,
-    pending: &[TaskId],
-    from: &HashMap<TaskId, Partial>,
-    cut: usize,
-    stop: &AtomicBool,
-    sender: &mpsc::Sender<Message>,
-) {
-    let n = tasks.n();
-    let mut next = 0;
-    let mut batch = 1usize;
-    // The tasks with pieces in this batch, the last one perhaps walked only in part.
-    let mut open: VecDeque<OpenTask> = VecDeque::new();
-    loop {
-        if stop.load(Ordering::Relaxed) {
-            return;
-        }
-        // Gather up to `batch` pieces, task after task.
-        let mut pieces: Vec<(usize, Piece)> = Vec::with_capacity(batch);
-        let mut slot = 0;
-        while pieces.len() < batch {
-            if slot == open.len() {
-                let Some(&id) = pending.get(next) else { break };
-                next += 1;
-                let start = start_of(from, id, cut);
-                open.push_back(OpenTask::new(n, id, tasks.prefix(id), start));
-            }
-            let task = &mut open[slot];
-            match task.next_piece() {
-                Ok(Some(piece)) => pieces.push((slot, piece)),
-                Ok(None) => slot += 1,
-                Err(e) => {
-                    let _ = sender.send(Err(e));
-                    return;
-                }
-            }
-        }
-        if open.is_empty() {
-            return;
-        }
-        let prefixes: Vec<&[u8]> = pieces.iter().map(|(_, piece)| piece.prefix()).collect();
-        let started = Instant::now();
-        let solved = match device.0.lock() {
-            Ok(mut device) => {
-                device
-                    .solve_batch(n, &prefixes)
-                    .map_err(|source| CounterError::Device {
-                        device: device.describe(),
-                        source,
-                    })
-            }
-            Err(_) => Err(CounterError::Device {
-                device: "the device".to_string(),
-                source: DeviceError("it failed in another run".to_string()),
-            }),
-        };
-        let results = match solved {
-            Ok(results) if results.len() == prefixes.len() => results,
-            Ok(results) => {
-                let _ = sender.send(Err(CounterError::Device {
-                    device: device.describe(),
-                    source: DeviceError(format!(
-                        "it returned {} results for {} tasks",
-                        results.len(),
-                        prefixes.len()
-                    )),
-                }));
-                return;
-            }
-            Err(e) => {
-                let _ = sender.send(Err(e));
-                return;
-            }
-        };
-        for ((slot, _), result) in pieces.iter().zip(&results) {
-            let task = &mut open[*slot];
-            task.partial.found.absorb(result);
-            task.partial.pieces += 1;
-        }
-        // Every task but perhaps the last is walked to its end: those are done.
-        while let Some(task) = open.front() {
-            let step = if task.walked {
-                Step::Done(task.rest.result(&task.partial.found))
-            } else {
-                Step::Moved(task.partial)
-            };
-            let (id, walked) = (task.id, task.walked);
-            if sender.send(Ok((id, step))).is_err() {
-                return;
-            }
-            if !walked {
-                break;
-            }
-            open.pop_front();
-        }
-        // The next batch: as many pieces as fill the target time at this batch's pace.
-        let took = started.elapsed().as_secs_f64().max(1e-6);
-        let fit = (batch as f64 * DEVICE_BATCH_TIME.as_secs_f64() / took) as usize;
-        batch = fit.clamp(1, 2 * batch);
-    }
-}
-
-/// A task the device driver has begun: the pieces it has left, and where they got.
-struct OpenTask {
-    id: TaskId,
-    rest: Rest<'static>,
-    /// Its last piece has gone to the device.
-    walked: bool,
-    partial: Partial,
-}
-
-impl OpenTask {
-    fn new(n: u32, id: TaskId, prefix: &[u8], start: Partial) -> Self {
-        OpenTask {
-            id,
-            rest: Rest::new(pieces::class_board(n, prefix), n, id, prefix, &start),
-            walked: false,
-            partial: start,
-        }
-    }
-
-    /// The task's next piece to count; `None` once it has none.
-    fn next_piece(&mut self) -> Result<Option<Piece>, CounterError> {
-        let piece = self.rest.next_piece()?;
-        self.walked = piece.is_none();
-        Ok(piece)
     }
 }
 

@@ -92,6 +92,15 @@ pub enum TaskEnd {
     Stopped(Partial),
 }
 
+/// What a worker (a thread, or a device's driver) tells its run about one task.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The task has got this far (it goes on, or it was stopped there).
+    Moved(Partial),
+    /// The task is counted.
+    Done(TaskResult),
+}
+
 /// One piece: the queens of rows `0..state.row` and the masks they leave.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Piece {
