@@ -46,9 +46,12 @@ use super::tasks::{Fingerprint, Fnv1a, TaskId, full_mask, list_fingerprint};
 use crate::board::Problem;
 use crate::board::symmetry::{Group, Symmetry};
 
-/// Tasks the prefixes aim at: enough that 64 threads finish together, few enough that each
-/// task's set-up is nothing beside its search. (Stops and resumes do not depend on it: tasks
-/// are counted in pieces.) `count 17 --fix 1:3 --block 9:9` has 6,600 tasks of 0.1 ms each.
+/// Tasks the prefixes aim at ([`prefixes`] takes the level of the tree nearest it): enough
+/// that 16 threads and more finish together, few enough that each task's set-up and its
+/// result's way to the run's thread (a few microseconds) are nothing beside its search. (Stops
+/// and resumes do not depend on it: tasks are counted in pieces.) `count 17 --fix 1:3 --block
+/// 9:9` has 1,616 tasks of 0.3 ms each: its next level, 13,442 tasks, counted 11 % slower on
+/// one thread (interleaved runs, with 0.9 % more instructions).
 pub const TASKS: usize = 1 << 12;
 
 /// The squares each row may take, as bit masks (see the module essay). O(n · k) for k fixed
@@ -79,9 +82,11 @@ pub(crate) fn allowed_rows(problem: &Problem) -> Vec<u64> {
     allowed
 }
 
-/// Every legal way to fill the first rows under `masks`, as few rows as give `target` ways or
-/// more (but at most n − 2 rows, so that every task has two rows left for the lanes loop): the
-/// number of rows, the prefixes (that many bytes each, in order) and how many there are.
+/// Every legal way to fill the first rows under `masks`, as many rows as give the number of
+/// ways nearest `target` (by ratio: of the last level below it and the first at or above it,
+/// the nearer), but at most n − 2 rows, so that every task has two rows left for the lanes
+/// loop: the number of rows, the prefixes (that many bytes each, in order) and how many there
+/// are.
 pub(crate) fn prefixes(masks: &RowMasks, target: usize) -> (usize, Vec<u8>, usize) {
     let n = masks.n();
     let (mut prefixes, mut states) = (Vec::new(), vec![State::default()]);
@@ -97,6 +102,10 @@ pub(crate) fn prefixes(masks: &RowMasks, target: usize) -> (usize, Vec<u8>, usiz
                 longer.push(bit.trailing_zeros() as u8);
                 next.push(state.place(bit));
             }
+        }
+        if next.len() >= target && states.len().saturating_mul(next.len()) > target * target {
+            // This level is nearer the target than the next.
+            break;
         }
         (prefixes, states) = (longer, next);
         depth += 1;
