@@ -265,9 +265,9 @@ fn interrupted_count(counter: &Counter, options: &RunOptions) -> Interrupted {
              FILE to make a count resumable)"
         )),
         (Some(_), Some(kept)) => Interrupted(format!("interrupted{kept}")),
-        // Stopped before the run had its checkpoint open.
+        // Stopped before the run had its books in order (opening the checkpoint, say).
         (Some(path), None) => Interrupted(format!(
-            "interrupted after {seconds:.1} s: checkpoint {} unchanged",
+            "interrupted after {seconds:.1} s: run the same command to resume from {}",
             path.display()
         )),
     }

@@ -292,13 +292,6 @@ impl Counter {
     /// Counts the solutions of the n×n board (or of one shard of its task list), resuming from
     /// and appending to a checkpoint if asked.
     pub fn run(&mut self, n: u32, options: &RunOptions) -> Result<Report, Error> {
-        if n > MAX_N {
-            return Err(Error::TooLarge {
-                method: self.name(),
-                n,
-                max: MAX_N,
-            });
-        }
         self.run_problem(&Problem::new(n)?, true, options)
     }
 
