@@ -9,6 +9,7 @@
   var MAX_BOARD = 64; // interactive boards; larger ones are drawn as a permutation plot
   var MAX_N = 100000;
   var MAX_COUNT = 14;
+  var REPLAY_METHODS = ["backtrack", "dlx", "cp", "sat"]; // the replay's picker
 
   var $ = function (id) { return document.getElementById(id); };
   // Compiled once; the workers get the compiled module, so restarting one is cheap.
@@ -34,13 +35,25 @@
     solution: null, // 1-based columns of the shown solution (null: none)
     index: 0, // which solution of the method is shown (next solution)
     valid: true,
+    version: 0, // counts the board's changes, so a solve that ends after one is dropped
   };
 
   function showMessage(text) {
     var box = $("message");
     box.textContent = text || "";
     box.hidden = !text;
+    fitBoard();
   }
+  // On a wide screen, the board is no taller than the window below its top (a message above
+  // moves it down), so that it is seen whole without scrolling; at least 320 px.
+  var WIDE = 900;
+  function fitBoard() {
+    var wrap = $("board-wrap");
+    if (window.innerWidth < WIDE) { wrap.style.maxWidth = ""; return; }
+    var top = wrap.getBoundingClientRect().top + window.scrollY;
+    wrap.style.maxWidth = Math.max(320, Math.floor(window.innerHeight - top - 12)) + "px";
+  }
+  window.addEventListener("resize", fitBoard);
   function setStatus(text) { $("status").textContent = text; }
 
   // ---- URL state: #n=8&fix=1:1,2:5&block=3:3&method=dlx&seed=3 -----------------------------
@@ -95,19 +108,47 @@
     var hash = "#" + parts.join("&");
     if (location.hash !== hash) history.replaceState(null, "", hash);
   }
-  function loadFromHash() {
-    var parsed = parseHash(location.hash);
-    state.n = parsed.n;
-    state.fix = parsed.fix;
-    state.block = parsed.block;
-    state.method = parsed.method;
-    state.seed = parsed.seed;
+  // The squares of `squares` that lie on the n×n board; each one off it is left out with a
+  // warning in `errors`, in the library's words, so that one bad square does not hide the rest.
+  function onBoard(squares, n, what, errors) {
+    if (n < 1) return squares; // no board to judge them against: the size's error says so
+    return squares.filter(function (q) {
+      var inside = q[0] >= 1 && q[0] <= n && q[1] >= 1 && q[1] <= n;
+      if (!inside) {
+        errors.push(what + " " + q[0] + ":" + q[1] + " is off the " + n + "×" + n +
+          " board (rows and columns run from 1 to " + n + "), left out");
+      }
+      return inside;
+    });
+  }
+  // A new board (from the link or a text): no solution shown yet.
+  function setBoard(n, fix, block) {
+    state.n = n;
+    state.fix = fix;
+    state.block = block;
     state.solution = null;
     state.index = 0;
-    $("size").value = state.n;
+    state.version++;
+    $("size").value = n;
+  }
+  // The replay follows the method of the link (or the picker) when it is one the replay offers.
+  function followMethod() {
+    if (REPLAY_METHODS.indexOf(state.method) >= 0) $("replay-method").value = state.method;
+  }
+  function loadFromHash() {
+    var parsed = parseHash(location.hash);
+    setBoard(parsed.n, onBoard(parsed.fix, parsed.n, "fixed queen", parsed.errors),
+      onBoard(parsed.block, parsed.n, "blocked square", parsed.errors));
+    state.method = parsed.method;
+    state.seed = parsed.seed;
     $("method").value = state.method;
     $("seed").value = state.seed;
+    followMethod();
     update(parsed.errors);
+    // What was linked is solved at once; a board with a conflict says why it is not.
+    var errors = check();
+    if (errors.length) notSolved(errors);
+    else solve(0, parsed.errors);
   }
 
   // ---- checks ------------------------------------------------------------------------------
@@ -218,6 +259,7 @@
   // a queen on a blocked square: the check names it, and the user undoes it with one click.
   function toggle(r, c, blocking) {
     toggleSquare(blocking ? state.block : state.fix, r, c);
+    state.version++;
     state.solution = null;
     state.index = 0;
     focus = { r: r, c: c };
@@ -313,6 +355,8 @@
     var shown = queensShown();
     var clash = shown.some(function (a) { return shown.some(function (b) { return a !== b && attacks(a, b); }); });
     if (clash) { out.textContent = "0 (queens attack each other)"; out.setAttribute("data-count", "0"); return; }
+    var onBlock = state.fix.some(function (q) { return state.block.some(function (b) { return b[0] === q[0] && b[1] === q[1]; }); });
+    if (onBlock) { out.textContent = "0 (a queen stands on a blocked square)"; out.setAttribute("data-count", "0"); return; }
     if (counter.busy()) counter.restart();
     out.textContent = "counting…";
     var mine = ++countId;
@@ -341,19 +385,28 @@
   }
 
   // ---- solve / next ------------------------------------------------------------------------
-  function solve(index) {
+  // Says why the board is not solved (on load: the link's board has a conflict).
+  function notSolved(errors) {
+    setStatus("not solved: " + errors.join("; "));
+    $("status").setAttribute("data-done", "1");
+  }
+  // Solves for the method's `index`-th solution; `warnings` (what the link got wrong) stay
+  // shown beside a solution.
+  function solve(index, warnings) {
     var errors = check();
-    if (errors.length) { showMessage(errors.join("; ")); return; }
+    if (errors.length) { showMessage(errors.join("; ")); notSolved(errors); return; }
     state.index = index;
     setStatus("solving with " + state.method + "…");
     $("status").removeAttribute("data-done");
     var request = { op: "solve", n: state.n, fix: state.fix, block: state.block, method: state.method, seed: state.seed, index: index };
+    var version = state.version;
     if (jobs.busy()) jobs.restart();
     jobs.run({ request: request }, function (answer, ms) {
       $("status").setAttribute("data-done", "1");
+      if (version !== state.version) { setStatus(""); return; } // the board changed meanwhile
       if (answer.error) { setStatus(answer.error); showMessage(answer.error); return; }
       if (answer.outcome !== "found") { setStatus(answer.message); state.solution = null; renderBoard(); return; }
-      showMessage("");
+      showMessage((warnings || []).join("; "));
       state.solution = answer.columns;
       var nodes = answer.stats.nodes !== undefined ? answer.stats.nodes : answer.stats.placements;
       setStatus(answer.method + ": solution " + (index + 1) + " in " + ms.toFixed(1) + " ms" +
@@ -363,8 +416,8 @@
   }
   $("solve").addEventListener("click", function () { solve(0); });
   $("next").addEventListener("click", function () { solve(state.solution ? state.index + 1 : 0); });
-  $("clear").addEventListener("click", function () { state.fix = []; state.solution = null; update(); });
-  $("clear-blocks").addEventListener("click", function () { state.block = []; state.solution = null; update(); });
+  $("clear").addEventListener("click", function () { state.fix = []; state.solution = null; state.version++; update(); });
+  $("clear-blocks").addEventListener("click", function () { state.block = []; state.solution = null; state.version++; update(); });
   $("tool").addEventListener("change", function () {
     state.tool = document.querySelector('input[name="tool"]:checked').value;
   });
@@ -376,9 +429,10 @@
     state.fix = state.fix.filter(fits);
     state.block = state.block.filter(fits);
     state.solution = null;
+    state.version++;
     update();
   });
-  $("method").addEventListener("change", function () { state.method = $("method").value; state.index = 0; writeHash(); });
+  $("method").addEventListener("change", function () { state.method = $("method").value; state.index = 0; followMethod(); writeHash(); });
   $("seed").addEventListener("change", function () {
     var seed = Number($("seed").value);
     if (!Number.isInteger(seed) || seed < 0) { showMessage("the seed must be a whole number ≥ 0"); return; }
@@ -411,6 +465,14 @@
     if (answer.error) { showMessage(answer.error); return; }
     $("export-text").value = answer.text;
     download("nqueens-" + state.n + ".txt", "text/plain", answer.text);
+  });
+  // Any board the CLI reads opens here, read by the library as --fix-file reads it.
+  $("open-text").addEventListener("click", function () {
+    var answer = engine.call({ op: "read", text: $("export-text").value });
+    if (answer.error) { showMessage("the board text: " + answer.error); return; }
+    setBoard(answer.n, answer.fix, answer.block);
+    update();
+    solve(0);
   });
   $("share").addEventListener("click", function () {
     writeHash();
@@ -469,8 +531,10 @@
       for (var c = 0; c < n; c++) {
         var cls = "sq " + ((r + c) % 2 === 0 ? "light" : "dark") + (replay.blocked[r + ":" + c] ? " blocked" : "");
         var cov = replay.covered;
-        if (cov["R" + (r + 1)] || cov["C" + (c + 1)]) cls += " covered";
-        else if (cov["D" + (r - c + n)] || cov["A" + (r + c + 1)]) cls += " covered-diagonal";
+        // The items as the encoding (and xc-export) names them: r and c 1-based, a the sum
+        // ROW + COL, b the difference ROW − COL.
+        if (cov["r" + (r + 1)] || cov["c" + (c + 1)]) cls += " covered";
+        else if (cov["b" + (r - c)] || cov["a" + (r + c + 2)]) cls += " covered-diagonal";
         var inner = "";
         if (replay.domains.length) {
           var d = replay.domains[r];
@@ -663,6 +727,7 @@
     // A gallery board is a solution of the empty board: no fixed queens, no blocks.
     state.fix = [];
     state.block = [];
+    state.version++;
     state.solution = pick.getAttribute("data-columns").split(",").map(Number);
     state.index = 0;
     update();

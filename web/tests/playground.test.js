@@ -36,19 +36,27 @@ after(async () => {
   if (browser) await browser.close();
 });
 
-/** A fresh page at `hash`, ready (the script ran), with page errors collected. */
+/** A fresh page at `hash`, ready (the script ran, and the board it loaded is solved or says
+ * why not), with page errors collected. */
 async function open(hash, viewport) {
   const page = await browser.newPage({ viewport: viewport || { width: 1280, height: 900 } });
   page.errors = [];
   page.on("pageerror", (e) => page.errors.push(String(e)));
   await page.goto(BASE + "index.html" + hash);
   await page.waitForSelector("html[data-ready]");
+  await page.waitForSelector("#status[data-done]");
   return page;
 }
 
 /** The queens on the board, from their data-queen attributes: [[row, col]], 1-based, sorted. */
 async function queens(page) {
   const squares = await page.$$eval("#board [data-queen]", (els) => els.map((e) => e.getAttribute("data-queen")));
+  return squares.map((s) => s.split(":").map(Number)).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+}
+
+/** The fixed queens (the user's, drawn apart from a solution's): [[row, col]], 1-based, sorted. */
+async function fixedQueens(page) {
+  const squares = await page.$$eval("#board .queen.fixed[data-queen]", (els) => els.map((e) => e.getAttribute("data-queen")));
   return squares.map((s) => s.split(":").map(Number)).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
 }
 
@@ -98,7 +106,7 @@ function cliCount(n, fix, block = []) {
 
 test("every method completes #n=8&fix=1:1 and keeps the fixed queen (construct says why it cannot)", async () => {
   const page = await open("#n=8&fix=1:1");
-  assert.deepEqual(await queens(page), [[1, 1]]);
+  assert.deepEqual(await fixedQueens(page), [[1, 1]]);
   for (const method of METHODS) {
     const status = await solveWith(page, method);
     if (method === "construct") {
@@ -189,7 +197,7 @@ test("the state lives in the URL and survives a reload", async () => {
   const hash = await page.evaluate(() => location.hash);
   assert.equal(hash, "#n=7&fix=1:2,3:1&method=cp&seed=5");
   const again = await open(hash);
-  assert.deepEqual(await queens(again), [[1, 2], [3, 1]]);
+  assert.deepEqual(await fixedQueens(again), [[1, 2], [3, 1]]);
   assert.equal(await again.inputValue("#method"), "cp");
   assert.equal(await again.inputValue("#seed"), "5");
   await again.close();
@@ -254,7 +262,7 @@ test("squares are blocked with the tool, shift-click and X, drawn crossed, and k
   assert.equal(hash, "#n=8&fix=1:1&block=2:3,5:6,7:2&method=auto&seed=0");
   const again = await open(hash);
   assert.deepEqual(await blockedSquares(again), block);
-  assert.deepEqual(await queens(again), [[1, 1]]);
+  assert.deepEqual(await fixedQueens(again), [[1, 1]]);
   assert.equal(await liveCount(again), cliCount(8, [[1, 1]], block));
   // Clear blocks takes them all off, queens stay, and the address forgets them.
   await again.click("#clear-blocks");
@@ -317,7 +325,9 @@ test("blocked squares: the page counts, solves, lists, races and exports as nque
 
   // n = 6 with 1:2 blocked: next solution walks the CLI's list, then says there are no more.
   const six = await open("#n=6&block=1:2&method=dlx");
-  const listed = execFileSync(CLI, ["list", "6", "--block", "1:2", "-f", "coords"]).toString().trim().split("\n");
+  // coords lines mark the blocked squares after the queens (!ROW:COL): the queens are the rest.
+  const listed = execFileSync(CLI, ["list", "6", "--block", "1:2", "-f", "coords"]).toString().trim().split("\n")
+    .map((line) => line.split(" ").filter((t) => !t.startsWith("!")).join(" "));
   assert.equal(listed.length, cliCount(6, [], [[1, 2]]));
   assert.equal(await liveCount(six), listed.length);
   const seen = new Set();
@@ -386,6 +396,74 @@ test("a queen on a blocked square shows the library's error and keeps the board"
   await page.close();
 });
 
+test("a link with a bad square keeps the rest, says what it left out, and is solved on load", async () => {
+  // One square off the board, and a queen on a blocked square: the valid block is drawn, both
+  // are told, the count says why it is 0, and the board says why it is not solved.
+  const page = await open("#n=8&block=9:9,3:3&fix=3:3");
+  assert.deepEqual(await blockedSquares(page), [[3, 3]]);
+  assert.deepEqual(await fixedQueens(page), [[3, 3]]);
+  const message = await page.textContent("#message");
+  assert.match(message, /blocked square 9:9 is off the 8×8 board \(rows and columns run from 1 to 8\), left out/);
+  assert.match(message, /fixed queen 3:3 stands on a blocked square/);
+  assert.equal(await liveCount(page), 0);
+  assert.match(await page.textContent("#count"), /a queen stands on a blocked square/);
+  assert.match(await page.textContent("#status"), /^not solved: fixed queen 3:3 stands on a blocked square/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+  // Without the queen the rest is solved at once, the warning kept beside the solution.
+  const solved = await open("#n=8&block=9:9,3:3&fix=1:1,0:4");
+  assert.deepEqual(await blockedSquares(solved), [[3, 3]]);
+  assert.deepEqual(await fixedQueens(solved), [[1, 1]]);
+  assert.match(await solved.textContent("#status"), /^auto: solution 1/);
+  assertSolution(await queens(solved), 8, [[3, 3]]);
+  const warned = await solved.textContent("#message");
+  assert.match(warned, /blocked square 9:9 is off/);
+  assert.match(warned, /fixed queen 0:4 is off/);
+  assert.equal(await liveCount(solved), cliCount(8, [[1, 1]], [[3, 3]]));
+  await solved.close();
+});
+
+test("method= in the link sets the replay's method too, and the board fits above the fold", async () => {
+  for (const [method, replay] of [["dlx", "dlx"], ["cp", "cp"], ["sat", "sat"], ["auto", "backtrack"], ["local", "backtrack"]]) {
+    const page = await open(`#n=8&fix=2:3&method=${method}`);
+    assert.equal(await page.inputValue("#replay-method"), replay, method);
+    await page.close();
+  }
+  const page = await open("#n=8");
+  await page.selectOption("#method", "cp");
+  assert.equal(await page.inputValue("#replay-method"), "cp", "the picker leads the replay too");
+  await page.close();
+  // At 1280×900 the whole board is on the screen without scrolling, a message above or not.
+  for (const hash of ["#n=8", "#n=12&fix=1:1&block=2:2&method=dlx", "#n=8&block=9:9,3:3&fix=3:3"]) {
+    const shown = await open(hash, { width: 1280, height: 900 });
+    const box = await shown.$eval("#board", (e) => { const r = e.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, right: r.right }; });
+    assert.ok(box.bottom <= 900 && box.right <= 1280, `${hash}: the board ends at ${JSON.stringify(box)}`);
+    assert.ok(box.bottom - box.top >= 320, `${hash}: the board is ${box.bottom - box.top}px tall`);
+    assert.equal(await shown.evaluate(() => window.scrollY), 0);
+    await shown.close();
+  }
+});
+
+test("the board text opens any board the CLI writes, blocked squares and all", async () => {
+  const page = await open("#n=5");
+  for (const format of ["unicode", "ascii", "json", "coords"]) {
+    const text = execFileSync(CLI, ["solve", "8", "--block", "1:1", "--block", "4:4", "-f", format]).toString();
+    const cli = execFileSync(CLI, ["solve", "8", "--block", "1:1", "--block", "4:4", "-f", "coords"]).toString().trim()
+      .split(" ").filter((t) => !t.startsWith("!")).map((q) => q.split(":").map(Number)).sort((a, b) => a[0] - b[0]);
+    await page.fill("#export-text", text);
+    await page.click("#open-text");
+    await page.waitForSelector("#status[data-done]");
+    assert.equal(await page.inputValue("#size"), "8", format);
+    assert.deepEqual(await blockedSquares(page), [[1, 1], [4, 4]], format);
+    assert.deepEqual(await fixedQueens(page), cli, `${format}: every queen of the text is kept`);
+  }
+  await page.fill("#export-text", "2 4 ♕ 3");
+  await page.click("#open-text");
+  assert.match(await page.textContent("#message"), /line 1, column 5: unexpected '♕'/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test("the picker offers every method, auto first and by default, and auto solves n = 200", async () => {
   const page = await open("#n=200");
   assert.deepEqual(await page.$$eval("#method option", (os) => os.map((o) => o.value)), METHODS);
@@ -416,6 +494,11 @@ test("large boards are drawn as a permutation plot of the construction", async (
 
 test("exports: the --fix-file text reads back with the CLI, the SVG is a picture of the board", async () => {
   const page = await open("#n=8&fix=1:1");
+  // The board as linked, before a solution is shown: the load's solution is cleared by taking
+  // the queen off and putting it back.
+  await page.click('[data-square="1:1"]');
+  await page.click('[data-square="1:1"]');
+  assert.deepEqual(await queens(page), [[1, 1]]);
   await page.click("#export-fix");
   let text = await page.inputValue("#export-text");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "nqueens-web-"));
@@ -475,7 +558,7 @@ test("a dancing-links search of n = 4 replays to its end; backtracking and CP st
   await page.check("#replay-all");
   await page.click("#replay-step");
   await page.waitForSelector('#replay-status[data-step="1"]');
-  assert.match(await page.textContent("#replay-items"), /covered items: [RC]\d/);
+  assert.match(await page.textContent("#replay-items"), /covered items: [rc]\d/);
   await page.click("#replay-end");
   await page.waitForSelector("#replay-status[data-finished]");
   const status = await page.textContent("#replay-status");

@@ -9,8 +9,9 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use nqueens::engines::sat::Encoding;
+use nqueens::formats::partial;
+use nqueens::formats::read::{self, Notation};
 use nqueens::formats::render::{Colour, Format, SvgStyle};
-use nqueens::formats::{csplib, partial};
 use nqueens::methods::{Config, Method};
 use nqueens::{Engine, Job, Problem, Queen};
 
@@ -33,15 +34,19 @@ pub struct BoardArgs {
     #[arg(long = "block", value_name = "ROW:COL", value_parser = parse_square)]
     pub block: Vec<Queen>,
 
-    /// Read fixed queens from a partial-board file (`-` reads standard input): first line n,
-    /// then one ROW:COL per line, !ROW:COL for a blocked square (or n drawn rows of Q, x and
-    /// .); lines starting with # are comments.
+    /// Read the board from a file (`-` reads standard input): its queens are kept and its
+    /// blocked squares blocked. Any board the tool writes reads back: a partial board (first
+    /// line n, then one ROW:COL per line and !ROW:COL for a blocked square, or n drawn rows of
+    /// Q, x and .; lines starting with # are comments), a board drawn by the unicode, ascii or
+    /// matrix format, a line of the json, coords or permutation format, or a CSPLib instance.
     #[arg(long, value_name = "PATH")]
     pub fix_file: Option<PathBuf>,
 
     /// Read a CSPLib instance (`-` reads standard input): an Essence parameter file of blocked
-    /// n-Queens (`letting n = 28`, `letting blocks = [[1,1], ...]`, 1-based) or an
-    /// excluded-diagonals file (`n = 15`, `diags = [[14, 0], ...]`). --fix-file reads these too.
+    /// n-Queens (`letting n = 28`, `letting blocks = [[1,1], ...]`, 1-based [row, column]) or
+    /// an excluded-diagonals file (`n = 15`, `diags = [[14, 0], ...]`, where [d, 1] excludes the
+    /// diagonal row + column = d and [d, 0] the diagonal row − column = d − (n − 1), rows and
+    /// columns counted from 0). --fix-file reads these too.
     #[arg(long, value_name = "PATH", conflicts_with = "fix_file")]
     pub instance: Option<PathBuf>,
 
@@ -85,32 +90,28 @@ impl BoardArgs {
     }
 }
 
-pub fn read_partial(path: &Path) -> Result<partial::PartialBoard> {
-    read_board(path, None, false)
-}
-
-/// A partial-board file, or a CSPLib instance (always with `instance`, else when it looks like
-/// one), as the board it describes.
-fn read_board(
+/// The board a file describes, in any notation the library reads ([`read::board`]); with
+/// `instance` (`--instance`) the file must be a CSPLib instance.
+pub fn read_board(
     path: &Path,
     diagonals: Option<usize>,
     instance: bool,
 ) -> Result<partial::PartialBoard> {
-    let (name, text) = output::read_input(path, partial::MAX_BYTES, "a partial-board file")?;
-    if instance || csplib::looks_like(&text) {
-        let problem = csplib::parse(&text, csplib::Options { diagonals }).with_context(|| name)?;
-        return Ok(partial::PartialBoard {
-            n: problem.n(),
-            queens: problem.fixed().to_vec(),
-            blocked: problem.blocked().to_vec(),
-        });
+    let (name, text) = output::read_input(path, partial::MAX_BYTES, "a board file")?;
+    let notation = read::notation(&text);
+    if notation != Notation::Instance {
+        if instance {
+            bail!(
+                "{name} is {notation}, not a CSPLib instance (letting n = ..., letting blocks = ... or n = ..., diags = ...): give it with --fix-file"
+            );
+        }
+        if diagonals.is_some() {
+            bail!(
+                "--diagonals takes the diagonals of an excluded-diagonals instance, and {name} is {notation}"
+            );
+        }
     }
-    if diagonals.is_some() {
-        bail!(
-            "--diagonals takes the diagonals of an excluded-diagonals instance, and {name} is a partial-board file"
-        );
-    }
-    partial::parse(&text).with_context(|| name)
+    read::board(&text, read::Options { diagonals }).with_context(|| name)
 }
 
 /// The methods other than `auto` and `refused` whose own check accepts `job` on `problem`, in
@@ -288,6 +289,18 @@ impl MethodArgs {
             ([rest @ .., last], _) => {
                 anyhow::anyhow!("{err} (--method {} or {last} can)", rest.join(", "))
             }
+        }
+    }
+
+    /// Prints `symmetries=...` on stderr when `--stats` was given: the rotations and
+    /// reflections a count or list up to symmetry used on `problem` (those that map its fixed
+    /// queens and blocked squares onto themselves).
+    pub fn report_symmetries(&self, problem: &Problem) {
+        if self.stats {
+            eprintln!(
+                "symmetries={}",
+                nqueens::board::symmetry::Group::of(problem).describe()
+            );
         }
     }
 

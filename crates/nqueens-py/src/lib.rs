@@ -37,6 +37,8 @@ fn _nqueens(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(queens::_merge_json, m)?)?;
     m.add_function(wrap_pyfunction!(queens::verify, m)?)?;
     m.add_function(wrap_pyfunction!(queens::svg_grid, m)?)?;
+    m.add_function(wrap_pyfunction!(queens::read_board, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(queens::_live_searches, m)?)?;
     m.add_class::<tracepy::Trace>()?;
     m.add_function(wrap_pyfunction!(tracepy::trace, m)?)?;

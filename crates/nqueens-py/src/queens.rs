@@ -11,6 +11,7 @@ use std::time::Duration;
 use nqueens::board::Numbering;
 use nqueens::engine::Limits;
 use nqueens::engines::counter::{self, Counter, RunOptions, Shard};
+use nqueens::formats::read;
 use nqueens::formats::render::{self, Colour, Format, SvgStyle};
 use nqueens::{Config, Job, Method, Outcome, Problem, ProgressSink, Queen};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
@@ -31,6 +32,34 @@ pub fn board_size(n: i64) -> PyResult<u32> {
         )));
     }
     u32::try_from(n).map_err(|_| value_error(format!("n = {n} is too large (at most 2^32 - 1)")))
+}
+
+/// `(row, col)` pairs from any iterable of pairs (a list, a tuple, a set, a generator), or none
+/// when not given; `what` names the argument in a `TypeError`.
+pub(crate) fn pairs(given: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Vec<(i64, i64)>> {
+    let Some(given) = given else {
+        return Ok(Vec::new());
+    };
+    let not_pairs = |found: &Bound<'_, PyAny>| {
+        let kind = found
+            .get_type()
+            .name()
+            .map_or_else(|_| "?".to_string(), |n| n.to_string());
+        PyTypeError::new_err(format!(
+            "{what} takes (row, col) pairs, like [(0, 1), (2, 3)] or {{(0, 1)}}, not {kind}"
+        ))
+    };
+    if given.is_instance_of::<pyo3::types::PyString>() {
+        return Err(not_pairs(given));
+    }
+    given
+        .try_iter()
+        .map_err(|_| not_pairs(given))?
+        .map(|item| {
+            let item = item?;
+            item.extract::<(i64, i64)>().map_err(|_| not_pairs(&item))
+        })
+        .collect()
 }
 
 /// The problem of `n` with `fixed` queens and `blocked` squares given 0-based.
@@ -83,26 +112,40 @@ fn threads(threads: Option<i64>) -> PyResult<usize> {
 }
 
 /// A placement of one queen per row: `columns[row]` is the (0-based) column of the queen on
-/// `row`.
+/// `row`, with the fixed queens and blocked squares of the problem it solves.
 ///
-/// A `Solution` is a sequence of `n` ints (`len`, indexing, iteration, `in`), compares and
-/// hashes by its columns, prints as a Unicode board (`str()`), and shows itself as a board in
-/// Jupyter (`_repr_svg_`).
+/// A `Solution` is a sequence of `n` ints (`len`, indexing, iteration, `in`), compares, orders
+/// and hashes by its columns, prints as a Unicode board (`str()`, the fixed queens `♛`, the
+/// blocked squares `×`, as the CLI draws it), and shows itself as a board in Jupyter
+/// (`_repr_svg_`).
 #[pyclass(module = "nqueens", frozen, sequence)]
 pub struct Solution {
     columns: Vec<u32>,
     /// The problem's fixed queens (0-based), drawn in another colour.
     fixed: Arc<[Queen]>,
+    /// The problem's blocked squares (0-based), drawn crossed out.
+    blocked: Arc<[Queen]>,
+}
+
+/// The fixed queens and blocked squares a problem gives its solutions.
+type Marks = (Arc<[Queen]>, Arc<[Queen]>);
+
+fn marks(problem: &Problem) -> Marks {
+    (problem.fixed().into(), problem.blocked().into())
 }
 
 impl Solution {
-    fn new(columns: Vec<u32>, fixed: Arc<[Queen]>) -> Self {
-        Solution { columns, fixed }
+    fn new(columns: Vec<u32>, (fixed, blocked): &Marks) -> Self {
+        Solution {
+            columns,
+            fixed: Arc::clone(fixed),
+            blocked: Arc::clone(blocked),
+        }
     }
 
     fn problem(&self) -> Problem {
         let n = self.columns.len().max(1) as u32;
-        Problem::with_fixed(n, self.fixed.iter().copied())
+        Problem::with_blocks(n, self.fixed.iter().copied(), self.blocked.iter().copied())
             .unwrap_or_else(|_| Problem::new(n).expect("n ≥ 1"))
     }
 
@@ -140,11 +183,16 @@ fn svg_style(
 
 #[pymethods]
 impl Solution {
-    /// Solution(columns): the placement with the queen of row `i` in column `columns[i]`
-    /// (0-based). Not checked: call `nqueens.verify`.
+    /// Solution(columns, *, fixed=(), blocked=()): the placement with the queen of row `i` in
+    /// column `columns[i]` (0-based), of the problem with these fixed queens and blocked
+    /// squares. Not checked: call `nqueens.verify`.
     #[new]
-    #[pyo3(signature = (columns, *, fixed = Vec::new()), text_signature = "(columns, *, fixed=())")]
-    fn py_new(columns: Vec<i64>, fixed: Vec<(i64, i64)>) -> PyResult<Self> {
+    #[pyo3(signature = (columns, *, fixed = None, blocked = None), text_signature = "(columns, *, fixed=(), blocked=())")]
+    fn py_new(
+        columns: Vec<i64>,
+        fixed: Option<&Bound<'_, PyAny>>,
+        blocked: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
         let columns = columns
             .into_iter()
             .map(|c| {
@@ -152,10 +200,12 @@ impl Solution {
                     .map_err(|_| value_error(format!("column {c} is negative or too large")))
             })
             .collect::<PyResult<Vec<u32>>>()?;
-        let fixed = problem(columns.len().max(1) as i64, &fixed, &[])?
-            .fixed()
-            .to_vec();
-        Ok(Solution::new(columns, fixed.into()))
+        let problem = problem(
+            columns.len().max(1) as i64,
+            &pairs(fixed, "fixed")?,
+            &pairs(blocked, "blocked")?,
+        )?;
+        Ok(Solution::new(columns, &marks(&problem)))
     }
 
     /// The board size.
@@ -174,6 +224,12 @@ impl Solution {
     #[getter]
     fn fixed(&self) -> Vec<(u32, u32)> {
         self.fixed.iter().map(|q| (q.row, q.col)).collect()
+    }
+
+    /// The squares the problem blocked, as 0-based `(row, col)` pairs.
+    #[getter]
+    fn blocked(&self) -> Vec<(u32, u32)> {
+        self.blocked.iter().map(|q| (q.row, q.col)).collect()
     }
 
     fn __len__(&self) -> usize {
@@ -224,22 +280,51 @@ impl Solution {
         }
     }
 
+    fn __lt__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyObject {
+        self.order(py, other, |o| o.is_lt())
+    }
+
+    fn __le__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyObject {
+        self.order(py, other, |o| o.is_le())
+    }
+
+    fn __gt__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyObject {
+        self.order(py, other, |o| o.is_gt())
+    }
+
+    fn __ge__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyObject {
+        self.order(py, other, |o| o.is_ge())
+    }
+
     /// The hash of the tuple of its columns, so that a solution and the equal tuple are one
     /// key of a dict or set.
     fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
         PyTuple::new(py, &self.columns)?.hash()
     }
 
-    /// The Unicode board: `♕` a queen, `♛` a fixed queen, `·` an empty square.
+    /// The Unicode board: `♕` a queen, `♛` a fixed queen, `×` a blocked square, `·` an empty
+    /// one.
     fn __str__(&self) -> String {
         let mut text = render::to_text(Format::Unicode, &self.problem(), &self.solution());
         text.truncate(text.trim_end().len());
         text
     }
 
+    /// `Solution([1, 3, 0, 2])`, with the fixed queens and blocked squares when there are any,
+    /// so that it reads back.
     fn __repr__(&self) -> String {
         let columns: Vec<String> = self.columns.iter().map(u32::to_string).collect();
-        format!("Solution([{}])", columns.join(", "))
+        let mut text = format!("Solution([{}]", columns.join(", "));
+        for (name, squares) in [("fixed", &self.fixed), ("blocked", &self.blocked)] {
+            if !squares.is_empty() {
+                let pairs: Vec<String> = squares
+                    .iter()
+                    .map(|q| format!("({}, {})", q.row, q.col))
+                    .collect();
+                text.push_str(&format!(", {name}=[{}]", pairs.join(", ")));
+            }
+        }
+        text + ")"
     }
 
     /// The 0/1 matrix: `matrix[row][col]` is 1 where a queen stands.
@@ -251,7 +336,8 @@ impl Solution {
             .collect()
     }
 
-    /// The board as an SVG picture (a string). Colours are `#rgb`, `#rrggbb` or a CSS name.
+    /// The board as an SVG picture (a string), blocked squares crossed out. Colours are `#rgb`,
+    /// `#rrggbb` or a CSS name.
     #[pyo3(signature = (*, cell = 40, margin = 16, light = None, dark = None, queen = None, fixed = None))]
     fn to_svg(
         &self,
@@ -272,9 +358,37 @@ impl Solution {
     }
 }
 
+impl Solution {
+    /// A comparison by columns with another solution or a list or tuple of ints, as `==` does;
+    /// `NotImplemented` for anything else.
+    fn order(
+        &self,
+        py: Python<'_>,
+        other: &Bound<'_, PyAny>,
+        holds: impl Fn(std::cmp::Ordering) -> bool,
+    ) -> PyObject {
+        let other: Vec<i64> = if let Ok(other) = other.downcast::<Solution>() {
+            other.get().columns.iter().map(|&c| i64::from(c)).collect()
+        } else if other.downcast::<PyList>().is_ok() || other.downcast::<PyTuple>().is_ok() {
+            match other.extract() {
+                Ok(columns) => columns,
+                Err(_) => return py.NotImplemented(),
+            }
+        } else {
+            return py.NotImplemented();
+        };
+        let mine = self.columns.iter().map(|&c| i64::from(c));
+        holds(mine.cmp(other)).into_pyobject(py).map_or_else(
+            |_| py.NotImplemented(),
+            |b| b.to_owned().into_any().unbind(),
+        )
+    }
+}
+
 /// A grid of boards as one SVG picture: `columns` boards per row, each square `cell` pixels,
 /// `margin` pixels around and between boards. The solutions must share one board size; the
-/// first one's fixed queens are drawn in the `fixed` colour.
+/// first one's fixed queens are drawn in the `fixed` colour and its blocked squares crossed
+/// out.
 #[pyfunction]
 #[pyo3(signature = (solutions, *, columns = 4, cell = 40, margin = 16, light = None, dark = None, queen = None, fixed = None))]
 #[allow(clippy::too_many_arguments)]
@@ -290,13 +404,13 @@ pub fn svg_grid(
 ) -> PyResult<String> {
     let style = svg_style(cell, margin, columns, [light, dark, queen, fixed])?;
     let mut boards = Vec::new();
-    let mut fixed_queens: Option<Arc<[Queen]>> = None;
+    let mut first: Option<Problem> = None;
     for item in solutions.try_iter()? {
         let item = item?;
         let columns: Vec<u32> = match item.downcast::<Solution>() {
             Ok(solution) => {
                 let solution = solution.get();
-                fixed_queens.get_or_insert_with(|| Arc::clone(&solution.fixed));
+                first.get_or_insert_with(|| solution.problem());
                 solution.columns.clone()
             }
             Err(_) => item.extract().map_err(|_| {
@@ -314,11 +428,10 @@ pub fn svg_grid(
             other.n()
         )));
     }
-    let problem = Problem::with_fixed(
-        n.max(1),
-        fixed_queens.iter().flat_map(|f| f.iter().copied()),
-    )
-    .map_err(value_error)?;
+    let problem = match first {
+        Some(problem) if problem.n() == n.max(1) => problem,
+        _ => Problem::new(n.max(1)).map_err(value_error)?,
+    };
     Ok(render::svg(&problem, &boards, &style))
 }
 
@@ -327,7 +440,7 @@ pub fn svg_grid(
 #[pyclass(module = "nqueens", frozen)]
 pub struct Solutions {
     stream: Shared<nqueens::Solution>,
-    fixed: Arc<[Queen]>,
+    marks: Marks,
 }
 
 #[pymethods]
@@ -340,7 +453,7 @@ impl Solutions {
         Ok(self
             .stream
             .next(py)?
-            .map(|s| Solution::new(s.into_columns(), Arc::clone(&self.fixed))))
+            .map(|s| Solution::new(s.into_columns(), &self.marks)))
     }
 
     /// Stops the search and frees it (also done when the iterator is garbage-collected).
@@ -381,23 +494,24 @@ fn config(
     config
 }
 
-/// solve(n, *, fixed=(), method="auto", seed=None, time_limit=None) -> Solution | None
+/// solve(n, *, fixed=(), method="auto", seed=None, time_limit=None, blocked=()) -> Solution | None
 ///
-/// One solution of the n×n board keeping the `fixed` queens (0-based `(row, col)` pairs), or
-/// `None` when there is none. Raises `TimeoutError` when `time_limit` seconds pass first (or
-/// the method gives up), `ValueError` for a bad board or method.
+/// One solution of the n×n board keeping the `fixed` queens and avoiding the `blocked` squares
+/// (each any iterable of 0-based `(row, col)` pairs), or `None` when there is none. Raises
+/// `TimeoutError` when `time_limit` seconds pass first (or the method gives up), `ValueError`
+/// for a bad board or method.
 #[pyfunction]
-#[pyo3(signature = (n, *, fixed = Vec::new(), method = "auto", seed = None, time_limit = None, blocked = Vec::new()), text_signature = "(n, *, fixed=(), method='auto', seed=None, time_limit=None, blocked=())")]
+#[pyo3(signature = (n, *, fixed = None, method = "auto", seed = None, time_limit = None, blocked = None), text_signature = "(n, *, fixed=(), method='auto', seed=None, time_limit=None, blocked=())")]
 pub fn solve(
     py: Python<'_>,
     n: i64,
-    fixed: Vec<(i64, i64)>,
+    fixed: Option<&Bound<'_, PyAny>>,
     method: &str,
     seed: Option<i64>,
     time_limit: Option<f64>,
-    blocked: Vec<(i64, i64)>,
+    blocked: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<Solution>> {
-    let problem = self::problem(n, &fixed, &blocked)?;
+    let problem = self::problem(n, &pairs(fixed, "fixed")?, &pairs(blocked, "blocked")?)?;
     let method = self::method(method)?;
     let limit = time_limit
         .map(|t| {
@@ -413,7 +527,7 @@ pub fn solve(
     let mut engine = method
         .engine_for(Job::Solve, &problem, &config)
         .map_err(value_error)?;
-    let fixed: Arc<[Queen]> = problem.fixed().into();
+    let marks = marks(&problem);
     let outcome = worker::run(
         py,
         stop,
@@ -422,28 +536,29 @@ pub fn solve(
         |_| Ok(()),
     )?;
     match outcome {
-        Outcome::Found(s) => Ok(Some(Solution::new(s.into_columns(), fixed))),
+        Outcome::Found(s) => Ok(Some(Solution::new(s.into_columns(), &marks))),
         Outcome::NoSolution => Ok(None),
         Outcome::GaveUp { reason } => Err(Failure::Timeout(reason).into()),
     }
 }
 
-/// solutions(n, *, fixed=(), method="auto", seed=None, limit=None) -> Iterator[Solution]
+/// solutions(n, *, fixed=(), method="auto", seed=None, limit=None, blocked=()) -> Iterator[Solution]
 ///
-/// The solutions of the n×n board keeping the `fixed` queens (0-based `(row, col)` pairs),
-/// lazily: the search runs only a little ahead of the loop, and breaking out of the loop (or
-/// dropping the iterator) stops it. At most `limit` solutions when given.
+/// The solutions of the n×n board keeping the `fixed` queens and avoiding the `blocked`
+/// squares (each any iterable of 0-based `(row, col)` pairs), lazily: the search runs only a
+/// little ahead of the loop, and breaking out of the loop (or dropping the iterator) stops it.
+/// At most `limit` solutions when given.
 #[pyfunction]
-#[pyo3(signature = (n, *, fixed = Vec::new(), method = "auto", seed = None, limit = None, blocked = Vec::new()), text_signature = "(n, *, fixed=(), method='auto', seed=None, limit=None, blocked=())")]
+#[pyo3(signature = (n, *, fixed = None, method = "auto", seed = None, limit = None, blocked = None), text_signature = "(n, *, fixed=(), method='auto', seed=None, limit=None, blocked=())")]
 pub fn solutions(
     n: i64,
-    fixed: Vec<(i64, i64)>,
+    fixed: Option<&Bound<'_, PyAny>>,
     method: &str,
     seed: Option<i64>,
     limit: Option<i64>,
-    blocked: Vec<(i64, i64)>,
+    blocked: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Solutions> {
-    let problem = self::problem(n, &fixed, &blocked)?;
+    let problem = self::problem(n, &pairs(fixed, "fixed")?, &pairs(blocked, "blocked")?)?;
     let method = self::method(method)?;
     let stop = Arc::new(AtomicBool::new(false));
     let config = config(self::seed(seed)?, 1, &stop, None);
@@ -453,7 +568,7 @@ pub fn solutions(
     let mut engine = method
         .engine_for(Job::List, &problem, &config)
         .map_err(value_error)?;
-    let fixed: Arc<[Queen]> = problem.fixed().into();
+    let marks = marks(&problem);
     let stream = Stream::spawn(stop, move |feed| {
         engine
             .list(&problem, limit, &mut |s| feed.push(s.clone()))
@@ -462,14 +577,14 @@ pub fn solutions(
     });
     Ok(Solutions {
         stream: Shared::new(stream),
-        fixed,
+        marks,
     })
 }
 
 /// Progress shared between the worker and the waiting thread: (done, total).
 type Shared2 = Arc<Mutex<(u64, u64)>>;
 
-/// count(n, *, unique=False, fixed=(), method="auto", threads=None, progress=None) -> int
+/// count(n, *, unique=False, fixed=(), method="auto", threads=None, progress=None, blocked=()) -> int
 ///
 /// The number of solutions of the n×n board keeping the `fixed` queens and avoiding the
 /// `blocked` squares (0-based), or with `unique=True` the number up to the symmetries (of the
@@ -478,19 +593,19 @@ type Shared2 = Arc<Mutex<(u64, u64)>>;
 /// defaults to every core. `progress`, if given, is called now and then on the calling thread
 /// with `(done, total)` units of work (tasks of the counter). Ctrl-C stops the count.
 #[pyfunction]
-#[pyo3(signature = (n, *, unique = false, fixed = Vec::new(), method = "auto", threads = None, progress = None, blocked = Vec::new()), text_signature = "(n, *, unique=False, fixed=(), method='auto', threads=None, progress=None, blocked=())")]
+#[pyo3(signature = (n, *, unique = false, fixed = None, method = "auto", threads = None, progress = None, blocked = None), text_signature = "(n, *, unique=False, fixed=(), method='auto', threads=None, progress=None, blocked=())")]
 #[allow(clippy::too_many_arguments)]
 pub fn count(
     py: Python<'_>,
     n: i64,
     unique: bool,
-    fixed: Vec<(i64, i64)>,
+    fixed: Option<&Bound<'_, PyAny>>,
     method: &str,
     threads: Option<i64>,
     progress: Option<PyObject>,
-    blocked: Vec<(i64, i64)>,
+    blocked: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<u128> {
-    let problem = self::problem(n, &fixed, &blocked)?;
+    let problem = self::problem(n, &pairs(fixed, "fixed")?, &pairs(blocked, "blocked")?)?;
     let method = self::method(method)?;
     let threads = self::threads(threads)?;
     let job = if unique { Job::CountUnique } else { Job::Count };
@@ -598,21 +713,33 @@ pub fn _merge_json(texts: Vec<String>) -> PyResult<(u128, u128)> {
     Ok((merged.total, merged.unique))
 }
 
-/// verify(columns, *, fixed=()) -> None
+/// verify(columns, *, fixed=(), blocked=()) -> None
 ///
 /// Checks that `columns` (the 0-based column of each row's queen; a `Solution` or any
 /// sequence of ints) places n non-attacking queens on the n×n board, n = len(columns), keeping
-/// the `fixed` queens (0-based `(row, col)`). Raises `ValueError` naming the two attacking
-/// queens (0-based `(row, col)`, as everything in Python) otherwise.
+/// the `fixed` queens and leaving the `blocked` squares empty (each any iterable of 0-based
+/// `(row, col)` pairs; a `Solution`'s own fixed queens and blocked squares count too, as the
+/// CLI's verify holds a line to those it records). Raises `ValueError` naming the two
+/// attacking queens (0-based `(row, col)`, as everything in Python) otherwise.
 #[pyfunction]
-#[pyo3(signature = (columns, *, fixed = Vec::new(), blocked = Vec::new()), text_signature = "(columns, *, fixed=(), blocked=())")]
+#[pyo3(signature = (columns, *, fixed = None, blocked = None), text_signature = "(columns, *, fixed=(), blocked=())")]
 pub fn verify(
     columns: &Bound<'_, PyAny>,
-    fixed: Vec<(i64, i64)>,
-    blocked: Vec<(i64, i64)>,
+    fixed: Option<&Bound<'_, PyAny>>,
+    blocked: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<()> {
+    let mut fixed = pairs(fixed, "fixed")?;
+    let mut blocked = pairs(blocked, "blocked")?;
     let columns: Vec<u32> = match columns.downcast::<Solution>() {
-        Ok(solution) => solution.get().columns.clone(),
+        Ok(solution) => {
+            let solution = solution.get();
+            let zero_based = |q: &Queen| (i64::from(q.row), i64::from(q.col));
+            fixed.extend(solution.fixed.iter().map(zero_based));
+            fixed.sort_unstable();
+            fixed.dedup();
+            blocked.extend(solution.blocked.iter().map(zero_based));
+            solution.columns.clone()
+        }
         Err(_) => {
             let raw: Vec<i64> = columns.extract()?;
             raw.iter()
@@ -633,6 +760,33 @@ pub fn verify(
     }
     nqueens::verify(&problem, &nqueens::Solution::from_columns(columns))
         .map_err(|v| value_error(v.describe(Numbering::ZeroBased)))
+}
+
+/// read_board(text, *, diagonals=None) -> dict
+///
+/// The board a file's text describes, read as the CLI's `--fix-file` reads it (any board the
+/// tool writes: a partial board, a board drawn by `str()` or the unicode, ascii or matrix
+/// format, a json, coords or permutation line, a CSPLib instance; `diagonals` takes the first
+/// so many of an excluded-diagonals instance): `{"n": n, "fixed": [...], "blocked": [...]}`
+/// with 0-based `(row, col)` pairs, ready for `solve(**board)`. Every queen in the text is a
+/// fixed queen. Raises `ValueError` with the 1-based line and column of what is wrong (the
+/// text numbers its squares from 1).
+#[pyfunction]
+#[pyo3(signature = (text, *, diagonals = None))]
+pub fn read_board<'py>(
+    py: Python<'py>,
+    text: &str,
+    diagonals: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let board = read::board(text, read::Options { diagonals }).map_err(value_error)?;
+    let problem = board.to_problem().map_err(value_error)?;
+    let zero_based =
+        |squares: &[Queen]| -> Vec<(u32, u32)> { squares.iter().map(|q| (q.row, q.col)).collect() };
+    let dict = PyDict::new(py);
+    dict.set_item("n", problem.n())?;
+    dict.set_item("fixed", zero_based(problem.fixed()))?;
+    dict.set_item("blocked", zero_based(problem.blocked()))?;
+    Ok(dict)
 }
 
 /// The method names with what each can do: `{name: {"about": str, "jobs": (...)}}`, the jobs

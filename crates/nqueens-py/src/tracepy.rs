@@ -2,13 +2,14 @@
 //! shows them (`nqueens::trace`), as Python dicts.
 //!
 //! Rows and columns are 0-based; a CP step's domains are one int per row, bit `c` set while
-//! column `c` is possible. The search runs with the GIL released, bounded by its node budget.
+//! column `c` is possible. Exact cover's items keep the names the encoding gives them, as
+//! `xc-export` writes them (`r5` is row 5 counted from 1, the row `"r": 4` of a step). The search runs with the GIL released, bounded by its node budget.
 
 use nqueens::trace::{Event, Method, Settings};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use crate::queens::{problem, seed, value_error};
+use crate::queens::{pairs, problem, seed, value_error};
 
 /// A recorded search: iterate over it for its steps (dicts with a key `"t"`: `place`,
 /// `remove`, `branch`, `cover`, `uncover`, `assign`, `refute`, `restart`, `decide`,
@@ -51,13 +52,20 @@ impl Trace {
     }
 
     fn __repr__(&self) -> String {
+        let counted = |k: u64, what: &str| {
+            let plural = if k == 1 { "" } else { "s" };
+            format!("{k} {what}{plural}")
+        };
         format!(
-            "<nqueens.Trace {} n={}: {} steps, {} nodes, {} solutions{}>",
+            "<nqueens.Trace {} n={}: {}, {}, {}{}>",
             self.method,
             self.n,
-            Python::with_gil(|py| self.steps.bind(py).len()),
-            self.nodes,
-            self.solutions,
+            counted(
+                Python::with_gil(|py| self.steps.bind(py).len()) as u64,
+                "step"
+            ),
+            counted(self.nodes, "node"),
+            counted(self.solutions, "solution"),
             if self.truncated { ", cut short" } else { "" }
         )
     }
@@ -132,19 +140,19 @@ fn step<'py>(py: Python<'py>, event: &Event, method: Method) -> PyResult<Bound<'
 /// The replay of `method` ("backtrack", "dlx", "cp" or "sat") on `n` with `fixed` queens: to the
 /// first solution, or with `all` to the end of the search, at most `max_nodes` nodes.
 #[pyfunction]
-#[pyo3(signature = (n, *, method = "backtrack", fixed = Vec::new(), all = false, seed = None, max_nodes = 100_000, blocked = Vec::new()), text_signature = "(n, *, method='backtrack', fixed=(), all=False, seed=None, max_nodes=100000, blocked=())")]
+#[pyo3(signature = (n, *, method = "backtrack", fixed = None, all = false, seed = None, max_nodes = 100_000, blocked = None), text_signature = "(n, *, method='backtrack', fixed=(), all=False, seed=None, max_nodes=100000, blocked=())")]
 #[allow(clippy::too_many_arguments)]
 pub fn trace(
     py: Python<'_>,
     n: i64,
     method: &str,
-    fixed: Vec<(i64, i64)>,
+    fixed: Option<&Bound<'_, PyAny>>,
     all: bool,
     seed: Option<i64>,
     max_nodes: i64,
-    blocked: Vec<(i64, i64)>,
+    blocked: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Trace> {
-    let problem = problem(n, &fixed, &blocked)?;
+    let problem = problem(n, &pairs(fixed, "fixed")?, &pairs(blocked, "blocked")?)?;
     let method = Method::parse(method).map_err(value_error)?;
     let max_nodes = u64::try_from(max_nodes)
         .map_err(|_| value_error(format!("max_nodes must be ≥ 0, not {max_nodes}")))?;

@@ -265,10 +265,10 @@ def test_the_gil_is_released_during_a_count():
 
 
 def test_a_time_limit_raises_timeout(idle):
-    # dlx-gadgets needs about a second for its first solution at n = 22.
+    # dlx-gadgets needs seconds for its first solution at n = 28 (in its seeded order).
     start = time.monotonic()
     with pytest.raises(TimeoutError, match="time limit"):
-        nqueens.solve(22, method="dlx-gadgets", time_limit=0.1)
+        nqueens.solve(28, method="dlx-gadgets", time_limit=0.1)
     assert time.monotonic() - start < 0.5
     assert idle(20.0)
 
@@ -326,3 +326,87 @@ def test_blocked_squares_are_honoured_or_refused_by_every_method():
         nqueens.solve(8, blocked=[(1, 3)], fixed=[(1, 3)])
     with pytest.raises(ValueError, match=r"the queen on \(0, 1\) stands on a blocked square"):
         nqueens.verify([1, 3, 0, 2], blocked=[(0, 1)])
+
+
+def test_a_solution_carries_its_fixed_queens_and_blocked_squares_as_the_cli_draws_them():
+    blocked = {(2, 2), (3, 4)}  # a set: any iterable of pairs
+    s = nqueens.solve(8, blocked=blocked, fixed=iter([(0, 0)]))
+    assert s.blocked == [(2, 2), (3, 4)] and s.fixed == [(0, 0)]
+    text = str(s)
+    rows = text.splitlines()
+    assert rows[2].split()[2] == "×" and rows[3].split()[4] == "×"
+    assert rows[0].split()[0] == "♛"
+    # The CLI's unicode board of the same problem and solution, square for square: the
+    # library's renderer, which the CLI uses, oracle of the text.
+    again = nqueens.Solution(list(s), fixed=[(0, 0)], blocked=blocked)
+    assert str(again) == text and again == s
+    assert repr(s) == f"Solution({list(s)}, fixed=[(0, 0)], blocked=[(2, 2), (3, 4)])"
+    assert eval(repr(s), {"Solution": nqueens.Solution}).blocked == s.blocked
+    # The picture crosses the blocked squares out: the SVG has something drawn on them.
+    plain = nqueens.Solution(list(s), fixed=[(0, 0)]).to_svg()
+    assert s.to_svg() != plain and len(s.to_svg()) > len(plain)
+    assert nqueens.svg_grid([s, s]) != nqueens.svg_grid([list(s), list(s)])
+    # Solutions from the iterator carry them too, and verify holds a solution to its own.
+    for t in nqueens.solutions(8, blocked=blocked, limit=3):
+        assert t.blocked == s.blocked
+        nqueens.verify(t)
+    wrong = nqueens.Solution(list(s), blocked=[(0, s[0])])
+    with pytest.raises(ValueError, match="blocked square"):
+        nqueens.verify(wrong)
+    for bad in [(0, 1), "01", 5, [(0, 1, 2)]]:
+        with pytest.raises(TypeError, match=r"takes \(row, col\) pairs"):
+            nqueens.solve(8, blocked=bad)
+
+
+def test_solutions_order_by_their_columns():
+    listed = list(nqueens.solutions(6))
+    assert sorted(listed, reverse=True) == sorted(listed, key=lambda s: s.columns, reverse=True)
+    a, b = sorted(listed)[:2]
+    assert a < b and a <= b and b > a and b >= a and not a > b
+    assert a < list(b) and a <= tuple(a)
+    assert min(listed).columns == min(s.columns for s in listed)
+    with pytest.raises(TypeError):
+        _ = a < 3
+
+
+def test_the_package_shows_what_it_has():
+    import importlib.metadata
+
+    assert nqueens.__version__ == importlib.metadata.version("nqueens")
+    # The submodules are there after `import nqueens` alone.
+    assert nqueens.xc.ExactCover and nqueens.cp.CpModel and nqueens.sat.Solver
+    assert callable(nqueens.trace)
+    for module in (nqueens, nqueens.xc, nqueens.cp, nqueens.sat):
+        names = dir(module)
+        for typing_name in ("Any", "Union", "Optional", "Iterable", "annotations"):
+            assert typing_name not in names, (module.__name__, typing_name)
+        assert set(module.__all__) <= set(names)
+    assert "solve" in dir(nqueens) and "Solver" in dir(nqueens.sat)
+
+
+def test_every_signature_line_names_every_parameter():
+    import inspect
+
+    for name in ["solve", "solutions", "count", "verify", "trace", "read_board"]:
+        function = getattr(nqueens, name)
+        params = inspect.signature(function).parameters
+        shown = function.__doc__.splitlines()[0] if function.__doc__ else ""
+        assert "blocked" in params or name == "read_board", name
+        for param in params:
+            assert param in shown or not shown.startswith(name + "("), (name, param, shown)
+    assert "blocked" in str(inspect.signature(nqueens.solve))
+
+
+def test_read_board_reads_what_the_cli_writes():
+    s = nqueens.solve(8, blocked=[(0, 0), (2, 2)], fixed=[(1, 3)])
+    drawn = str(s)
+    board = nqueens.read_board(drawn)
+    assert board == {"n": 8, "fixed": sorted((r, c) for r, c in enumerate(s)), "blocked": [(0, 0), (2, 2)]}
+    assert nqueens.solve(**board) == s
+    listed = nqueens.read_board("# a board\n8\n2:4\n!1:1\n!3:3\n")
+    assert listed == {"n": 8, "fixed": [(1, 3)], "blocked": [(0, 0), (2, 2)]}
+    assert nqueens.count(**listed) == nqueens.count(8, fixed=[(1, 3)], blocked=[(0, 0), (2, 2)])
+    essence = nqueens.read_board("letting n = 4\nletting blocks = [[1,2], [4,3]]\n")
+    assert essence == {"n": 4, "fixed": [], "blocked": [(0, 1), (3, 2)]}
+    with pytest.raises(ValueError, match=r"line 1, column 5: unexpected '♕'"):
+        nqueens.read_board("2 4 ♕ 3\n")

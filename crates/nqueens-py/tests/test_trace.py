@@ -84,3 +84,28 @@ def test_a_sat_replay_shows_decisions_conflicts_and_learnt_clauses():
     for step in trace:
         if step["t"] == "learn":
             assert 0 <= step["backjump"] and 1 <= step["lbd"] <= step["size"]
+
+
+def test_the_repr_counts_in_words_and_dlx_items_are_named_as_xc_export_names_them():
+    import re
+
+    trace = nqueens.trace(1, method="backtrack")
+    assert re.search(r": \d+ steps?, 1 node, 1 solution>$", repr(trace)), repr(trace)
+    trace = nqueens.trace(6, method="dlx", all=True)
+    assert re.search(r": \d+ steps, \d+ nodes, 4 solutions>$", repr(trace)), repr(trace)
+    items = {step["item"] for step in trace if "item" in step}
+    # The items of the encoding as `nqueens xc-export 6` declares them: r and c counted from 1,
+    # a the anti-diagonal ROW + COL, b the diagonal ROW - COL.
+    names = {f"r{i}" for i in range(1, 7)} | {f"c{i}" for i in range(1, 7)}
+    names |= {f"a{s}" for s in range(2, 13)} | {f"b{d}" for d in range(-5, 6)}
+    assert items <= names
+    assert {name[0] for name in items} == {"r", "c", "a", "b"}
+    # A branch on row rK places its queens on the step's 0-based row K - 1.
+    placed = 0
+    for i, step in enumerate(trace):
+        if step["t"] == "branch" and step["item"].startswith("r"):
+            following = trace[i + 1]
+            if following["t"] == "place":
+                assert following["r"] == int(step["item"][1:]) - 1
+                placed += 1
+    assert placed > 0

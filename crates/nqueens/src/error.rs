@@ -54,6 +54,9 @@ pub enum Error {
     /// A CSPLib instance file (blocked n-Queens, excluded diagonals) that does not parse.
     #[error(transparent)]
     Instance(#[from] crate::formats::csplib::ParseError),
+    /// A board file, in any notation, that cannot be read.
+    #[error(transparent)]
+    Board(#[from] crate::formats::read::BoardError),
     /// A square that is not `ROW:COL`.
     #[error(transparent)]
     Square(#[from] crate::formats::partial::SquareError),

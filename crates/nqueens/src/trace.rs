@@ -15,9 +15,9 @@
 //! - **dlx**: Algorithm X on the exact cover encoding (rows and columns primary, diagonals
 //!   secondary): [`Event::Branch`] on the item with the fewest options (a node, covering it),
 //!   then per option its queen and the [`Event::Cover`] of its other items, taken back
-//!   ([`Event::Uncover`], [`Event::Remove`]) before the next; items are named `R3`, `C5`,
-//!   `D2` (row − column, counted 1..2n−1 from the top-right corner) and `A7` (row + column,
-//!   1..2n−1 from the top-left), lines 1-based;
+//!   ([`Event::Uncover`], [`Event::Remove`]) before the next; items are named as the
+//!   encoding and `xc-export` name them ([`Line::name`]): `r3`, `c5`, `a8` (the anti-diagonal
+//!   of ROW + COL = 8) and `b-2` (the diagonal of ROW − COL = −2), rows and columns 1-based;
 //! - **cp**: binary branching `row = col` ([`Event::Assign`]) then `row ≠ col`
 //!   ([`Event::Refute`]) on the smallest domain, each with the rows' domains after the
 //!   all-different propagation (both branches are nodes), and Luby restarts with a seed;
@@ -230,15 +230,13 @@ pub fn run(method: Method, problem: &Problem, settings: Settings) -> Result<Trac
             let mut open: Vec<(Line, Option<Queen>)> = Vec::new();
             let end = engine.trace(problem, settings.all, &mut |step| match step {
                 dlx::TraceStep::Branch { line, .. } => {
-                    trace.events.push(Event::Branch {
-                        item: item_name(n, line),
-                    });
+                    trace.events.push(Event::Branch { item: line.name() });
                     open.push((line, None));
                 }
                 dlx::TraceStep::Try { square, .. } => {
                     let top = open.last_mut().expect("a square is tried on an open level");
                     if let Some(old) = top.1.take() {
-                        take_back_square(&mut trace.events, n, top.0, old);
+                        take_back_square(&mut trace.events, top.0, old);
                     }
                     let square = square.expect("the dlx method's encoding has no gadgets");
                     trace.events.push(Event::Place {
@@ -247,9 +245,7 @@ pub fn run(method: Method, problem: &Problem, settings: Settings) -> Result<Trac
                     });
                     for line in lines(square) {
                         if line != top.0 {
-                            trace.events.push(Event::Cover {
-                                item: item_name(n, line),
-                            });
+                            trace.events.push(Event::Cover { item: line.name() });
                         }
                     }
                     top.1 = Some(square);
@@ -257,11 +253,9 @@ pub fn run(method: Method, problem: &Problem, settings: Settings) -> Result<Trac
                 dlx::TraceStep::BackUp { .. } => {
                     let (line, square) = open.pop().expect("a back-up closes an open level");
                     if let Some(square) = square {
-                        take_back_square(&mut trace.events, n, line, square);
+                        take_back_square(&mut trace.events, line, square);
                     }
-                    trace.events.push(Event::Uncover {
-                        item: item_name(n, line),
-                    });
+                    trace.events.push(Event::Uncover { item: line.name() });
                 }
                 dlx::TraceStep::Solution(solution) => {
                     trace.solutions += 1;
@@ -383,12 +377,10 @@ fn take_back(events: &mut Vec<Event>, board: &mut [Option<u32>], from: u32) {
 
 /// Takes back the square exact cover tried for the line `branched`: the option's other lines
 /// uncovered, the last covered first, then its queen.
-fn take_back_square(events: &mut Vec<Event>, n: u32, branched: Line, square: Queen) {
+fn take_back_square(events: &mut Vec<Event>, branched: Line, square: Queen) {
     for line in lines(square).into_iter().rev() {
         if line != branched {
-            events.push(Event::Uncover {
-                item: item_name(n, line),
-            });
+            events.push(Event::Uncover { item: line.name() });
         }
     }
     events.push(Event::Remove {
@@ -406,17 +398,6 @@ fn lines(square: Queen) -> [Line; 4] {
         Line::AntiDiagonal(r + c),
         Line::Diagonal(r as i32 - c as i32),
     ]
-}
-
-/// A line's name on the page: `R3`, `C5` (1-based), `D` and row − column + n (1..2n−1, from
-/// the top-right corner), `A` and row + column + 1 (1..2n−1, from the top-left corner).
-fn item_name(n: u32, line: Line) -> String {
-    match line {
-        Line::Row(r) => format!("R{}", r + 1),
-        Line::Column(c) => format!("C{}", c + 1),
-        Line::Diagonal(d) => format!("D{}", i64::from(d) + i64::from(n)),
-        Line::AntiDiagonal(s) => format!("A{}", s + 1),
-    }
 }
 
 /// The rows' domains as masks.

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 
 use nqueens::board::symmetry;
-use nqueens::formats::{partial, render};
+use nqueens::formats::{partial, read, render};
 use nqueens::trace;
 use nqueens::{Config, Engine, Job, Method, Outcome, Problem, Queen, Solution};
 use serde::Deserialize;
@@ -97,6 +97,13 @@ enum Request {
         #[serde(default)]
         block: Vec<[u64; 2]>,
     },
+    /// The board a text describes, read as the CLI's `--fix-file` reads it (any board the tool
+    /// writes): `{"n", "fix", "block"}`, squares 1-based.
+    Read {
+        text: String,
+        #[serde(default)]
+        diagonals: Option<usize>,
+    },
     /// The steps of a method's search, for the replay.
     Trace {
         n: u64,
@@ -178,6 +185,28 @@ fn run(request: Request) -> Result<Value, String> {
         Request::FixFile { n, fix, block } => {
             let problem = problem(n, &fix, &block)?;
             Ok(json!({ "text": partial::write(&problem, "made in the nqueens web playground") }))
+        }
+        Request::Read { text, diagonals } => {
+            let board =
+                read::board(&text, read::Options { diagonals }).map_err(|e| e.to_string())?;
+            let problem = board.to_problem().map_err(|e| e.to_string())?;
+            if problem.n() > MAX_N {
+                return Err(format!(
+                    "the page takes boards up to n = {MAX_N}, not {}",
+                    problem.n()
+                ));
+            }
+            let one_based = |squares: &[Queen]| -> Vec<[u64; 2]> {
+                squares
+                    .iter()
+                    .map(|q| [u64::from(q.row) + 1, u64::from(q.col) + 1])
+                    .collect()
+            };
+            Ok(json!({
+                "n": problem.n(),
+                "fix": one_based(problem.fixed()),
+                "block": one_based(problem.blocked()),
+            }))
         }
         Request::Trace {
             n,
@@ -773,6 +802,36 @@ mod tests {
                 assert_eq!(members.len(), symmetry::orbit_size(&first), "n = {n}");
             }
         }
+    }
+
+    /// Any board the CLI writes opens on the page, as `read::board` reads it.
+    #[test]
+    fn board_texts_open_as_the_cli_reads_them() {
+        let problem = Problem::with_blocks(6, [Queen::new(0, 1)], [Queen::new(2, 2)]).unwrap();
+        let solution = nqueens::board::naive::solutions(&problem)
+            .into_iter()
+            .next()
+            .unwrap();
+        for format in [
+            render::Format::Unicode,
+            render::Format::Json,
+            render::Format::Coords,
+        ] {
+            let text = render::to_text(format, &problem, &solution);
+            let answer = call(json!({"op": "read", "text": text}));
+            assert_eq!(answer["n"], 6, "{format}: {answer}");
+            let fix = answer["fix"].as_array().unwrap();
+            assert_eq!(fix.len(), 6, "{format}: every queen is kept");
+            assert_eq!(answer["block"], json!([[3, 3]]), "{format}");
+        }
+        let text = partial::write(&problem, "");
+        let answer = call(json!({"op": "read", "text": text}));
+        assert_eq!(answer, json!({"n": 6, "fix": [[1, 2]], "block": [[3, 3]]}));
+        let bad = call(json!({"op": "read", "text": "2 4 ♕ 3\n"}));
+        assert_eq!(
+            bad["error"],
+            "line 1, column 5: unexpected '♕': expected 1-based columns (2 4 1 3) or ROW:COL pairs (1:2 2:4 3:1 4:3)"
+        );
     }
 
     #[test]

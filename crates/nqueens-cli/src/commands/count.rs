@@ -24,7 +24,8 @@ pub struct CountArgs {
     pub board: BoardArgs,
     /// Count solutions up to rotation and reflection (OEIS A002562) instead of all (A000170).
     /// With fixed queens or blocked squares: up to the rotations and reflections that map them
-    /// onto themselves (most such boards keep none, and then every solution counts).
+    /// onto themselves (most such boards keep none, and then every solution counts); --stats
+    /// names the ones used.
     #[arg(long, short)]
     pub unique: bool,
     /// Worker threads [default: all cores].
@@ -115,6 +116,9 @@ pub fn run(args: CountArgs) -> Result<Status> {
     let counts = counts.map_err(wrong_total_fails)?;
     drop(progress);
     args.method.report(engine.as_ref(), start.elapsed());
+    if args.unique {
+        args.method.report_symmetries(&problem);
+    }
     if !problem.is_completion() {
         let cause = format!(
             "a bug in the {} method or a hardware fault (memory, CPU) is the likely cause",
@@ -243,6 +247,9 @@ fn run_counter(
     args.method.report(&counter, report.elapsed);
     if let (true, Some(device)) = (args.method.stats, &counter.device) {
         eprintln!("device={}", device.describe());
+    }
+    if args.unique {
+        args.method.report_symmetries(problem);
     }
     let mut out = output::open(args.output.as_deref())?;
     if args.shard.is_some() {

@@ -71,7 +71,7 @@ fn a_tiny_matrix_writes_the_table_csv_and_svg() {
         .filter(|&&m| m != Method::Auto)
         .map(|m| m.name())
         .collect();
-    assert_eq!(rows.len(), 3 * methods.len() * 2);
+    assert_eq!(rows.len(), 4 * methods.len() * 2);
     let mut ok_methods: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for row in &rows {
         assert!(methods.contains(&row["method"].as_str()));
@@ -106,7 +106,7 @@ fn a_tiny_matrix_writes_the_table_csv_and_svg() {
         }
     }
     // The baseline does everything.
-    for job in ["solve", "count", "completion"] {
+    for job in ["solve", "count", "completion", "blocked"] {
         assert!(ok_methods[job].contains("backtrack"));
     }
 
@@ -116,7 +116,7 @@ fn a_tiny_matrix_writes_the_table_csv_and_svg() {
         .descendants()
         .filter(|n| n.attribute("class") == Some("panel"))
         .collect();
-    assert_eq!(panels.len(), 3);
+    assert_eq!(panels.len(), 4);
     for panel in panels {
         let job = panel.attribute("data-job").unwrap();
         let lines: BTreeSet<String> = panel
@@ -313,6 +313,58 @@ fn each_share_of_fixed_queens_is_a_panel_and_a_csv_column() {
         .map(|n| n.attribute("data-fixed"))
         .collect();
     assert_eq!(panels, [Some("25"), Some("50")]);
+}
+
+/// The blocked workload counts the solutions of the board `gen-blocked` draws with the seed the
+/// bench names, and every method that counts agrees with the naive oracle on it; a method
+/// skipped for one reason at every size says so once, on one row.
+#[test]
+fn the_blocked_workload_counts_gen_blocked_boards_and_skips_say_why_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("b.csv");
+    let out = nqueens()
+        .args(["bench", "--workloads", "blocked"])
+        .args(["--methods", "backtrack,dlx,counter,construct,local"])
+        .args(["--sizes", "6,7,8", "-r", "1", "--csv"])
+        .arg(&csv)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let table = String::from_utf8(out.stdout).unwrap();
+    let (_, rows) = read_csv(&std::fs::read_to_string(&csv).unwrap());
+    assert_eq!(rows.len(), 5 * 3, "one CSV row per method and size");
+    for row in rows.iter().filter(|r| r["status"] == "ok") {
+        let n: u32 = row["n"].parse().unwrap();
+        // The bench's board: a quarter of the squares, seed 1 + n (the default --seed is 1).
+        let problem = nqueens::instances::generate::random_blocked(
+            n,
+            u64::from(n * n / 4),
+            1,
+            1 + u64::from(n),
+        )
+        .unwrap();
+        assert_eq!(
+            row["answer"],
+            nqueens::board::naive::count(&problem).to_string(),
+            "{row:?}"
+        );
+        assert_eq!(row["job"], "blocked");
+    }
+    assert_eq!(rows.iter().filter(|r| r["status"] == "ok").count(), 3 * 3);
+    // construct and local cannot count: one row each, the sizes as a range, the reason once.
+    for method in ["construct", "local"] {
+        let lines: Vec<&str> = table
+            .lines()
+            .filter(|l| l.contains(&format!(" {method} ")))
+            .collect();
+        assert_eq!(lines.len(), 1, "{table}");
+        assert!(
+            lines[0].contains("6–8") && lines[0].contains("skipped: the"),
+            "{table}"
+        );
+    }
+    let reasons: Vec<&str> = table.lines().filter(|l| l.contains("skipped:")).collect();
+    assert_eq!(reasons.len(), 2, "{table}");
 }
 
 #[test]

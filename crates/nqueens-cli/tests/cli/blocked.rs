@@ -263,3 +263,68 @@ fn csplib_instances_and_gen_blocked_from_the_outside() {
         "cannot block 13 squares of a 4×4 board keeping 1 open in every row and column: at most 12",
     );
 }
+
+/// `list --unique` lists exactly the first member of each class under the symmetries the board
+/// keeps (the oracle: the naive solutions that are canonical under `Group::of`), as many as
+/// `count --unique` counts; `--stats` names the symmetries used.
+#[test]
+fn list_unique_gives_one_solution_per_class_and_stats_name_the_symmetries() {
+    use nqueens::board::symmetry::Group;
+    let boards: [(&[&str], &str); 4] = [
+        (&[], "all 8 rotations and reflections"),
+        (
+            &["--block", "1:1"],
+            "2 of 8: identity, main-diagonal reflection",
+        ),
+        (
+            &[
+                "--block", "1:1", "--block", "8:8", "--block", "1:8", "--block", "8:1",
+            ],
+            "all 8 rotations and reflections",
+        ),
+        (&["--block", "1:2"], "1 of 8: identity"),
+    ];
+    for (flags, group_words) in boards {
+        let blocked: Vec<Queen> = flags
+            .chunks(2)
+            .map(|pair| nqueens::formats::partial::parse_square(pair[1]).unwrap())
+            .collect();
+        let problem = Problem::with_blocks(8, [], blocked).unwrap();
+        let group = Group::of(&problem);
+        let expected: Vec<Vec<u32>> = naive::solutions(&problem)
+            .into_iter()
+            .filter(|s| group.is_canonical(s))
+            .map(|s| s.into_columns())
+            .collect();
+        let mut list = vec!["list", "8", "--unique", "-f", "coords", "--stats"];
+        list.extend(flags);
+        let (code, out, err) = run(&list);
+        assert_eq!(code, 0, "{flags:?}: {err}");
+        let mut listed: Vec<Vec<u32>> = out
+            .lines()
+            .map(|l| parse_coords(l).into_columns())
+            .collect();
+        listed.sort();
+        assert_eq!(listed, expected, "{flags:?}");
+        assert!(
+            err.contains(&format!("symmetries={group_words}\n")),
+            "{flags:?}: {err}"
+        );
+        let mut count = vec!["count", "8", "--unique", "--stats"];
+        count.extend(flags);
+        for method in ["auto", "backtrack", "dlx"] {
+            let mut with_method = count.clone();
+            with_method.extend(["--method", method]);
+            let (code, out, err) = run(&with_method);
+            assert_eq!(code, 0, "{err}");
+            assert_eq!(out.trim(), expected.len().to_string(), "{method} {flags:?}");
+            assert!(
+                err.contains(&format!("symmetries={group_words}\n")),
+                "{err}"
+            );
+        }
+    }
+    // A limit counts classes.
+    let (_, out, _) = run(&["list", "8", "--unique", "--limit", "5", "-f", "permutation"]);
+    assert_eq!(out.lines().count(), 5);
+}

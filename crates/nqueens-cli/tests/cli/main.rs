@@ -14,6 +14,7 @@ mod gpu;
 mod huge;
 mod layers;
 mod outputs;
+mod readback;
 mod sat;
 mod stops;
 mod terminal;

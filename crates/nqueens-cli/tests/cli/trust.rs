@@ -227,7 +227,7 @@ fn errors_quote_a_short_excerpt_with_control_characters_escaped() {
     let (code, _, stderr) = run(&["verify", &solutions]);
     assert_eq!(code, 2);
     assert!(
-        stderr.contains("s.txt:2:3: unexpected byte 0x1b"),
+        stderr.contains("s.txt:2:3: unexpected '\\u{1b}'"),
         "{stderr}"
     );
     assert!(

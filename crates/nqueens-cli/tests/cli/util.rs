@@ -51,10 +51,12 @@ pub fn assert_usage_error(args: &[&str], expected: &str) {
     assert_one_line_error(args, 2, expected);
 }
 
-/// Reads one `coords` line (1-based `ROW:COL` pairs, in any order) as a solution.
+/// Reads one `coords` line (1-based `ROW:COL` pairs, in any order) as a solution; the blocked
+/// squares it marks (`!ROW:COL`) are left out.
 pub fn parse_coords(line: &str) -> Solution {
     let mut pairs: Vec<(u32, u32)> = line
         .split_whitespace()
+        .filter(|token| !token.starts_with('!'))
         .map(|pair| {
             let (row, col) = pair.split_once(':').expect("ROW:COL");
             (row.parse().expect("a row"), col.parse().expect("a column"))

@@ -50,6 +50,20 @@ impl Symmetry {
         Symmetry::AntiTranspose,
     ];
 
+    /// Its name in words, for people: "half turn", "main-diagonal reflection".
+    pub fn name(self) -> &'static str {
+        match self {
+            Symmetry::Identity => "identity",
+            Symmetry::Rotate90 => "quarter turn",
+            Symmetry::Rotate180 => "half turn",
+            Symmetry::Rotate270 => "three-quarter turn",
+            Symmetry::MirrorColumns => "left-right reflection",
+            Symmetry::MirrorRows => "top-bottom reflection",
+            Symmetry::Transpose => "main-diagonal reflection",
+            Symmetry::AntiTranspose => "anti-diagonal reflection",
+        }
+    }
+
     /// Where the square `queen` goes on an n×n board.
     pub fn apply_to_queen(self, queen: Queen, n: u32) -> Queen {
         let (r, c) = (queen.row, queen.col);
@@ -131,6 +145,24 @@ impl Group {
     /// The symmetries in the group, identity first.
     pub fn members(&self) -> &[Symmetry] {
         &self.members
+    }
+
+    /// The group in words, as `--stats` names it: "all 8 rotations and reflections", or how
+    /// many of the eight and which ("2 of 8: identity, main-diagonal reflection").
+    ///
+    /// ```
+    /// use nqueens::{Problem, Queen};
+    /// use nqueens::board::symmetry::Group;
+    /// let corner = Problem::with_blocks(5, [], [Queen::new(0, 0)]).unwrap();
+    /// assert_eq!(Group::of(&corner).describe(), "2 of 8: identity, main-diagonal reflection");
+    /// assert_eq!(Group::of(&Problem::new(5).unwrap()).describe(), "all 8 rotations and reflections");
+    /// ```
+    pub fn describe(&self) -> String {
+        if self.members.len() == Symmetry::ALL.len() {
+            return "all 8 rotations and reflections".into();
+        }
+        let names: Vec<&str> = self.members.iter().map(|s| s.name()).collect();
+        format!("{} of 8: {}", self.members.len(), names.join(", "))
     }
 
     /// Whether the identity is the only member (every solution is its own class).

@@ -212,9 +212,16 @@ pub fn parse(text: &str, options: Options) -> Result<Problem, ParseError> {
             }
         }
     } else if options.diagonals.is_some() {
-        return Err(ParseError {
-            position: *n_at,
-            message: "a number of diagonals was asked for, but the file has no diags".into(),
+        // Said where the file shows what it is instead: its blocks, or its end.
+        return Err(match get("blocks") {
+            Some((_, at, _)) => ParseError {
+                position: *at,
+                message: "a number of diagonals was asked for, but this is a blocked n-Queens file (blocks, not diags)".into(),
+            },
+            None => ParseError {
+                position: lexer.end(),
+                message: "a number of diagonals was asked for, but the file has no diags".into(),
+            },
         });
     }
     if kinds == 0 {
@@ -569,6 +576,10 @@ mod tests {
         assert_eq!(
             err("n = 5\ndiags = [[9, 1]]\n", Options::default()),
             "line 2, column 10: [9, 1] is not a diagonal: expected [d, 1] (row + column = d) or [d, 0] (row − column = d − 4), d from 0 to 8"
+        );
+        assert_eq!(
+            err(BLOCKED, Options { diagonals: Some(1) }),
+            "line 4, column 9: a number of diagonals was asked for, but this is a blocked n-Queens file (blocks, not diags)"
         );
         assert_eq!(
             err("n = 5\nn = 6\nblocks = []\n", Options::default()),

@@ -1,9 +1,13 @@
-//! Text in and out: how boards are drawn and written ([`render`]), how partial boards are read
-//! ([`partial`], the `ROW:COL` files), and how solutions written by any tool are read back for
-//! checking ([`solutions`]). Squares are 1-based in every format a person reads or types.
+//! Text in and out: how boards are drawn and written ([`render`]), and how they are read back:
+//! [`read`] is the one entry that tells a file's notation and reads any of them, the partial
+//! boards ([`partial`], the `ROW:COL` files), the CSPLib instances ([`csplib`]), the solution
+//! lines written by any tool ([`solutions`]), JSON Lines ([`jsonl`]) and drawn boards. Squares
+//! are 1-based in every format a person reads or types.
 
 pub mod csplib;
+pub mod jsonl;
 pub mod partial;
+pub mod read;
 pub mod render;
 pub mod solutions;
 

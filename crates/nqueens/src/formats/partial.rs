@@ -216,42 +216,81 @@ pub fn parse(text: &str) -> Result<PartialBoard, ParseError> {
         ));
     }
     for (row, &(i, line)) in body.iter().enumerate() {
-        let mut cells = 0u32;
-        for (column, ch) in line.chars().enumerate() {
-            match ch {
-                ' ' | '\t' => continue,
-                'Q' | 'q' | '1' | '♕' | '♛' => queens.push(Queen::new(row as u32, cells)),
-                'x' | 'X' | '×' | '✕' => blocked.push(Queen::new(row as u32, cells)),
-                '.' | '·' | '_' | '0' => {}
-                other => {
-                    return Err(at(
-                        i,
-                        column + 1,
-                        format!(
-                            "'{}' is not a cell: use Q for a queen, x for a blocked square and . for an empty one",
-                            excerpt(other.encode_utf8(&mut [0; 4]))
-                        ),
-                    ));
-                }
-            }
-            cells += 1;
-            if cells > n {
+        drawn_row(
+            line,
+            i as u64 + 1,
+            row as u32,
+            Some(n),
+            &mut queens,
+            &mut blocked,
+        )?;
+    }
+    Ok(PartialBoard { n, queens, blocked })
+}
+
+/// Reads one drawn row (row `row`, 0-based, on 1-based line `line_number`): adds the columns of
+/// its queens to `queens` and of its blocked squares to `blocked`, and returns its number of
+/// cells. With `n` given, a row of another length is an error; without, any length is read
+/// (the first row of a board drawn without its size gives n).
+pub(crate) fn drawn_row(
+    line: &str,
+    line_number: u64,
+    row: u32,
+    n: Option<u32>,
+    queens: &mut Vec<Queen>,
+    blocked: &mut Vec<Queen>,
+) -> Result<u32, ParseError> {
+    let at = |column: usize, message: String| ParseError {
+        position: Position {
+            line: line_number,
+            column: column as u64,
+        },
+        message,
+    };
+    let mut cells = 0u32;
+    for (column, ch) in line.chars().enumerate() {
+        match ch {
+            ' ' | '\t' | '\r' => continue,
+            c if QUEEN_CELLS.contains(&c) => queens.push(Queen::new(row, cells)),
+            c if BLOCKED_CELLS.contains(&c) => blocked.push(Queen::new(row, cells)),
+            c if EMPTY_CELLS.contains(&c) => {}
+            other => {
                 return Err(at(
-                    i,
                     column + 1,
-                    format!("row {} has more than {n} cells", row + 1),
+                    format!(
+                        "'{}' is not a cell: use Q for a queen, x for a blocked square and . for an empty one",
+                        excerpt(other.encode_utf8(&mut [0; 4]))
+                    ),
                 ));
             }
         }
-        if cells < n {
+        cells += 1;
+        if let Some(n) = n.filter(|&n| cells > n) {
             return Err(at(
-                i,
-                line.chars().count() + 1,
-                format!("row {} has {cells} cells, expected {n}", row + 1),
+                column + 1,
+                format!("row {} has more than {n} cells", row + 1),
             ));
         }
     }
-    Ok(PartialBoard { n, queens, blocked })
+    match n {
+        Some(n) if cells < n => Err(at(
+            line.trim_end().chars().count() + 1,
+            format!("row {} has {cells} cells, expected {n}", row + 1),
+        )),
+        _ => Ok(cells),
+    }
+}
+
+/// The characters a drawn board shows a queen with.
+const QUEEN_CELLS: [char; 5] = ['Q', 'q', '1', '♕', '♛'];
+/// The characters a drawn board shows a blocked square with.
+const BLOCKED_CELLS: [char; 4] = ['x', 'X', '×', '✕'];
+/// The characters a drawn board shows an empty square with.
+const EMPTY_CELLS: [char; 4] = ['.', '·', '_', '0'];
+
+/// Whether `ch` is a cell of a drawn board ([`drawn_row`]'s alphabet).
+pub(crate) fn is_cell(ch: char) -> bool {
+    QUEEN_CELLS.contains(&ch) || BLOCKED_CELLS.contains(&ch) || EMPTY_CELLS.contains(&ch)
 }
 
 /// Writes a problem in the file format (queen-list form, then its blocked squares as

@@ -2,17 +2,19 @@
 //!
 //! | format    | one solution looks like                      | many solutions            |
 //! |-----------|----------------------------------------------|---------------------------|
-//! | `unicode` | rows of `♕` and `·` (fixed queens `♛`)      | boards split by a blank line |
-//! | `ascii`   | rows of `Q` and `.`                          | boards split by a blank line |
-//! | `matrix`  | rows of `1` and `0`                          | boards split by a blank line |
-//! | `coords`  | `1:2 2:4 3:1 4:3` (1-based `ROW:COL`)        | one line each             |
+//! | `unicode` | rows of `♕` and `·` (fixed queens `♛`, blocked `×`) | boards split by a blank line |
+//! | `ascii`   | rows of `Q` and `.` (blocked `x`)            | boards split by a blank line |
+//! | `matrix`  | rows of `1` and `0` (blocked squares are `0`) | boards split by a blank line |
+//! | `coords`  | `1:2 2:4 3:1 4:3` (1-based `ROW:COL`; blocked squares `!ROW:COL` after) | one line each |
 //! | `json`    | `{"n":4,"columns":[2,4,1,3]}` (1-based)      | JSON Lines                |
 //! | `svg`     | a drawn board                                | a grid of boards          |
 //! | `permutation` | `2 4 1 3` (1-based column of each row)   | one line each             |
 //!
 //! Coordinates are 1-based in every format, like the CLI's `--fix`. In JSON, `columns[i]` is the
 //! column of the queen on row `i + 1`, and a problem with fixed queens adds
-//! `"fixed":[[row,col],...]`.
+//! `"fixed":[[row,col],...]`, one with blocked squares `"blocked":[[row,col],...]`. Every format
+//! but SVG reads back through [`crate::formats::read`]; `matrix` and `permutation` have no
+//! mark for a blocked square and leave them out.
 //!
 //! [`SolutionWriter`] streams any number of solutions in any format; SVG, which needs them all to
 //! lay out the grid, is written when the writer finishes.
@@ -79,13 +81,21 @@ impl Format {
     /// One line for `--help`.
     pub fn about(self) -> &'static str {
         match self {
-            Format::Unicode => "board of ♕ and · (fixed queens ♛)",
-            Format::Ascii => "board of Q and .",
-            Format::Matrix => "0/1 matrix",
-            Format::Coords => "1-based ROW:COL of each queen, one solution per line",
-            Format::Json => "one JSON object per line: {\"n\":4,\"columns\":[2,4,1,3]}",
-            Format::Svg => "a picture: one board, or a grid of boards",
-            Format::Permutation => "1-based column of each row's queen on one line: 2 4 1 3",
+            Format::Unicode => "board of ♕ and · (fixed queens ♛, blocked squares ×)",
+            Format::Ascii => "board of Q and . (blocked squares x)",
+            Format::Matrix => "0/1 matrix (blocked squares are 0s: not kept)",
+            Format::Coords => {
+                "1-based ROW:COL of each queen, one solution per line (blocked squares as !ROW:COL)"
+            }
+            Format::Json => {
+                "one JSON object per line: {\"n\":4,\"columns\":[2,4,1,3]} (with \"fixed\" and \"blocked\")"
+            }
+            Format::Svg => {
+                "a picture: one board, or a grid of boards (blocked squares crossed out)"
+            }
+            Format::Permutation => {
+                "1-based column of each row's queen on one line: 2 4 1 3 (blocked squares not kept)"
+            }
         }
     }
 
@@ -267,29 +277,9 @@ pub fn write_text(
     let columns = solution.columns();
     match format {
         Format::Unicode | Format::Ascii | Format::Matrix => {
-            let (queen, fixed, empty, blocked) = match format {
-                Format::Unicode => ('♕', '♛', '·', '×'),
-                Format::Ascii => ('Q', 'Q', '.', 'x'),
-                _ => ('1', '1', '0', '0'),
-            };
-            let mut line = String::new();
-            for (row, &col) in (0u32..).zip(columns) {
-                line.clear();
-                for c in 0..columns.len() as u32 {
-                    if c > 0 {
-                        line.push(' ');
-                    }
-                    line.push(match (c == col, problem.fixed_column(row) == Some(col)) {
-                        (false, _) if problem.is_blocked(row, c) => blocked,
-                        (false, _) => empty,
-                        (true, false) => queen,
-                        (true, true) => fixed,
-                    });
-                }
-                line.push('\n');
-                out.write_all(line.as_bytes())?;
-            }
-            Ok(())
+            write_grid(out, format, problem, |row| {
+                columns.get(row as usize).copied()
+            })
         }
         Format::Coords => {
             let mut line = Chunked::new(out);
@@ -300,6 +290,13 @@ pub fn write_text(
                 line.number(row)?;
                 line.push(b":")?;
                 line.number(u64::from(col) + 1)?;
+            }
+            // The blocked squares, marked so that they read back apart from the queens.
+            for square in problem.blocked() {
+                line.push(b" !")?;
+                line.number(u64::from(square.row) + 1)?;
+                line.push(b":")?;
+                line.number(u64::from(square.col) + 1)?;
             }
             line.push(b"\n")?;
             line.finish()
@@ -352,6 +349,63 @@ pub fn write_text(
         }
         Format::Svg => panic!("SVG needs every solution at once: use render::svg"),
     }
+}
+
+/// The problem alone drawn in a grid format (`unicode`, `ascii` or `matrix`): its fixed queens
+/// and blocked squares, the other squares empty, as the solutions are drawn; a board to look at
+/// before it is solved, which reads back as the same problem ([`crate::formats::read`]).
+///
+/// ```
+/// use nqueens::{formats::render::{draw_problem, Format}, Problem, Queen};
+/// let p = Problem::with_blocks(3, [Queen::new(0, 2)], [Queen::new(1, 1)]).unwrap();
+/// assert_eq!(draw_problem(Format::Unicode, &p), "· · ♛\n· × ·\n· · ·\n");
+/// ```
+///
+/// # Panics
+/// For a format that is not a grid of text (`coords`, `json`, `permutation`, `svg`).
+pub fn draw_problem(format: Format, problem: &Problem) -> String {
+    assert!(format.is_board(), "{format} does not draw a grid of text");
+    let mut out = Vec::new();
+    write_grid(&mut out, format, problem, |row| problem.fixed_column(row))
+        .expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("the grid formats write UTF-8")
+}
+
+/// Draws the n×n grid of `problem` with a queen on each row's `queen(row)`, if any: a queen
+/// that the problem fixes as fixed, blocked squares as blocked.
+fn write_grid(
+    out: &mut dyn Write,
+    format: Format,
+    problem: &Problem,
+    queen: impl Fn(u32) -> Option<u32>,
+) -> io::Result<()> {
+    let (free, fixed, empty, blocked) = match format {
+        Format::Unicode => ('♕', '♛', '·', '×'),
+        Format::Ascii => ('Q', 'Q', '.', 'x'),
+        _ => ('1', '1', '0', '0'),
+    };
+    let n = problem.n();
+    let mut line = String::new();
+    for row in 0..n {
+        line.clear();
+        let col = queen(row);
+        for c in 0..n {
+            if c > 0 {
+                line.push(' ');
+            }
+            line.push(
+                match (col == Some(c), problem.fixed_column(row) == Some(c)) {
+                    (false, _) if problem.is_blocked(row, c) => blocked,
+                    (false, _) => empty,
+                    (true, false) => free,
+                    (true, true) => fixed,
+                },
+            );
+        }
+        line.push('\n');
+        out.write_all(line.as_bytes())?;
+    }
+    Ok(())
 }
 
 /// A line of text written in 64 KiB chunks, so a line of 10^8 numbers never sits in memory.

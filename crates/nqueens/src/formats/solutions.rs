@@ -4,15 +4,18 @@
 //! One solution per line, in either of the two one-line formats [`crate::formats::render`] writes:
 //!
 //! - `permutation`: the 1-based column of each row's queen, `2 4 1 3`;
-//! - `coords`: 1-based `ROW:COL` pairs, `1:2 2:4 3:1 4:3`, rows in any order.
+//! - `coords`: 1-based `ROW:COL` pairs, `1:2 2:4 3:1 4:3`, rows in any order, and the blocked
+//!   squares of a blocked board marked `!ROW:COL` (`1:2 2:4 3:1 4:3 !1:1`), as `coords` writes
+//!   them ([`SolutionReader::next_entry`] gives them; any line may carry them).
 //!
 //! The board size is the number of queens on the line. Numbers may be separated by spaces, tabs
 //! or commas; blank lines and lines starting with `#` are skipped. A UTF-8 byte-order mark at
 //! the start of the input is skipped too.
 //!
 //! Errors give a 1-based line and column ([`Position`]; the column counts characters, which
-//! here is bytes, since the first byte outside ASCII ends the line with an error) and never
-//! quote the input beyond one character, escaped.
+//! here is bytes, since the first character outside ASCII ends the line with an error) and never
+//! quote the input beyond one character, escaped: the character itself (`unexpected '♕'`), or
+//! the byte where the input is not UTF-8.
 //!
 //! [`SolutionReader`] reads its input in buffer-sized pieces and never holds a whole line, so a
 //! 1 GB line (n = 10^8) costs only the solution itself: 4n bytes for `permutation`, 8n bytes
@@ -58,6 +61,18 @@ pub enum ReadError {
     },
 }
 
+/// One line read: the solution, and the blocked squares the line marks (`!ROW:COL`, 0-based, in
+/// the order given).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The line (1-based).
+    pub line: u64,
+    /// The queens.
+    pub solution: Solution,
+    /// The blocked squares the line marks.
+    pub blocked: Vec<Queen>,
+}
+
 /// The format of one line, decided by its first number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
@@ -94,6 +109,10 @@ struct LineState {
     columns: Vec<u32>,
     /// `coords`: 0-based (row, column) pairs, in the order given.
     pairs: Vec<(u32, u32)>,
+    /// Blocked squares marked `!ROW:COL`, 0-based.
+    blocked: Vec<Queen>,
+    /// The pair being read follows a `!`: a blocked square.
+    bang: bool,
     /// The number being read, if any.
     number: Option<u64>,
     /// The row of a `ROW:COL` pair whose column is being read.
@@ -108,7 +127,11 @@ struct LineState {
 
 impl LineState {
     fn is_empty(&self) -> bool {
-        self.kind.is_none() && self.number.is_none() && self.row.is_none()
+        self.kind.is_none()
+            && self.number.is_none()
+            && self.row.is_none()
+            && self.blocked.is_empty()
+            && !self.bang
     }
 }
 
@@ -122,8 +145,15 @@ impl<R: BufRead> SolutionReader<R> {
         }
     }
 
-    /// The next solution and its line number, or `None` at the end of the input.
+    /// The next solution and its line number, or `None` at the end of the input (blocked
+    /// squares marked on the line are skipped: [`next_entry`](Self::next_entry) gives them).
     pub fn next_solution(&mut self) -> Result<Option<(u64, Solution)>, ReadError> {
+        Ok(self.next_entry()?.map(|entry| (entry.line, entry.solution)))
+    }
+
+    /// The next line's solution with the blocked squares it marks, or `None` at the end of
+    /// the input.
+    pub fn next_entry(&mut self) -> Result<Option<Entry>, ReadError> {
         let mut state = LineState::default();
         loop {
             let buf = match self.input.fill_buf() {
@@ -144,12 +174,13 @@ impl<R: BufRead> SolutionReader<R> {
                 return if state.is_empty() {
                     Ok(None)
                 } else {
-                    let line = self.line;
-                    finish_line(line, state).map(|s| Some((line, s)))
+                    finish_line(self.line, state).map(Some)
                 };
             }
             let mut used = 0;
             let mut line_done = false;
+            // A byte outside ASCII, which ends the line with an error naming its character.
+            let mut foreign = None;
             for &byte in buf {
                 used += 1;
                 if let Some(seen) = self.bom_seen {
@@ -176,8 +207,12 @@ impl<R: BufRead> SolutionReader<R> {
                     continue;
                 }
                 match byte {
+                    b'!' if state.number.is_none() && state.row.is_none() && !state.bang => {
+                        state.bang = true;
+                        state.token_column = state.column;
+                    }
                     b'0'..=b'9' => {
-                        if state.number.is_none() {
+                        if state.number.is_none() && !state.bang {
                             state.token_column = state.column;
                         }
                         let value = state.number.unwrap_or(0) * 10 + u64::from(byte - b'0');
@@ -215,21 +250,37 @@ impl<R: BufRead> SolutionReader<R> {
                         }
                     }
                     b'#' if state.is_empty() => state.comment = true,
-                    other => {
+                    other if other.is_ascii() => {
                         let shown = if other.is_ascii_graphic() {
-                            format!("unexpected '{}'", other as char)
+                            format!("'{}'", other as char)
                         } else {
-                            format!("unexpected byte 0x{other:02x}")
+                            excerpt_char(char::from(other))
                         };
-                        return Err(syntax(self.line, &state, format!("{shown}: {EXPECTED}")));
+                        return Err(syntax(
+                            self.line,
+                            &state,
+                            format!("unexpected {shown}: {EXPECTED}"),
+                        ));
+                    }
+                    other => {
+                        foreign = Some(other);
+                        break;
                     }
                 }
             }
             self.input.consume(used);
+            if let Some(lead) = foreign {
+                let shown = char_after(&mut self.input, lead)?;
+                return Err(syntax(
+                    self.line,
+                    &state,
+                    format!("unexpected {shown}: {EXPECTED}"),
+                ));
+            }
             if line_done {
                 let line = self.line;
                 self.line += 1;
-                return finish_line(line, state).map(|s| Some((line, s)));
+                return finish_line(line, state).map(Some);
             }
         }
     }
@@ -237,6 +288,56 @@ impl<R: BufRead> SolutionReader<R> {
 
 /// A UTF-8 byte-order mark.
 const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
+
+/// A character quoted for an error message: `'♕'`, or escaped where it would not show (a
+/// control character, a space other than ' ', a byte-order mark or another invisible one):
+/// `'\u{feff}'`.
+pub(crate) fn excerpt_char(ch: char) -> String {
+    let invisible = ch.is_control()
+        || (ch.is_whitespace() && ch != ' ')
+        || matches!(ch, '\u{200b}'..='\u{200f}' | '\u{2060}'..='\u{2064}' | '\u{feff}');
+    if invisible {
+        format!("'{}'", ch.escape_unicode())
+    } else {
+        format!("'{ch}'")
+    }
+}
+
+/// The character whose first byte `lead` (outside ASCII) was just read, reading the rest of it
+/// from `input`, quoted for an error message ([`excerpt_char`]); a byte that starts no UTF-8
+/// character is named as a byte (`byte 0xff`).
+pub(crate) fn char_after(input: &mut impl BufRead, lead: u8) -> io::Result<String> {
+    let len = match lead {
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF4 => 4,
+        _ => 0,
+    };
+    let mut bytes = vec![lead];
+    while bytes.len() < len {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        match buf.first() {
+            Some(&b) if b & 0xC0 == 0x80 => {
+                bytes.push(b);
+                input.consume(1);
+            }
+            _ => break,
+        }
+    }
+    Ok(
+        match std::str::from_utf8(&bytes)
+            .ok()
+            .and_then(|s| s.chars().next())
+        {
+            Some(ch) => excerpt_char(ch),
+            None => format!("byte 0x{lead:02x} (the input is not UTF-8 text)"),
+        },
+    )
+}
 
 /// What a line should look like, for error messages.
 const EXPECTED: &str = "expected 1-based columns (2 4 1 3) or ROW:COL pairs (1:2 2:4 3:1 4:3)";
@@ -252,14 +353,45 @@ fn at(line: u64, column: u64, reason: String) -> ReadError {
     }
 }
 
-/// Ends the number (or `ROW:COL` pair) being read, if any.
+/// Ends the number (or `ROW:COL` pair, or blocked `!ROW:COL`) being read, if any.
 fn end_token(line: u64, state: &mut LineState) -> Result<(), ReadError> {
     let Some(value) = state.number.take() else {
         if state.row.is_some() {
             return Err(syntax(line, state, "a column must follow ':'".into()));
         }
+        if state.bang {
+            return Err(at(
+                line,
+                state.token_column,
+                "a blocked square is written !ROW:COL, like !3:5".into(),
+            ));
+        }
         return Ok(());
     };
+    let one_based = |v: u64| {
+        if v == 0 {
+            Err(at(
+                line,
+                state.token_column,
+                "rows and columns are numbered from 1".into(),
+            ))
+        } else {
+            Ok((v - 1) as u32)
+        }
+    };
+    if std::mem::take(&mut state.bang) {
+        let Some(row) = state.row.take() else {
+            return Err(at(
+                line,
+                state.token_column,
+                "a blocked square is written !ROW:COL, like !3:5".into(),
+            ));
+        };
+        let square = Queen::new(one_based(row)?, one_based(value)?);
+        grow(&mut state.blocked, line)?;
+        state.blocked.push(square);
+        return Ok(());
+    }
     let kind = if state.row.is_some() {
         Kind::Coords
     } else {
@@ -272,17 +404,6 @@ fn end_token(line: u64, state: &mut LineState) -> Result<(), ReadError> {
             "the line mixes ROW:COL pairs and plain columns".into(),
         ));
     }
-    let one_based = |v: u64| {
-        if v == 0 {
-            Err(at(
-                line,
-                state.token_column,
-                "rows and columns are numbered from 1".into(),
-            ))
-        } else {
-            Ok((v - 1) as u32)
-        }
-    };
     match state.row.take() {
         None => {
             let col = one_based(value)?;
@@ -300,7 +421,7 @@ fn end_token(line: u64, state: &mut LineState) -> Result<(), ReadError> {
 
 /// Makes room for one more entry in a line's list, failing cleanly (not aborting) when memory
 /// runs out: the line is as long as the input, so only memory bounds it.
-fn grow<T>(list: &mut Vec<T>, line: u64) -> Result<(), ReadError> {
+pub(crate) fn grow<T>(list: &mut Vec<T>, line: u64) -> Result<(), ReadError> {
     if list.len() == list.capacity() {
         list.try_reserve(list.len().max(64))
             .map_err(|_| ReadError::TooLong {
@@ -322,10 +443,17 @@ fn filled(n: usize, value: u32, line: u64) -> Result<Vec<u32>, ReadError> {
     Ok(list)
 }
 
-/// The solution of a finished, non-empty line.
-fn finish_line(line: u64, mut state: LineState) -> Result<Solution, ReadError> {
+/// The entry of a finished, non-empty line.
+fn finish_line(line: u64, mut state: LineState) -> Result<Entry, ReadError> {
     end_token(line, &mut state)?;
-    match state.kind {
+    let blocked = std::mem::take(&mut state.blocked);
+    if state.kind.is_none() {
+        return Err(ReadError::NotOnePerRow {
+            line,
+            reason: "the line marks blocked squares but places no queen".into(),
+        });
+    }
+    let solution = match state.kind {
         Some(Kind::Coords) => {
             let n = state.pairs.len();
             let mut columns = filled(n, u32::MAX, line)?;
@@ -351,10 +479,15 @@ fn finish_line(line: u64, mut state: LineState) -> Result<Solution, ReadError> {
                 given_at[row as usize] = k as u32;
             }
             // n pairs, no row twice and none beyond n: every row has its queen.
-            Ok(Solution::from_columns(columns))
+            Solution::from_columns(columns)
         }
-        _ => Ok(Solution::from_columns(state.columns)),
-    }
+        _ => Solution::from_columns(state.columns),
+    };
+    Ok(Entry {
+        line,
+        solution,
+        blocked,
+    })
 }
 
 #[cfg(test)]
@@ -409,8 +542,50 @@ mod tests {
         );
         assert_eq!(
             read_all("2 4 1 3\n\u{feff}3 1 4 2\n").unwrap_err(),
-            "line 2, column 1: unexpected byte 0xef: expected 1-based columns (2 4 1 3) or \
+            "line 2, column 1: unexpected '\\u{feff}': expected 1-based columns (2 4 1 3) or \
              ROW:COL pairs (1:2 2:4 3:1 4:3)"
+        );
+    }
+
+    #[test]
+    fn errors_name_the_character_not_a_byte() {
+        let err = |text: &[u8]| answers(text, 1).1.unwrap();
+        assert_eq!(
+            err("2 4 ♕ 3\n".as_bytes()),
+            "line 1, column 5: unexpected '♕': expected 1-based columns (2 4 1 3) or ROW:COL \
+             pairs (1:2 2:4 3:1 4:3)"
+        );
+        assert_eq!(
+            err(b"2 4 \xff\n"),
+            "line 1, column 5: unexpected byte 0xff (the input is not UTF-8 text): expected \
+             1-based columns (2 4 1 3) or ROW:COL pairs (1:2 2:4 3:1 4:3)"
+        );
+    }
+
+    #[test]
+    fn blocked_squares_marked_on_a_line_come_with_its_solution() {
+        let text = "1:2 2:4 3:1 4:3 !1:1 !4:4\n2 4 1 3\n";
+        let mut reader = SolutionReader::new(text.as_bytes());
+        let entry = reader.next_entry().unwrap().unwrap();
+        assert_eq!(entry.solution.columns(), [1, 3, 0, 2]);
+        assert_eq!(entry.blocked, [Queen::new(0, 0), Queen::new(3, 3)]);
+        assert!(reader.next_entry().unwrap().unwrap().blocked.is_empty());
+        let err = |text| read_all(text).unwrap_err();
+        assert_eq!(
+            err("1:2 !3\n"),
+            "line 1, column 5: a blocked square is written !ROW:COL, like !3:5"
+        );
+        assert_eq!(
+            err("1:2 ! 1:1\n"),
+            "line 1, column 5: a blocked square is written !ROW:COL, like !3:5"
+        );
+        assert_eq!(
+            err("!1:1\n"),
+            "line 1: the line marks blocked squares but places no queen"
+        );
+        assert_eq!(
+            err("1:1 !0:1\n"),
+            "line 1, column 5: rows and columns are numbered from 1"
         );
     }
 
@@ -476,7 +651,9 @@ mod tests {
             "1:1 2:3\t3:5, 4:2\r\n#\n2 4 6 1 3 5",
             "4294967295\n1\n",
         ];
-        const ALPHABET: [&[u8]; 14] = [
+        const ALPHABET: [&[u8]; 16] = [
+            b"!",
+            "♕".as_bytes(),
             b"0",
             b"7",
             b":",

@@ -141,7 +141,7 @@ fn expected(job: BenchJob, n: u32) -> Option<String> {
             }
             .into(),
         ),
-        BenchJob::Completion => None,
+        BenchJob::Completion | BenchJob::Blocked => None,
     }
 }
 

@@ -21,8 +21,9 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use nqueens::formats::read;
 use nqueens::methods::{Config, Method};
-use nqueens::{Outcome, Problem, formats::partial};
+use nqueens::{Outcome, Problem};
 
 use super::BenchJob;
 use crate::Status;
@@ -41,7 +42,7 @@ pub struct BenchRunArgs {
     /// Board size.
     #[arg(value_name = "N", value_parser = parse_n)]
     pub n: u32,
-    /// The partial board of a completion job.
+    /// The board of a completion or blocked job (any board file the tool reads).
     #[arg(long, value_name = "PATH")]
     pub fix_file: Option<PathBuf>,
 
@@ -155,7 +156,8 @@ pub fn run_child_job(args: BenchRunArgs) -> Result<Status> {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read {}", path.display()))?;
-            let board = partial::parse(&text).with_context(|| path.display().to_string())?;
+            let board = read::board(&text, read::Options::default())
+                .with_context(|| path.display().to_string())?;
             if board.n != args.n {
                 bail!(
                     "{} describes n = {}, not {}",
@@ -183,7 +185,7 @@ pub fn run_child_job(args: BenchRunArgs) -> Result<Status> {
                 return Ok(Status::GaveUp);
             }
         },
-        BenchJob::Count | BenchJob::Completion => {
+        BenchJob::Count | BenchJob::Completion | BenchJob::Blocked => {
             Answer::Count(engine.count(&problem, false)?.total)
         }
     };

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use nqueens::instances::generate::random_partial;
+use nqueens::instances::generate::{random_blocked, random_partial};
 use nqueens::methods::{Config, Method};
 use nqueens::{Problem, formats::partial};
 
@@ -35,8 +35,12 @@ fn scale_sizes(job: BenchJob) -> Vec<u32> {
             .collect(),
         BenchJob::Count => vec![8, 10, 11, 12, 13, 14, 15, 16],
         BenchJob::Completion => vec![8, 12, 16, 20, 24, 28, 32],
+        BenchJob::Blocked => vec![8, 12, 16, 20, 24, 28],
     }
 }
+
+/// The share of the squares a blocked board blocks, in percent.
+const BLOCKED_PERCENT: u32 = 25;
 
 /// The number of queens a completion board of size `n` fixes for `percent`.
 fn fixed_queens(n: u32, percent: u32) -> u32 {
@@ -105,38 +109,58 @@ pub fn run(args: &BenchArgs) -> Result<Status> {
         .prefix("nqueens-bench-")
         .tempdir()
         .context("cannot create a temporary directory for the completion boards")?;
-    let mut instances: BTreeMap<(u32, u32), Instance> = BTreeMap::new();
-    let mut no_instance: BTreeMap<(u32, u32), String> = BTreeMap::new();
+    // By workload, n and share (fixed or blocked).
+    let mut instances: BTreeMap<(BenchJob, u32, u32), Instance> = BTreeMap::new();
+    let mut no_instance: BTreeMap<(BenchJob, u32, u32), String> = BTreeMap::new();
+    let mut boards = Vec::new();
     if jobs.contains(&BenchJob::Completion) {
-        for &percent in &percents {
-            for n in sizes_for(BenchJob::Completion) {
+        boards.extend(percents.iter().map(|&p| (BenchJob::Completion, p)));
+    }
+    if jobs.contains(&BenchJob::Blocked) {
+        boards.push((BenchJob::Blocked, BLOCKED_PERCENT));
+    }
+    for (job, percent) in boards {
+        for n in sizes_for(job) {
+            let seed = args.seed.wrapping_add(u64::from(n));
+            let (drawn, queens, command) = if job == BenchJob::Blocked {
+                let blocks = u64::from(n) * u64::from(n) * u64::from(percent) / 100;
+                let drawn = random_blocked(n, blocks, 1, seed)
+                    .map_err(|err| format!("no blocked board: {err}"));
+                let command =
+                    format!("nqueens gen-blocked {n} --blocks {blocks} --min-free 1 --seed {seed}");
+                (drawn, 0, command)
+            } else {
                 let k = fixed_queens(n, percent);
-                let seed = args.seed.wrapping_add(u64::from(n));
-                let problem = match random_partial(n, k, seed, INSTANCE_TRIES) {
-                    Ok(problem) => problem,
-                    Err(err) => {
-                        no_instance.insert((n, percent), format!("no partial board: {err}"));
-                        continue;
-                    }
-                };
-                let path = workdir.path().join(format!("completion-{n}-{percent}.txt"));
+                let drawn = random_partial(n, k, seed, INSTANCE_TRIES)
+                    .map_err(|err| format!("no partial board: {err}"));
                 let command = format!("nqueens gen-completion {n} --queens {k} --seed {seed}");
-                std::fs::write(&path, partial::write(&problem, &command))
-                    .with_context(|| format!("cannot write {}", path.display()))?;
-                let board = Board {
-                    percent,
-                    queens: k,
-                    command,
-                };
-                instances.insert(
-                    (n, percent),
-                    Instance {
-                        problem,
-                        path,
-                        board,
-                    },
-                );
-            }
+                (drawn, k, command)
+            };
+            let problem = match drawn {
+                Ok(problem) => problem,
+                Err(reason) => {
+                    no_instance.insert((job, n, percent), reason);
+                    continue;
+                }
+            };
+            let path = workdir
+                .path()
+                .join(format!("{}-{n}-{percent}.txt", job.name()));
+            std::fs::write(&path, partial::write(&problem, &command))
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            let board = Board {
+                percent,
+                queens,
+                command,
+            };
+            instances.insert(
+                (job, n, percent),
+                Instance {
+                    problem,
+                    path,
+                    board,
+                },
+            );
         }
     }
 
@@ -148,14 +172,17 @@ pub fn run(args: &BenchArgs) -> Result<Status> {
         .iter()
         .flat_map(|&job| match job {
             BenchJob::Completion => percents.iter().map(|&p| (job, Some(p))).collect(),
+            BenchJob::Blocked => vec![(job, Some(BLOCKED_PERCENT))],
             _ => vec![(job, None)],
         })
         .collect();
     for &(job, percent) in &series {
         for &method in &methods {
             let mut timed_out_at = None;
+            // Cells skipped for one reason, shown as one row: (the first, its sizes).
+            let mut skipped: Option<(Cell, Vec<u32>)> = None;
             for n in sizes_for(job) {
-                let key = (n, percent.unwrap_or(0));
+                let key = (job, n, percent.unwrap_or(0));
                 let instance = instances.get(&key);
                 let problem = match instance {
                     Some(instance) => instance.problem.clone(),
@@ -183,9 +210,29 @@ pub fn run(args: &BenchArgs) -> Result<Status> {
                     let own = cross_check(std::slice::from_ref(&cell));
                     mark_wrong(std::slice::from_mut(&mut cell), &own);
                 }
-                writeln!(table, "{}", report::table_row(&cell))?;
+                match &mut skipped {
+                    Some((first, sizes))
+                        if cell.status == CellStatus::Skipped && cell.reason == first.reason =>
+                    {
+                        sizes.push(n);
+                    }
+                    _ => {
+                        if let Some((first, sizes)) = skipped.take() {
+                            writeln!(table, "{}", report::skipped_row(&first, &sizes))?;
+                        }
+                        if cell.status == CellStatus::Skipped {
+                            skipped = Some((cell.clone(), vec![n]));
+                        } else {
+                            writeln!(table, "{}", report::table_row(&cell))?;
+                        }
+                    }
+                }
                 table.flush()?;
                 cells.push(cell);
+            }
+            if let Some((first, sizes)) = skipped {
+                writeln!(table, "{}", report::skipped_row(&first, &sizes))?;
+                table.flush()?;
             }
         }
     }

@@ -51,16 +51,26 @@ pub enum BenchJob {
     /// Count the completions of a random partial board with a share of the rows fixed
     /// (--fixed; by default 25%: ⌊n/4⌋ queens, at least one).
     Completion,
+    /// Count the solutions of a random blocked board: a quarter of the squares blocked, every
+    /// row and column keeping an open one (as `gen-blocked N --blocks ⌊n²/4⌋ --min-free 1`
+    /// draws it).
+    Blocked,
 }
 
 impl BenchJob {
-    const ALL: [BenchJob; 3] = [BenchJob::Solve, BenchJob::Count, BenchJob::Completion];
+    const ALL: [BenchJob; 4] = [
+        BenchJob::Solve,
+        BenchJob::Count,
+        BenchJob::Completion,
+        BenchJob::Blocked,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             BenchJob::Solve => "solve",
             BenchJob::Count => "count",
             BenchJob::Completion => "completion",
+            BenchJob::Blocked => "blocked",
         }
     }
 
@@ -68,7 +78,7 @@ impl BenchJob {
     fn engine_job(self) -> Job {
         match self {
             BenchJob::Solve => Job::Solve,
-            BenchJob::Count | BenchJob::Completion => Job::Count,
+            BenchJob::Count | BenchJob::Completion | BenchJob::Blocked => Job::Count,
         }
     }
 }
@@ -86,8 +96,8 @@ pub struct BenchArgs {
     pub quick: bool,
     /// The big picture, for the plot (several minutes): solve over n = 10 … 10^7 (10, 30, 100,
     /// 300, …), count over n = 8 … 16, completion over n = 8 … 32 with 10%, 25% and 50% of the
-    /// rows fixed; 3 repeats, 10 s limit. Each method runs up to its own size limit or the time
-    /// limit.
+    /// rows fixed, blocked over n = 8 … 28; 3 repeats, 10 s limit. Each method runs up to its
+    /// own size limit or the time limit.
     #[arg(long)]
     pub scale: bool,
     // Named for what is measured: cargo and make users read `--jobs` as parallelism, so the
@@ -209,14 +219,17 @@ impl CellStatus {
     }
 }
 
-/// The partial board of a completion cell.
+/// The board of a completion or blocked cell.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
-    /// The share of the rows fixed, in percent (`--fixed`).
+    /// The share of the rows fixed (`--fixed`), or for a blocked board of the squares blocked,
+    /// in percent.
     pub percent: u32,
-    /// How many queens are fixed: that share of n, rounded down, at least one.
+    /// How many queens are fixed: that share of n, rounded down, at least one (none on a
+    /// blocked board).
     pub queens: u32,
-    /// The command that draws the same board (`nqueens gen-completion ...`).
+    /// The command that draws the same board (`nqueens gen-completion ...`,
+    /// `nqueens gen-blocked ...`).
     pub command: String,
 }
 

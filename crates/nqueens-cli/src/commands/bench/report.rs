@@ -41,6 +41,20 @@ pub fn table_header() -> String {
 }
 
 pub fn table_row(cell: &Cell) -> String {
+    row_for_sizes(cell, &cell.n.to_string())
+}
+
+/// One row for a run of cells of one workload and method skipped for the same reason, at
+/// `sizes` (in order): the reason once, the sizes as a range (`6–10`).
+pub fn skipped_row(cell: &Cell, sizes: &[u32]) -> String {
+    match sizes {
+        [first, .., last] => row_for_sizes(cell, &format!("{first}–{last}")),
+        _ => table_row(cell),
+    }
+}
+
+/// A table row with `sizes` in the n column.
+fn row_for_sizes(cell: &Cell, sizes: &str) -> String {
     let range = if cell.seconds.is_empty() {
         "-".to_string()
     } else {
@@ -62,7 +76,7 @@ pub fn table_row(cell: &Cell) -> String {
         "{:<15} {:<12} {:>8} {:>10} {:>23} {:>10} {:>12} {status}",
         workload(cell),
         cell.method.name(),
-        cell.n,
+        sizes,
         seconds_text(cell.median()),
         range,
         rss,
@@ -296,6 +310,8 @@ fn panel_title(job: BenchJob, percent: Option<u32>) -> String {
         (BenchJob::Count, _) => "count: all solutions".into(),
         (BenchJob::Completion, Some(p)) => format!("completion, {p}% of rows fixed"),
         (BenchJob::Completion, None) => "completion: count the completions".into(),
+        (BenchJob::Blocked, Some(p)) => format!("blocked, {p}% of squares blocked"),
+        (BenchJob::Blocked, None) => "blocked: count the solutions".into(),
     }
 }
 

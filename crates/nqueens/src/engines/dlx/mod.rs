@@ -52,7 +52,7 @@
 //!
 //! With Knuth's deterministic order, MRV can spend tens of millions of nodes before the first
 //! solution on n = 64 (as the exact-cover write-up found), because a bad early choice is only undone after
-//! its whole subtree fails. Randomising the order (shuffled option lists, random ties) makes
+//! its whole subtree fails. Randomising the order (shuffled option lists, random tie-breaks) makes
 //! such long detours improbable: [`Dlx::solve`] therefore searches in a seeded random order
 //! (the configured seed, or [`DEFAULT_SEED`]), while enumeration and counting keep Knuth's
 //! order unless a seed is given. See BENCHMARKS.md for the node counts. Boards with blocked
@@ -145,18 +145,18 @@ pub fn encode(problem: &Problem, encoding: Encoding) -> Instance {
     let mut rows = vec![exact_cover::ItemId(0); size];
     let mut cols = vec![exact_cover::ItemId(0); size];
     for line in organ_pipe(n) {
-        rows[line as usize] = declare(&mut b, format!("r{}", line + 1), true);
-        cols[line as usize] = declare(&mut b, format!("c{}", line + 1), true);
+        rows[line as usize] = declare(&mut b, Line::Row(line).name(), true);
+        cols[line as usize] = declare(&mut b, Line::Column(line).name(), true);
     }
     let diagonals_primary = encoding == Encoding::Gadgets;
-    // Anti-diagonal r + c (0..2n-1), diagonal r - c + n - 1 (0..2n-1), named 1-based.
+    // Anti-diagonal r + c (0..2n-1), diagonal r - c + n - 1 (0..2n-1).
     let anti: Vec<_> = (0..2 * n - 1)
-        .map(|s| declare(&mut b, format!("a{}", s + 2), diagonals_primary))
+        .map(|s| declare(&mut b, Line::AntiDiagonal(s).name(), diagonals_primary))
         .collect();
     let diag: Vec<_> = (0..2 * n - 1)
         .map(|d| {
-            let name = format!("b{}", i64::from(d) - i64::from(n) + 1);
-            declare(&mut b, name, diagonals_primary)
+            let line = Line::Diagonal(d as i32 - (n as i32 - 1));
+            declare(&mut b, line.name(), diagonals_primary)
         })
         .collect();
     // One option per square that is not blocked, in row-major order.
@@ -205,6 +205,28 @@ pub enum Line {
     AntiDiagonal(u32),
     /// The diagonal of the squares whose row − column is this.
     Diagonal(i32),
+}
+
+impl Line {
+    /// The item's name in the encodings (and so in `xc-export`'s files and the replays):
+    /// `r3` and `c5` for row 3 and column 5, `a8` for the anti-diagonal whose squares' ROW + COL
+    /// is 8, `b-2` for the diagonal whose squares' ROW − COL is −2, rows and columns 1-based.
+    ///
+    /// ```
+    /// use nqueens::engines::dlx::Line;
+    /// assert_eq!(Line::Row(4).name(), "r5");
+    /// assert_eq!(Line::Column(2).name(), "c3");
+    /// assert_eq!(Line::AntiDiagonal(0).name(), "a2");
+    /// assert_eq!(Line::Diagonal(-2).name(), "b-2");
+    /// ```
+    pub fn name(self) -> String {
+        match self {
+            Line::Row(r) => format!("r{}", u64::from(r) + 1),
+            Line::Column(c) => format!("c{}", u64::from(c) + 1),
+            Line::AntiDiagonal(s) => format!("a{}", u64::from(s) + 2),
+            Line::Diagonal(d) => format!("b{d}"),
+        }
+    }
 }
 
 /// One step of the exact cover search on the board, as [`Dlx::trace`] reports it: the
@@ -454,7 +476,7 @@ impl Dlx {
     /// takes up to tens of millions of nodes (most boards of the ASP competitions' set have
     /// no solution to find, only a proof), so it is searched in the declared order on the
     /// engine [`EngineChoice::Auto`] picks, the bit engine where the board fits, 2.6–3× faster
-    /// there than the seeded search on dancing links (BENCHMARKS.md, "Blocked n-Queens").
+    /// there than the seeded search on dancing links (docs/notes/blocked-boards.md).
     /// [`Dlx::solve`] hands that search to [`bitboard`] where it can: the same tree again.
     /// The search of [`bitboard`] for a first solution of `problem`, where it visits the tree
     /// [`Dlx::first_solver`] would (a board with blocked squares, no seed, the default
