@@ -31,13 +31,17 @@
 //! quarter of a second a batch), so progress, Ctrl-C, time limits and checkpoints work at
 //! batch granularity with no change to the task list.
 
+use std::collections::VecDeque;
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use super::attacks::{State, TaskTies};
+use super::error::CounterError;
 use super::kernel::{self, Completions, NEVER, RowMasks, Scratch, TaskBoard, TaskResult};
-use super::pieces::{MAX_ROWS, Piece, Walk};
-use super::tasks::{self, Class, ClassRules};
+use super::pieces::{self, MAX_ROWS, Partial, Piece, Rest, Step, Walk};
+use super::tasks::{self, Class, ClassRules, TaskId};
 
 pub use super::kernel::Completions as SubBoardResult;
 
@@ -49,6 +53,11 @@ pub const MAX_SPLIT_ROWS: usize = MAX_ROWS;
 /// about 10⁵–10⁶ queens per sub-board, small enough that the slowest of a batch of thousands
 /// does not hold the rest up for long, large enough that one sub-board outweighs its upload.
 pub const DEVICE_ROWS: usize = 12;
+
+/// How long one batch of pieces on a [`Device`] should take ([`drive`]): short enough for
+/// progress, Ctrl-C and checkpoints to follow the run closely and to stay far below a display
+/// driver's watchdog, long enough that the batch's set-up is small beside its work.
+pub const DEVICE_BATCH_TIME: Duration = Duration::from_millis(250);
 
 /// A task counter that takes many tasks at once (a GPU): the counter hands it batches of
 /// task prefixes and records the results as they come.
@@ -291,6 +300,128 @@ fn count_sub_board_with(n: u32, board: &SubBoard, scratch: &mut Scratch) -> Comp
         &NEVER,
     )
     .expect("never stopped")
+}
+
+/// Counts tasks on `device` in pieces, from where each starts: takes the tasks `next` gives
+/// (the n×n board's, `prefix_of` naming each one's prefix) and hands their pieces to the
+/// device in batches sized to take about [`DEVICE_BATCH_TIME`] each
+/// (from one piece up, doubling at most per batch), telling `on_step` where each task got
+/// after every batch and each finished task's result; returns when `next` has no task left
+/// and every task is counted, when `stop` is raised (checked between batches), or when
+/// `on_step` says to (returns false). The driver of [`Counter::run`](super::Counter::run)'s
+/// device and of an MPI rank's.
+pub fn drive<'a>(
+    device: &SharedDevice,
+    n: u32,
+    prefix_of: &dyn Fn(TaskId) -> &'a [u8],
+    next: &mut dyn FnMut() -> Option<(TaskId, Partial)>,
+    stop: &AtomicBool,
+    on_step: &mut dyn FnMut(TaskId, Step) -> bool,
+) -> Result<(), CounterError> {
+    let mut batch = 1usize;
+    // The tasks with pieces in this batch, the last one perhaps walked only in part.
+    let mut open: VecDeque<OpenTask> = VecDeque::new();
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        // Gather up to `batch` pieces, task after task.
+        let mut pieces: Vec<(usize, Piece)> = Vec::with_capacity(batch);
+        let mut slot = 0;
+        while pieces.len() < batch {
+            if slot == open.len() {
+                let Some((id, start)) = next() else { break };
+                open.push_back(OpenTask::new(n, id, prefix_of(id), start));
+            }
+            match open[slot].next_piece()? {
+                Some(piece) => pieces.push((slot, piece)),
+                None => slot += 1,
+            }
+        }
+        if open.is_empty() {
+            return Ok(());
+        }
+        let prefixes: Vec<&[u8]> = pieces.iter().map(|(_, piece)| piece.prefix()).collect();
+        let started = Instant::now();
+        let results = match device.0.lock() {
+            Ok(mut device) => {
+                device
+                    .solve_batch(n, &prefixes)
+                    .map_err(|source| CounterError::Device {
+                        device: device.describe(),
+                        source,
+                    })?
+            }
+            Err(_) => {
+                return Err(CounterError::Device {
+                    device: "the device".to_string(),
+                    source: DeviceError("it failed in another run".to_string()),
+                });
+            }
+        };
+        if results.len() != prefixes.len() {
+            return Err(CounterError::Device {
+                device: device.describe(),
+                source: DeviceError(format!(
+                    "it returned {} results for {} tasks",
+                    results.len(),
+                    prefixes.len()
+                )),
+            });
+        }
+        for ((slot, _), result) in pieces.iter().zip(&results) {
+            let task = &mut open[*slot];
+            task.partial.found.absorb(result);
+            task.partial.pieces += 1;
+        }
+        // Every task but perhaps the last is walked to its end: those are done.
+        while let Some(task) = open.front() {
+            let step = if task.walked {
+                Step::Done(task.rest.result(&task.partial.found))
+            } else {
+                Step::Moved(task.partial)
+            };
+            let (id, walked) = (task.id, task.walked);
+            if !on_step(id, step) {
+                return Ok(());
+            }
+            if !walked {
+                break;
+            }
+            open.pop_front();
+        }
+        // The next batch: as many pieces as fill the target time at this batch's pace.
+        let took = started.elapsed().as_secs_f64().max(1e-6);
+        let fit = (batch as f64 * DEVICE_BATCH_TIME.as_secs_f64() / took) as usize;
+        batch = fit.clamp(1, 2 * batch);
+    }
+}
+
+/// A task the device driver has begun: the pieces it has left, and where they got.
+struct OpenTask {
+    id: TaskId,
+    rest: Rest<'static>,
+    /// Its last piece has gone to the device.
+    walked: bool,
+    partial: Partial,
+}
+
+impl OpenTask {
+    fn new(n: u32, id: TaskId, prefix: &[u8], start: Partial) -> Self {
+        OpenTask {
+            id,
+            rest: Rest::new(pieces::class_board(n, prefix), n, id, prefix, &start),
+            walked: false,
+            partial: start,
+        }
+    }
+
+    /// The task's next piece to count; `None` once it has none.
+    fn next_piece(&mut self) -> Result<Option<Piece>, CounterError> {
+        let piece = self.rest.next_piece()?;
+        self.walked = piece.is_none();
+        Ok(piece)
+    }
 }
 
 /// A [`Device`] that is the CPU's one-board loop run over [`split`]'s sub-boards: what a
