@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Blocked n-Queens instance sets through nqueens, CaDiCaL and OR-Tools CP-SAT: the benchmark
-behind BENCHMARKS.md ("Blocked n-Queens").
+behind BENCHMARKS.md ("Blocked boards").
 
     python3 scripts/bench-blocked.py DIR [--nqueens PATH] [--methods auto,dlx,...]
                                          [--timeout S] [--every K] [--cadical] [--cpsat]

@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
 """The excluded-diagonals phase transition (CSPLib problem 79) through nqueens, checked against
-the paper's own results: the study behind BENCHMARKS.md ("Excluded diagonals: the phase
-transition").
+the paper's own results: the study behind docs/notes/excluded-diagonals.md.
 
     python3 scripts/bench-diagonals.py SOURCE [--sizes 8-21] [--sample 100] [--sample-at 21=50]
         [--timeout S] [--jobs J] [--paper FILE ...] [--csv OUT.csv] [--svg OUT.svg]

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The MPI front end (crates/nqueens-mpi) under a real mpirun: every count of n = 8..17 on
 # 1, 2, 3 and 4 ranks against the published table, a job killed with SIGKILL (a worker rank,
-# then rank 0) and resumed to the exact count of n = 18, a job interrupted with Ctrl-C that
-# says what it saved and resumes, and a checkpoint of another n
-# refused, and `--device gpu` on Mesa's software Vulkan driver (1 and 2 ranks). Needs OpenMPI,
+# then rank 0) and resumed to the exact count of n = 18, a job stopped inside its tasks by
+# Ctrl-C and by SIGTERM to every rank that says what it saved (tasks in part included) and
+# resumes from there node for node, a checkpoint `nqueens count` left in part resumed, a
+# checkpoint of another n refused, and `--device gpu` on Mesa's software Vulkan driver (1 and 2
+# ranks). Needs OpenMPI,
 # libclang and the Vulkan loader with a driver: installed with apt-get when run as root,
 # otherwise this fails naming the packages. About 2 to 4 minutes on 2 cores.
 set -euo pipefail
@@ -61,7 +63,9 @@ rank_pid() {
     done
 }
 
-records() { if [ -f "$1" ]; then tail -n +2 "$1" | grep -c ' ' || true; else echo 0; fi; }
+# Finished tasks in a checkpoint (its result lines; a position line has CUT:PIECES second).
+results() { tail -n +2 "$1" | awk 'NF && $2 !~ /:/'; }
+records() { if [ -f "$1" ]; then results "$1" | grep -c ' ' || true; else echo 0; fi; }
 
 # Starts the n = 18 job, waits until the checkpoint holds more than $2 records, SIGKILLs rank $1.
 kill_rank_mid_run() {
@@ -86,31 +90,60 @@ ckpt=$work/n18.ckpt
 kill_rank_mid_run 2 300
 kill_rank_mid_run 0 "$(($(records "$ckpt") + 300))"
 partial=$(records "$ckpt")
-out=$(run 3 "$bin" count 18 --threads 1 --checkpoint "$ckpt" --stats 2>"$work/stats")
+json=$(run 3 "$bin" count 18 --threads 1 --checkpoint "$ckpt" --stats --json 2>"$work/stats")
 cat "$work/stats"
+out=$(field subtotal <<<"$json")
+# The queens a whole count of n = 18 places, for the node-for-node checks below.
+nodes18=$(field nodes <<<"$json")
 [ "$out" = 666090624 ] || fail "resumed count of n = 18 is $out"
 grep -q "($partial resumed)" "$work/stats" || fail "the resumed run did not take the $partial recorded tasks"
 tasks=$(head -1 "$ckpt" | sed -E 's/.* tasks=([0-9]+) .*/\1/')
 [ "$(records "$ckpt")" = "$tasks" ] || fail "the checkpoint holds $(records "$ckpt") records for $tasks tasks"
-[ -z "$(tail -n +2 "$ckpt" | cut -d' ' -f1 | sort | uniq -d)" ] || fail "a task recorded twice"
+[ -z "$(results "$ckpt" | cut -d' ' -f1 | sort | uniq -d)" ] || fail "a task recorded twice"
 echo "n = 18 resumed: 666090624, every task recorded once"
 
-echo "== Ctrl-C: mpirun passes it on, rank 0 says what the checkpoint kept, the same command resumes"
+echo "== Ctrl-C, then SIGTERM to every rank: tasks stopped inside, what was kept said, resumed node for node"
 ickpt=$work/interrupted.ckpt
-mpirun --oversubscribe -n 2 "$bin" count 18 --threads 1 --checkpoint "$ickpt" >"$work/int.out" 2>"$work/int.err" &
-job=$!
-until [ "$(records "$ickpt")" -gt 300 ]; do
-    kill -0 "$job" 2>/dev/null || fail "the job ended before it could be interrupted"
-    sleep 0.2
-done
-kill -INT "$job"
-if wait "$job"; then fail "an interrupted job succeeded"; fi
-line=$(grep "^interrupted: " "$work/int.err") || fail "no interrupt line: $(cat "$work/int.err")"
-echo "$line"
-saved=$(sed -E 's/^interrupted: ([0-9]+) of ([0-9]+) tasks saved in (.*) — run the same command to resume$/\1/' <<<"$line")
-[ "$saved" = "$(records "$ickpt")" ] || fail "the line says $saved tasks saved, the checkpoint holds $(records "$ickpt")"
-out=$(run 2 "$bin" count 18 --threads 1 --checkpoint "$ickpt" --stats 2>"$work/stats-int")
-[ "$out" = 666090624 ] || fail "resumed count of n = 18 after Ctrl-C is $out"
+# Tasks whose position the checkpoint holds, and that it holds no result of.
+in_part() {
+    awk 'NR > 1 && $2 ~ /:/ { part[$1] = 1 } NR > 1 && $2 !~ /:/ { done[$1] = 1 }
+         END { k = 0; for (id in part) if (!(id in done)) k++; print k }' "$1"
+}
+# Starts the n = 18 job (pieces of 9 rows: its tasks stop inside), lets it record more than $2
+# tasks, stops it the way $1 says (ctrl-c: SIGINT to mpirun; sigterm: SIGTERM to every rank,
+# as a scheduler does), and checks the line against the checkpoint.
+interrupt_job() {
+    local how=$1 beyond=$2 job pids line saved kept
+    NQUEENS_PIECE_ROWS=9 timeout -k 5 120 mpirun --oversubscribe -n 3 "$bin" count 18 --threads 1 \
+        --checkpoint "$ickpt" >"$work/int.out" 2>"$work/int.err" &
+    job=$!
+    until [ "$(records "$ickpt")" -gt "$beyond" ]; do
+        kill -0 "$job" 2>/dev/null || fail "the job ended before it could be interrupted"
+        sleep 0.2
+    done
+    if [ "$how" = ctrl-c ]; then
+        kill -INT "$(pgrep -P "$job" -x mpirun)"
+    else
+        pids=$(pgrep -P "$(pgrep -P "$job" -x mpirun)")
+        # shellcheck disable=SC2086
+        kill -TERM $pids
+    fi
+    if wait "$job"; then fail "an interrupted job succeeded"; fi
+    line=$(grep "^interrupted: " "$work/int.err") || fail "$how: no interrupt line: $(cat "$work/int.err")"
+    echo "$how: $line"
+    saved=$(sed -E 's/^interrupted: ([0-9]+) of ([0-9]+) tasks saved in .*$/\1/' <<<"$line")
+    [ "$saved" = "$(records "$ickpt")" ] || fail "$how: the line says $saved tasks saved, the checkpoint holds $(records "$ickpt")"
+    kept=$(in_part "$ickpt")
+    [ "$kept" -gt 0 ] || fail "$how: no task kept its pieces"
+    grep -q "^interrupted: $saved of [0-9]* tasks saved in $ickpt, and $kept more in part — run the same command to resume$" \
+        "$work/int.err" || fail "$how: the line does not say the $kept tasks in part: $line"
+}
+interrupt_job ctrl-c 300
+interrupt_job sigterm "$(($(records "$ickpt") + 300))"
+saved=$(records "$ickpt")
+json=$(NQUEENS_PIECE_ROWS=9 run 2 "$bin" count 18 --threads 1 --checkpoint "$ickpt" --stats --json 2>"$work/stats-int")
+[ "$(field subtotal <<<"$json")" = 666090624 ] || fail "resumed count of n = 18 after the stops: $json"
+[ "$(field nodes <<<"$json")" = "$nodes18" ] || fail "resumed after the stops, $(field nodes <<<"$json") queens placed, not $nodes18"
 grep -q "($saved resumed)" "$work/stats-int" || fail "the resumed run did not take the $saved saved tasks"
 # One rank without mpirun: the same line, exit 130, no MPI_ABORT banner.
 status=0
@@ -118,7 +151,7 @@ timeout --preserve-status -s INT 2 "$bin" count 18 --threads 1 >/dev/null 2>"$wo
 [ "$status" = 130 ] || fail "a single rank interrupted exits $status, not 130"
 grep -q "^interrupted after [0-9.]* s: no checkpoint, nothing saved" "$work/int1.err" || fail "single rank: $(cat "$work/int1.err")"
 ! grep -q MPI_ABORT "$work/int1.err" || fail "a single rank aborted the job: $(cat "$work/int1.err")"
-echo "interrupted with $saved tasks saved, resumed to 666090624; one rank: exit 130"
+echo "stopped twice inside its tasks, resumed to 666090624 node for node; one rank: exit 130"
 
 echo "== a checkpoint of another n is refused"
 cp "$ckpt" "$work/before"
@@ -138,6 +171,23 @@ target/checked/nqueens count 13 --checkpoint "$work/n13.ckpt" >/dev/null
 run 2 "$bin" count 13 --threads 1 --checkpoint "$work/n13.ckpt" --stats 2>"$work/stats13" >"$work/out13"
 [ "$(cat "$work/out13")" = 73712 ] || fail "resumed n = 13 from count's checkpoint: $(cat "$work/out13")"
 grep -q "(2296 resumed)" "$work/stats13" || fail "not every task of count's checkpoint resumed: $(tail -1 "$work/stats13")"
+# One that a node budget stopped inside its tasks: the job goes on from their pieces, to the
+# same count and the same queens as a whole count.
+whole16=$(target/checked/nqueens count 16 --shard 1/1)
+# (A budget is checked as a task's result comes in, when that thread has just begun its next
+# task: a stop can leave no task in part, so stop again, further on, until one is.)
+for _ in 1 2 3 4 5 6 7 8; do
+    status=0
+    NQUEENS_PIECE_ROWS=9 NQUEENS_NODE_LIMIT=12000000 target/checked/nqueens count 16 --checkpoint "$work/n16.ckpt" \
+        >/dev/null 2>"$work/n16.err" || status=$?
+    [ "$status" = 3 ] || fail "count 16 with a node budget: exit $status: $(cat "$work/n16.err")"
+    [ "$(in_part "$work/n16.ckpt")" -gt 0 ] && break
+done
+[ "$(in_part "$work/n16.ckpt")" -gt 0 ] || fail "count 16 left no task in part: $(cat "$work/n16.err")"
+json=$(NQUEENS_PIECE_ROWS=9 run 2 "$bin" count 16 --threads 1 --checkpoint "$work/n16.ckpt" --json)
+[ "$(field subtotal <<<"$json")" = 14772512 ] || fail "count's checkpoint of n = 16 in part resumed to $json"
+[ "$(field nodes <<<"$json")" = "$(field nodes <<<"$whole16")" ] || fail "count's checkpoint of n = 16 in part: $json, whole $whole16"
+echo "checkpoints of nqueens count resumed, whole and in part ($(head -1 "$work/n16.err"))"
 echo "== --device gpu (Mesa's software Vulkan driver): counts on 1 and 2 ranks"
 for n in 8 11 13; do
     [ "$(run 1 "$bin" count "$n" --device gpu)" = "$(expected "$n" 2)" ] || fail "--device gpu n = $n on 1 rank"

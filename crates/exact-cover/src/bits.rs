@@ -29,11 +29,11 @@
 //!
 //! The item to branch on is the one with the fewest live options (MRV): the population count
 //! of its words. Counting is fused with writing the next level, group by group, with one
-//! compiled loop per stride (one to eight words, unrolled), and the least (count, place in
-//! declaration order) wins, so ties go to the item declared first; with a seed the counts are
-//! then offered in declaration order to a random choice drawn exactly as dancing links draws
-//! it. Both engines visit the same search tree: the same choices, the same node counts, the
-//! same solutions in the same order, for every seed. A search node costs one pass over the
+//! compiled loop per stride (one to eight words, unrolled), and the least (count, rank) wins,
+//! where an item's rank is its place in declaration order, or with a seed in the seed's order,
+//! drawn exactly as dancing links draws it ([`crate::dlx`], "A seed's order"). Both engines
+//! visit the same search tree: the same choices, the same node counts, the same solutions in
+//! the same order, for every seed. A search node costs one pass over the
 //! words of the items still to cover (an AND-NOT and a population count per word), where
 //! dancing links costs one update per hidden node: for pentominoes in a 6×10 box about 80
 //! words against about 340 link updates, each a dependent memory access.
@@ -43,9 +43,11 @@
 //! oracle the tests compare this engine with. Work counters: search-tree nodes, counted as
 //! dancing links counts them; there are no link updates.
 
+use std::sync::Arc;
+
 use nqueens_support::SplitMix64;
 
-use crate::dlx::below;
+use crate::dlx::tie_ranks;
 use crate::error::Error;
 use crate::observe::Observer;
 use crate::problem::{ItemId, ItemKind, OptionId, Problem};
@@ -93,12 +95,13 @@ pub(crate) struct BitSearch {
     /// By slot (primary items numbered by their number of words, then in declaration order):
     /// the first word of its live bits; one more entry closes the last.
     word_start: Vec<u32>,
-    /// By slot: the item's place in declaration order, which breaks MRV ties.
+    /// By slot: the item's place in declaration order.
     declared: Vec<u32>,
-    /// By place in declaration order: the item's slot.
-    slot_of: Vec<u32>,
-    /// By slot, with a seed: the live options counted by the last search step.
-    counts: Vec<u32>,
+    /// By slot: the item's rank, which breaks MRV ties: its place in declaration order, or
+    /// with a seed in the seed's order.
+    rank: Vec<u32>,
+    /// By rank: the item's slot.
+    slot_of_rank: Vec<u32>,
     /// By slot: its options in list order, back to back; `list_start` closes them.
     list: Vec<u32>,
     list_start: Vec<u32>,
@@ -126,14 +129,16 @@ pub(crate) struct BitSearch {
     pub(crate) pause_at: u64,
     /// Set when the last step paused rather than ended.
     pub(crate) paused: bool,
-    rng: Option<SplitMix64>,
+    /// Whether a seed ordered the search (the choice then finds the least rank among the items
+    /// with no options left, as dancing links does, rather than stopping at the first).
+    seeded: bool,
     stats: Stats,
     /// For preselection: every option's (item, color + 1 or 0) entries, how items are used,
     /// and item names for errors.
     entries: Vec<(u32, u32)>,
     entry_start: Vec<u32>,
     usage: Vec<Use>,
-    names: Vec<String>,
+    names: Arc<[String]>,
     selected: Vec<OptionId>,
     /// By place in declaration order among the primary items: the item's number (for an
     /// observer).
@@ -204,8 +209,8 @@ impl BitSearch {
         Ok(())
     }
 
-    /// The engine for `problem`, which must [fit](BitSearch::fits).
-    pub(crate) fn new(problem: &Problem, seed: Option<u64>) -> Self {
+    /// The engine for `problem`, which must [fit](BitSearch::fits); `names`: its item names.
+    pub(crate) fn new(problem: &Problem, seed: Option<u64>, names: Arc<[String]>) -> Self {
         let shape = Shape::of(problem);
         let (t, m) = (shape.live_words, shape.mask_words);
         let items = problem.items.len();
@@ -224,14 +229,14 @@ impl BitSearch {
             }
             entry_start.push(entries.len() as u32);
         }
-        let mut rng = seed.map(SplitMix64::new);
-        if let Some(rng) = rng.as_mut() {
+        // By primary item in declaration order: its rank.
+        let mut ranks: Vec<u32> = (0..shape.primary as u32).collect();
+        if let Some(seed) = seed {
+            let mut rng = SplitMix64::new(seed);
             for members in &mut lists {
-                for i in (1..members.len()).rev() {
-                    let j = below(rng, i as u32 + 1) as usize;
-                    members.swap(i, j);
-                }
+                rng.shuffle(members);
             }
+            ranks = tie_ranks(&mut rng, shape.primary);
         }
 
         // Slots: the primary items sorted by their number of words (stable, so declaration
@@ -243,9 +248,12 @@ impl BitSearch {
         let mut declared: Vec<u32> = (0..shape.primary as u32).collect();
         declared.sort_by_key(|&p| shape.words[p as usize]);
         let mut slot_of = vec![0u32; shape.primary];
+        let mut slot_of_rank = vec![0u32; shape.primary];
         for (slot, &p) in declared.iter().enumerate() {
             slot_of[p as usize] = slot as u32;
+            slot_of_rank[ranks[p as usize] as usize] = slot as u32;
         }
+        let rank = declared.iter().map(|&p| ranks[p as usize]).collect();
         let mut ordinal = vec![NONE; items];
         for (p, &i) in primary_items.iter().enumerate() {
             ordinal[i] = slot_of[p];
@@ -375,9 +383,9 @@ impl BitSearch {
             mask_words: m,
             groups,
             word_start,
-            counts: vec![0; shape.primary],
             declared,
-            slot_of,
+            rank,
+            slot_of_rank,
             list,
             list_start,
             kill,
@@ -394,12 +402,12 @@ impl BitSearch {
             phase: Phase::Fresh,
             pause_at: u64::MAX,
             paused: false,
-            rng,
+            seeded: seed.is_some(),
             stats: Stats::default(),
             entries,
             entry_start,
             usage: vec![Use::Free; items],
-            names: problem.items.iter().map(|i| i.name.clone()).collect(),
+            names,
             selected: Vec::new(),
             primary_items: primary_items.iter().map(|&i| i as u32).collect(),
         }
@@ -573,30 +581,18 @@ impl BitSearch {
         ItemId(self.primary_items[self.declared[slot as usize] as usize])
     }
 
-    /// MRV at the start: counts the live options of every item to cover.
-    fn choose_at_start(&mut self) -> u32 {
-        for slot in 0..self.counts.len() {
-            let span = self.word_start[slot] as usize..self.word_start[slot + 1] as usize;
-            self.counts[slot] = self.live[span].iter().map(|w| w.count_ones()).sum();
-        }
-        self.offer_in_declaration_order(0)
-    }
-
-    /// MRV over the counts in `counts` of the items level `d` has still to cover, offered in
-    /// declaration order (so that a seed draws as dancing links draws).
-    fn offer_in_declaration_order(&mut self, d: usize) -> u32 {
-        let m = self.mask_words;
-        let uncovered = &self.uncovered[d * m..(d + 1) * m];
-        let mut mrv = Mrv::new();
-        for &slot in &self.slot_of {
-            let slot = slot as usize;
-            if uncovered[slot / 64] & (1 << (slot % 64)) != 0
-                && mrv.offer(slot as u32, self.counts[slot], &mut self.rng)
-            {
-                break;
+    /// MRV at the start: the item to cover with the least (live options, rank).
+    fn choose_at_start(&self) -> u32 {
+        let uncovered = &self.uncovered[..self.mask_words];
+        let mut best = u64::MAX;
+        for slot in 0..self.rank.len() {
+            if uncovered[slot / 64] & (1 << (slot % 64)) != 0 {
+                let span = self.word_start[slot] as usize..self.word_start[slot + 1] as usize;
+                let count: u32 = self.live[span].iter().map(|w| w.count_ones()).sum();
+                best = best.min(mrv_key(count, self.rank[slot]));
             }
         }
-        mrv.best
+        self.slot_of_rank[best as u32 as usize]
     }
 
     /// Writes level `d + 1` from level `d` with `option` chosen, and returns the item to branch
@@ -608,14 +604,14 @@ impl BitSearch {
             // SAFETY: `has_popcnt` saw the processor support POPCNT.
             #[cfg(target_arch = "x86_64")]
             return unsafe {
-                if self.rng.is_some() {
+                if self.seeded {
                     self.descend_popcnt::<true>(d, option)
                 } else {
                     self.descend_popcnt::<false>(d, option)
                 }
             };
         }
-        if self.rng.is_some() {
+        if self.seeded {
             self.descend_with::<true>(d, option)
         } else {
             self.descend_with::<false>(d, option)
@@ -636,9 +632,8 @@ impl BitSearch {
 
     /// [`BitSearch::descend`], with or without a seed. Each group of items is written by the
     /// copy of [`write_group`] for its stride, so every item's loop is the same few
-    /// instructions with no branch. Without a seed, the MRV choice is a minimum of (count,
-    /// place in declaration order) keys, with no branch either; with one, the counts are
-    /// offered in declaration order afterwards, to draw exactly as dancing links draws.
+    /// instructions with no branch, and the MRV choice is a minimum of (count, rank) keys, with
+    /// no branch either.
     #[inline(always)]
     fn descend_with<const SEEDED: bool>(&mut self, d: usize, option: u32) -> Option<u32> {
         let (t, m) = (self.live_words, self.mask_words);
@@ -665,8 +660,7 @@ impl BitSearch {
             next: &mut above[..t],
             uncovered: &self.uncovered[(d + 1) * m..(d + 2) * m],
             word_start: &self.word_start,
-            declared: &self.declared,
-            counts: &mut self.counts,
+            rank: &self.rank,
         };
         let mut best = u64::MAX;
         macro_rules! strides {
@@ -677,16 +671,13 @@ impl BitSearch {
                         _ => write_group::<0, SEEDED>(group, &mut rows, &mut best),
                     };
                     if zero {
-                        return Some(self.slot_of[best as u32 as usize]);
+                        break;
                     }
                 }
             };
         }
         strides!(1, 2, 3, 4, 5, 6, 8);
-        if !SEEDED {
-            return Some(self.slot_of[best as u32 as usize]);
-        }
-        Some(self.offer_in_declaration_order(d + 1))
+        Some(self.slot_of_rank[best as u32 as usize])
     }
 }
 
@@ -699,21 +690,27 @@ struct Group {
 }
 
 /// What one search step reads and writes: level `d`'s live bits, the chosen option's clash
-/// row, level `d + 1`'s live bits and items to cover, and (with a seed) the counts by slot.
+/// row, level `d + 1`'s live bits and items to cover, and the ranks by slot.
 struct Rows<'a> {
     now: &'a [u64],
     kill: &'a [u64],
     next: &'a mut [u64],
     uncovered: &'a [u64],
     word_start: &'a [u32],
-    declared: &'a [u32],
-    counts: &'a mut [u32],
+    rank: &'a [u32],
+}
+
+/// The MRV order of the items: fewer live options first, then the lower rank.
+#[inline(always)]
+fn mrv_key(count: u32, rank: u32) -> u64 {
+    (u64::from(count) << 32) | u64::from(rank)
 }
 
 /// Writes the next level's live bits of the items of `group` still to cover, and counts them:
-/// `K` words each, or (`K = 0`) the group's stride read at run time. Without a seed, keeps in
-/// `best` the least (count, place in declaration order) key and returns true at the first
-/// item with no options left (its key in `best`); with one, stores the counts by slot.
+/// `K` words each, or (`K = 0`) the group's stride read at run time. Keeps in `best` the least
+/// (count, rank) key. Without a seed, returns true at the first item with no options left
+/// (its key in `best`): in declaration order within the group, which is the choice dancing
+/// links makes as long as one group holds the items (a seed's ranks need every count).
 #[inline(always)]
 fn write_group<const K: usize, const SEEDED: bool>(
     group: Group,
@@ -761,15 +758,11 @@ fn write_group<const K: usize, const SEEDED: bool>(
                     count += next[j].count_ones();
                 }
             }
-            if SEEDED {
-                rows.counts[slot] = count;
-            } else {
-                let key = (u64::from(count) << 32) | u64::from(rows.declared[slot]);
-                *best = (*best).min(key);
-                if count == 0 {
-                    *best = key;
-                    return true;
-                }
+            let key = mrv_key(count, rows.rank[slot]);
+            *best = (*best).min(key);
+            if !SEEDED && count == 0 {
+                *best = key;
+                return true;
             }
         }
     }
@@ -785,45 +778,6 @@ fn has_popcnt() -> bool {
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        false
-    }
-}
-
-/// The running MRV choice over items offered in declaration order: fewest options first, ties
-/// to the first offered or, with a generator, to a random one by the same draws as dancing
-/// links (one per tie with the running minimum).
-struct Mrv {
-    best: u32,
-    fewest: u32,
-    ties: u32,
-}
-
-impl Mrv {
-    fn new() -> Self {
-        Mrv {
-            best: NONE,
-            fewest: u32::MAX,
-            ties: 0,
-        }
-    }
-
-    /// Offers item `p` with `count` live options; true when the choice is final (no options).
-    #[inline(always)]
-    fn offer(&mut self, p: u32, count: u32, rng: &mut Option<SplitMix64>) -> bool {
-        if count < self.fewest {
-            self.best = p;
-            self.fewest = count;
-            self.ties = 1;
-            return count == 0;
-        }
-        if count == self.fewest {
-            if let Some(rng) = rng.as_mut() {
-                self.ties += 1;
-                if below(rng, self.ties) == 0 {
-                    self.best = p;
-                }
-            }
-        }
         false
     }
 }

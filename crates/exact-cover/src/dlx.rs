@@ -36,20 +36,36 @@
 //! The search is a loop over an explicit stack (`choice[level]` is the node being tried at each
 //! level), not recursion, so a deep search cannot overflow the call stack and can stop after any
 //! solution and resume later (the lazy iterator). At each node of the search tree it picks the
-//! primary item with the fewest options left (MRV, ties to the item declared first, exactly as
-//! DLX1 does, so node counts can be compared with it), or with a seed, a uniformly random one of
-//! the tied items. Choosing costs one pass over the uncovered primary items, or, on problems
-//! with many of them and no seed, O(log items) per item whose length changed, by a tournament
-//! tree that makes the same choice ([`ItemChoice`]); covering an item costs one update per
-//! node hidden, plus one for the item. [`Stats`] counts search-tree nodes
-//! and updates as DLX1 does (`nodes`: one per item chosen for branching; `updates`: one per
-//! covered item and one per hidden node), so the figures can be set beside DLX1's output.
+//! primary item with the fewest options left (MRV), ties going to the item declared first,
+//! exactly as DLX1 does, so node counts can be compared with it. Choosing costs one pass over
+//! the uncovered primary items, or, on problems with many of them, O(log items) per item whose
+//! length changed, by a tournament tree that makes the same choice ([`ItemChoice`]); covering
+//! an item costs one update per node hidden, plus one for the item. [`Stats`] counts
+//! search-tree nodes and updates as DLX1 does (`nodes`: one per item chosen for branching;
+//! `updates`: one per covered item and one per hidden node), so the figures can be set beside
+//! DLX1's output.
 //!
-//! A seed also shuffles every item's list before the search, so options are tried in a random
-//! order: the same seed gives the same order, and a different seed usually a different one.
+//! # A seed's order
+//!
+//! A seed searches the problem as if its items and options had been declared in a random
+//! order: every item's list of options is shuffled, and ties between items go to the item
+//! that comes first in a random order of the primary items, drawn once per solver. The draws
+//! come from `SplitMix64::new(seed)`, in this sequence: first each item's list, item by item in
+//! declaration order (secondary items included), by a Fisher–Yates shuffle of its options in
+//! the order they were added (`SplitMix64::shuffle`: for `i` from the last place down to 1,
+//! swap place `i` with place `below_u64(i + 1)`); then one more such shuffle of the primary
+//! items in declaration order, whose result is the tie-break order (`tie_ranks`). Nothing is
+//! drawn during the search, so the tie-break is a fixed key the tournament tree carries as it
+//! carries the declaration order, a seeded search costs what an unseeded one does, and every
+//! search of one seeded solver visits the same tree. The bit engine draws the same numbers in
+//! the same sequence and visits the same tree. (Until this order was introduced, a seed broke
+//! each node's ties with a fresh draw per tied item, which forced a pass over every item at
+//! every node; the same seed now gives another order than it gave then.)
 //!
 //! Reference: D. E. Knuth, *The Art of Computer Programming* 4B, §7.2.2.1 (Algorithms X and C),
 //! and his programs DLX1 and DLX2.
+
+use std::sync::Arc;
 
 use nqueens_support::SplitMix64;
 
@@ -94,9 +110,11 @@ enum Phase {
     Done,
 }
 
-/// The primary items ordered by (options left, declaration order), for the MRV choice on large
+/// The primary items ordered by (options left, tie-break order), for the MRV choice on large
 /// problems: a tournament tree (a binary heap laid out as a complete tree, every inner node the
-/// least key of its two children) over one leaf per primary item, updated lazily.
+/// least key of its two children) over one leaf per primary item, updated lazily. The leaves
+/// lie in the tie-break order (declaration order, or a seed's), so a key is the item's length
+/// above its leaf's index.
 ///
 /// The search *touches* an item whenever its length changes or it is covered or uncovered:
 /// O(1), a flag and a push onto `pending` the first time since the last choice. Choosing first
@@ -111,6 +129,8 @@ struct ItemTree {
     size: usize,
     /// By header: the item's leaf, or `NO_LEAF` for a secondary item.
     leaf: Vec<u32>,
+    /// By leaf (less `size`): the item's header.
+    header: Vec<u32>,
     /// By header: already in `pending` (always true for secondary items, so they never are).
     dirty: Vec<bool>,
     /// By header: the item is covered (its key is `COVERED`).
@@ -124,28 +144,34 @@ const NO_LEAF: u32 = u32::MAX;
 const COVERED: u64 = u64::MAX;
 
 impl ItemTree {
-    fn new(primary: &[bool]) -> Self {
+    /// The tree over the items marked `primary`, whose leaves lie in declaration order, or
+    /// in the order of `ranks` (by header, see [`DancingLinks::ranks`]).
+    fn new(primary: &[bool], ranks: &[u32]) -> Self {
         let count = primary.iter().filter(|&&p| p).count();
         let size = count.next_power_of_two();
         let mut leaf = vec![NO_LEAF; primary.len() + 1];
+        let mut header = vec![ROOT; count];
         let primaries = primary.iter().enumerate().filter(|(_, p)| **p);
-        for (leaf_index, (i, _)) in (size as u32..).zip(primaries) {
-            leaf[i + 1] = leaf_index;
+        for (place, (i, _)) in primaries.enumerate() {
+            let rank = ranks.get(i + 1).map_or(place, |&rank| rank as usize);
+            leaf[i + 1] = (size + rank) as u32;
+            header[rank] = i as u32 + 1;
         }
         ItemTree {
             keys: vec![COVERED; 2 * size],
             size,
             leaf,
+            header,
             dirty: vec![true; primary.len() + 1],
             covered: vec![true; primary.len() + 1],
             pending: Vec::new(),
         }
     }
 
-    /// The key of item `h` (a header index) of length `len`: fewer options first, then the
-    /// item declared first.
-    fn key(len: i32, h: u32) -> u64 {
-        (u64::from(len as u32) << 32) | u64::from(h)
+    /// The key of an item of length `len` at leaf `leaf`: fewer options first, then the item
+    /// first in the tie-break order.
+    fn key(len: i32, leaf: u32) -> u64 {
+        (u64::from(len as u32) << 32) | u64::from(leaf)
     }
 
     /// Rebuilds every key from the links: the uncovered primary items are the root list.
@@ -162,7 +188,8 @@ impl ItemTree {
         let mut k = links[ROOT as usize].next;
         while k != ROOT {
             self.covered[k as usize] = false;
-            self.keys[self.leaf[k as usize] as usize] = Self::key(nodes[k as usize].top, k);
+            let leaf = self.leaf[k as usize];
+            self.keys[leaf as usize] = Self::key(nodes[k as usize].top, leaf);
             k = links[k as usize].next;
         }
         for i in (1..self.size).rev() {
@@ -190,16 +217,18 @@ impl ItemTree {
         self.touch(h);
     }
 
-    /// Brings the pending leaves up to date and returns the least key.
-    fn least(&mut self, nodes: &[Node]) -> u64 {
+    /// Brings the pending leaves up to date and returns the item with the least key (the root
+    /// when every primary item is covered).
+    fn least(&mut self, nodes: &[Node]) -> u32 {
         while let Some(h) = self.pending.pop() {
             self.dirty[h as usize] = false;
+            let leaf = self.leaf[h as usize];
             let key = if self.covered[h as usize] {
                 COVERED
             } else {
-                Self::key(nodes[h as usize].top, h)
+                Self::key(nodes[h as usize].top, leaf)
             };
-            let mut i = self.leaf[h as usize] as usize;
+            let mut i = leaf as usize;
             self.keys[i] = key;
             while i > 1 {
                 i /= 2;
@@ -210,26 +239,32 @@ impl ItemTree {
                 self.keys[i] = least;
             }
         }
-        self.keys[1]
+        match self.keys[1] {
+            COVERED => ROOT,
+            key => self.header[key as u32 as usize - self.size],
+        }
     }
 }
 
 /// How the solver finds the item with the fewest options at each search node. Every choice
-/// picks the same item (ties to the item declared first), so node counts and the order of the
-/// solutions do not depend on it; only the time does.
+/// picks the same item (ties to the item declared first, or with a seed to the first in the
+/// seed's order), so node counts and the order of the solutions do not depend on it; only the
+/// time does.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ItemChoice {
-    /// [`ItemChoice::Tree`] for problems with at least [`ItemChoice::TREE_FROM`] primary items,
-    /// [`ItemChoice::Scan`] below.
+    /// [`ItemChoice::Tree`] for problems with at least [`ItemChoice::TREE_FROM`] primary items
+    /// whose covers change few items' lengths, [`ItemChoice::Scan`] for the others: where the
+    /// mean cover changes `t` lengths (an option of `k` items in an item's list changes `k - 1`
+    /// of them when hidden), the tree's O(t log items) a node must cost less than the scan's
+    /// O(items). One-option items (t = 0) take the tree; N-Queens, whose covers change nearly
+    /// every item's length, keeps the scan at every size.
     #[default]
     Auto,
     /// One pass over the uncovered primary items per search node, as Knuth's DLX1 does: the
     /// fastest for small problems, where the pass is short and the updates carry no extra work.
     Scan,
     /// A tournament tree over the primary items, updated as lengths change: O(log items) per
-    /// item whose length changed, instead of O(items) per node. A seeded solver always scans:
-    /// its random tie-breaks draw one number per tied item met in the scan, and keeping that
-    /// stream is what keeps a seed's order the same.
+    /// item whose length changed, instead of O(items) per node, with or without a seed.
     Tree,
 }
 
@@ -263,16 +298,22 @@ pub(crate) struct DancingLinks {
     /// The first spacer: nodes below it are the root and the headers.
     first_spacer: u32,
     has_colors: bool,
-    rng: Option<SplitMix64>,
-    /// The MRV choice uses `tree` (unseeded solvers of large problems, see [`ItemChoice`]).
+    /// With a seed, by header: the primary item's place in the seed's tie-break order (see
+    /// [`tie_ranks`]; 0 for the root and secondary items, which are never ranked). Empty
+    /// without a seed: ties go to the item declared first.
+    ranks: Vec<u32>,
+    /// The MRV choice uses `tree` (large problems, see [`ItemChoice`]).
     tracking: bool,
+    /// Lengths a cover changes, summed over the items: Σ over the options of k·(k − 1) for an
+    /// option of k items (for [`ItemChoice::Auto`]).
+    length_changes: u64,
     tree: ItemTree,
     /// By item: primary or not (to build `tree` when it is first needed).
     primary: Vec<bool>,
     /// How each item is used by the preselected options.
     usage: Vec<Use>,
-    /// Item names, for error messages.
-    names: Vec<String>,
+    /// Item names, for error messages (shared by the solvers of one problem).
+    names: Arc<[String]>,
     /// The preselected options' nodes (each on a primary item), in order.
     selected: Vec<u32>,
     phase: Phase,
@@ -292,13 +333,9 @@ pub(crate) struct DancingLinks {
 impl DancingLinks {
     /// A solver for `problem`. Without a seed, options are tried in the order they were added
     /// and ties between items go to the item declared first (Knuth's DLX1 order); with a seed,
-    /// every item's list is shuffled and ties are broken at random, the same way for the same
-    /// seed.
-    pub(crate) fn new(problem: &Problem, seed: Option<u64>) -> Self {
-        Self::build(problem, seed)
-    }
-
-    fn build(problem: &Problem, seed: Option<u64>) -> Self {
+    /// in the seed's order (see the [module documentation](self)). `names`: the problem's
+    /// item names.
+    pub(crate) fn new(problem: &Problem, seed: Option<u64>, names: Arc<[String]>) -> Self {
         let item_count = problem.items.len();
         let header = |item: usize| item as u32 + 1;
         let mut nodes =
@@ -338,6 +375,7 @@ impl DancingLinks {
             down: 0,
             top: 0,
         });
+        let mut length_changes = 0u64;
         for option in problem.option_ids() {
             let spacer = nodes.len() - 1;
             let first = nodes.len() as u32;
@@ -359,6 +397,8 @@ impl DancingLinks {
                 }
             }
             nodes[spacer].down = nodes.len() as u32 - 1;
+            let k = u64::from(nodes.len() as u32 - first);
+            length_changes += k * k.saturating_sub(1);
             let index = nodes.len() as u32;
             nodes.push(Node {
                 up: first,
@@ -370,11 +410,24 @@ impl DancingLinks {
         if has_colors {
             colors.resize(nodes.len(), 0);
         }
-        let mut rng = seed.map(SplitMix64::new);
-        if let Some(rng) = rng.as_mut() {
-            shuffle_lists(&mut nodes, item_count, rng);
+        let primary: Vec<bool> = problem
+            .items
+            .iter()
+            .map(|i| i.kind == ItemKind::Primary)
+            .collect();
+        let mut ranks = Vec::new();
+        if let Some(seed) = seed {
+            let mut rng = SplitMix64::new(seed);
+            shuffle_lists(&mut nodes, item_count, &mut rng);
+            let by_place = tie_ranks(&mut rng, primary.iter().filter(|&&p| p).count());
+            ranks = vec![0; item_count + 1];
+            let headers = (1..).zip(&primary).filter(|(_, p)| **p);
+            for ((h, _), &rank) in headers.zip(&by_place) {
+                ranks[h] = rank;
+            }
         }
         let mut solver = DancingLinks {
+            length_changes,
             nodes,
             links,
             first_spacer,
@@ -382,14 +435,10 @@ impl DancingLinks {
             has_colors,
             tracking: false,
             tree: ItemTree::default(),
-            primary: problem
-                .items
-                .iter()
-                .map(|i| i.kind == ItemKind::Primary)
-                .collect(),
-            rng,
+            primary,
+            ranks,
             usage: vec![Use::Free; item_count],
-            names: problem.items.iter().map(|i| i.name.clone()).collect(),
+            names,
             selected: Vec::new(),
             phase: Phase::Fresh,
             pause_at: u64::MAX,
@@ -409,14 +458,17 @@ impl DancingLinks {
     pub(crate) fn set_item_choice(&mut self, choice: ItemChoice) {
         self.restart();
         let primary = self.primary.iter().filter(|&&p| p).count();
-        self.tracking = self.rng.is_none()
-            && match choice {
-                ItemChoice::Auto => primary >= ItemChoice::TREE_FROM,
-                ItemChoice::Scan => false,
-                ItemChoice::Tree => true,
-            };
+        let per_cover = self.length_changes / self.primary.len().max(1) as u64;
+        let log_items = u64::from(usize::BITS - primary.leading_zeros());
+        self.tracking = match choice {
+            ItemChoice::Auto => {
+                primary >= ItemChoice::TREE_FROM && per_cover * log_items < primary as u64
+            }
+            ItemChoice::Scan => false,
+            ItemChoice::Tree => true,
+        };
         if self.tracking && self.tree.leaf.is_empty() {
-            self.tree = ItemTree::new(&self.primary);
+            self.tree = ItemTree::new(&self.primary, &self.ranks);
         }
     }
 
@@ -671,7 +723,7 @@ impl DancingLinks {
     /// [`DancingLinks::choose_item`] by the tree: the same item, in O(log items) per item touched
     /// since the last choice. Debug builds check it against the scan now and then.
     fn choose_from_tree(&mut self) -> u32 {
-        let item = self.tree.least(&self.nodes) as u32;
+        let item = self.tree.least(&self.nodes);
         debug_assert!(
             !self.stats.nodes.is_power_of_two() || item == self.choose_item(),
             "the item tree disagrees with the scan"
@@ -679,31 +731,36 @@ impl DancingLinks {
         item
     }
 
-    /// The uncovered primary item with the fewest options; ties go to the first in the list,
-    /// or to a uniformly random one with a seed.
-    fn choose_item(&mut self) -> u32 {
+    /// The uncovered primary item with the fewest options, by one pass over them; ties go to
+    /// the first in the list (the item declared first), or with a seed to the first in the
+    /// seed's order.
+    fn choose_item(&self) -> u32 {
         let mut best = ROOT;
         let mut fewest = i32::MAX;
-        let mut ties = 0u32;
         let mut k = self.link(ROOT).next;
-        while k != ROOT {
-            let len = self.node(k).top;
-            if len < fewest {
-                best = k;
-                fewest = len;
-                ties = 1;
-                if len == 0 {
-                    break;
-                }
-            } else if len == fewest {
-                if let Some(rng) = self.rng.as_mut() {
-                    ties += 1;
-                    if below(rng, ties) == 0 {
-                        best = k;
+        if self.ranks.is_empty() {
+            while k != ROOT {
+                let len = self.node(k).top;
+                if len < fewest {
+                    best = k;
+                    fewest = len;
+                    if len == 0 {
+                        break;
                     }
                 }
+                k = self.link(k).next;
             }
-            k = self.link(k).next;
+        } else {
+            let mut least = u64::MAX;
+            while k != ROOT {
+                let key =
+                    (u64::from(self.node(k).top as u32) << 32) | u64::from(self.ranks[k as usize]);
+                if key < least {
+                    best = k;
+                    least = key;
+                }
+                k = self.link(k).next;
+            }
         }
         best
     }
@@ -988,10 +1045,17 @@ impl DancingLinks {
     fn check_restored(&mut self) {}
 }
 
-/// A uniform number in `0..bound` (bound ≥ 1) by 128-bit multiply-shift on the next 64 bits:
-/// the draw this solver has always made, so a seed keeps giving the same order.
-pub(crate) fn below(rng: &mut SplitMix64, bound: u32) -> u32 {
-    rng.below_u64(u64::from(bound)) as u32
+/// A seed's tie-break order of `primary` items, drawn after the lists' shuffles (see the
+/// [module documentation](self)): item by item in declaration order, its place in the order,
+/// 0 first. A Fisher–Yates shuffle of the items, so every order is equally likely.
+pub(crate) fn tie_ranks(rng: &mut SplitMix64, primary: usize) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..primary as u32).collect();
+    rng.shuffle(&mut order);
+    let mut ranks = vec![0u32; primary];
+    for (rank, &place) in (0u32..).zip(&order) {
+        ranks[place as usize] = rank;
+    }
+    ranks
 }
 
 /// Shuffles every item's list (Fisher–Yates), relinking the nodes in the new order.
@@ -1004,10 +1068,7 @@ fn shuffle_lists(nodes: &mut [Node], item_count: usize, rng: &mut SplitMix64) {
             members.push(p);
             p = nodes[p as usize].down;
         }
-        for i in (1..members.len()).rev() {
-            let j = below(rng, i as u32 + 1) as usize;
-            members.swap(i, j);
-        }
+        rng.shuffle(&mut members);
         let mut above = h;
         for &p in &members {
             nodes[above as usize].down = p;

@@ -5,8 +5,9 @@
 //! Both engines call the observer at the same points of the same tree, so a replay is the same
 //! on either. The engines are generic over their observer: for [`Silent`], the observer of
 //! [`crate::Solver::count`], [`crate::Solver::for_each`] and the rest, [`Observer::WATCHES`] is
-//! false and the calls are compiled out, so the hook costs the searches that nobody watches nothing (BENCHMARKS.md
-//! measures it). A module of its own, below both engines and the solver.
+//! false and the calls are compiled out, so the hook costs the searches that nobody watches nothing
+//! (docs/notes/observer-hooks.md measures it). A module of its own, below both engines and
+//! the solver.
 
 use std::ops::ControlFlow;
 

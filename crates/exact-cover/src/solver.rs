@@ -2,7 +2,7 @@
 //! problem, and bit sets ([`crate::bits`]) for problems whose tables stay small.
 //!
 //! Both engines visit the same search tree (the same item at every node, its options in the
-//! same order, and with a seed the same random draws), so the choice of engine changes the time
+//! same order, and with a seed the same order), so the choice of engine changes the time
 //! only: solutions, their order and the node counts are the same. [`Engine`] names them;
 //! [`EngineChoice::Auto`], the default, takes bit sets when the problem fits.
 //!
@@ -23,6 +23,7 @@
 //! solver searches its one order only.
 
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 use nqueens_support::{Budget, LimitReached, Limits, SplitMix64};
 
@@ -89,9 +90,10 @@ pub enum EngineChoice {
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Config {
-    /// Randomise the order: every item's options are shuffled and ties between items broken at
-    /// random, the same way for the same seed. `None`: options in the order they were added,
-    /// ties to the item declared first (Knuth's DLX1 order).
+    /// Randomise the order: every item's options are shuffled and ties between items go to the
+    /// first in a random order of the items, the same way for the same seed ([`crate::dlx`],
+    /// "A seed's order"). `None`: options in the order they were added, ties to the item
+    /// declared first (Knuth's DLX1 order).
     pub seed: Option<u64>,
     /// The engine.
     pub engine: EngineChoice,
@@ -107,11 +109,13 @@ enum Inner {
 }
 
 impl Inner {
-    fn build(problem: &Problem, config: Config, bits: bool) -> Self {
+    /// The engine for `problem` (whose item names are `names`) as `config` says.
+    fn build(problem: &Problem, config: Config, bits: bool, names: &Arc<[String]>) -> Self {
+        let names = Arc::clone(names);
         if bits {
-            Inner::Bits(Box::new(BitSearch::new(problem, config.seed)))
+            Inner::Bits(Box::new(BitSearch::new(problem, config.seed, names)))
         } else {
-            let mut links = DancingLinks::new(problem, config.seed);
+            let mut links = DancingLinks::new(problem, config.seed, names);
             links.set_item_choice(config.item_choice);
             Inner::Links(Box::new(links))
         }
@@ -162,10 +166,12 @@ impl Inner {
 }
 
 /// What an unseeded solver keeps to build its engine again in a random order (see the
-/// [module documentation](self)): the problem, the configuration and the options selected.
+/// [module documentation](self)): the problem, its item names, the configuration and the
+/// options selected.
 #[derive(Clone, Debug)]
 struct Rebuild {
     problem: Box<Problem>,
+    names: Arc<[String]>,
     config: Config,
     bits: bool,
     selected: Vec<OptionId>,
@@ -310,8 +316,8 @@ impl Solver {
     }
 
     /// A solver whose choices are randomised by `seed`: every item's list is shuffled and ties
-    /// between items are broken at random. The same seed gives the same order every time, with
-    /// either engine.
+    /// between items go to the first in a random order of the items ([`crate::dlx`], "A seed's
+    /// order"). The same seed gives the same order every time, with either engine.
     pub fn with_seed(problem: &Problem, seed: u64) -> Self {
         Self::auto(problem, Some(seed))
     }
@@ -335,14 +341,17 @@ impl Solver {
                 true
             }
         };
+        let names: Arc<[String]> = problem.items.iter().map(|i| i.name.clone()).collect();
+        let inner = Inner::build(problem, config, bits, &names);
         let rebuild = config.seed.is_none().then(|| Rebuild {
             problem: Box::new(problem.clone()),
+            names,
             config,
             bits,
             selected: Vec::new(),
         });
         Ok(Solver {
-            inner: Inner::build(problem, config, bits),
+            inner,
             watch: Watch {
                 limits: Limits::default(),
                 budget: Budget::start(&Limits::default()),
@@ -437,7 +446,7 @@ impl Solver {
                 seed: Some(seeds.next_u64()),
                 ..rebuild.config
             };
-            let mut random = Inner::build(&rebuild.problem, config, rebuild.bits);
+            let mut random = Inner::build(&rebuild.problem, config, rebuild.bits, &rebuild.names);
             for &option in &rebuild.selected {
                 random
                     .select(option)

@@ -157,8 +157,9 @@ proptest! {
             (EngineChoice::Links, ItemChoice::Tree),
             (EngineChoice::Bits, ItemChoice::Auto),
         ];
-        // (solutions in order, nodes, seeded solutions in order) of the first engine.
-        let mut reference: Option<(Solutions, u64, Solutions)> = None;
+        // (solutions in order, nodes, seeded solutions in order, seeded nodes) of the first
+        // engine.
+        let mut reference: Option<(Solutions, u64, Solutions, u64)> = None;
         for (engine, item_choice) in configs {
             let config = Config { engine, item_choice, seed: None };
             let mut solver = Solver::configured(&problem, config).unwrap();
@@ -167,14 +168,19 @@ proptest! {
             let plain = solver.list(None);
             prop_assert_eq!(solver.stats().nodes, nodes);
             let config = Config { seed: Some(seed), ..config };
-            let seeded = Solver::configured(&problem, config).unwrap().list(None);
+            let mut solver = Solver::configured(&problem, config).unwrap();
+            let seeded = solver.list(None);
+            let seeded_nodes = solver.stats().nodes;
             prop_assert_eq!(normalised(seeded.clone()), expected.clone());
+            // Every search of a seeded solver visits the seed's one tree.
+            prop_assert_eq!(solver.list(None), seeded.clone());
             match &reference {
-                None => reference = Some((plain, nodes, seeded)),
-                Some((p, n, s)) => {
-                    prop_assert_eq!(&plain, p, "{:?}", engine);
-                    prop_assert_eq!(nodes, *n, "{:?}", engine);
-                    prop_assert_eq!(&seeded, s, "{:?}", engine);
+                None => reference = Some((plain, nodes, seeded, seeded_nodes)),
+                Some((p, n, s, sn)) => {
+                    prop_assert_eq!(&plain, p, "{:?} {:?}", engine, item_choice);
+                    prop_assert_eq!(nodes, *n, "{:?} {:?}", engine, item_choice);
+                    prop_assert_eq!(&seeded, s, "{:?} {:?}", engine, item_choice);
+                    prop_assert_eq!(seeded_nodes, *sn, "{:?} {:?}", engine, item_choice);
                 }
             }
         }
@@ -236,7 +242,7 @@ proptest! {
     }
 
     #[test]
-    fn an_observer_sees_every_node_the_same_on_both_engines(
+    fn an_observer_sees_every_node_the_same_on_both_engines_and_item_choices(
         problem in problems(),
         seed in any::<Option<u64>>(),
         pick in any::<Option<prop::sample::Index>>(),
@@ -246,11 +252,16 @@ proptest! {
             .map(|p| OptionId(p.index(problem.option_count()) as u32))
             .into_iter()
             .collect();
+        // The scan of dancing links is the obviously right choice of an item; the tree and the
+        // bit engine must branch on the same item at every node, with or without a seed.
+        let configs = [
+            (EngineChoice::Links, ItemChoice::Scan),
+            (EngineChoice::Links, ItemChoice::Tree),
+            (EngineChoice::Bits, ItemChoice::Auto),
+        ];
         let mut reference: Option<Vec<Told>> = None;
-        for engine in [EngineChoice::Links, EngineChoice::Bits] {
-            let config = Config { engine, seed, ..Config::default() };
-            // A seeded solver's random ties go on drawing from one stream: a fresh solver
-            // for each search.
+        for (engine, item_choice) in configs {
+            let config = Config { engine, seed, item_choice };
             let solver = || {
                 let mut solver = Solver::configured(&problem, config).unwrap();
                 for &option in &preselected {

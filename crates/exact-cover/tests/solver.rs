@@ -1,7 +1,10 @@
 //! The solver's API: counters comparable with Knuth's DLX1, preselection, degenerate problems.
 
+use std::ops::ControlFlow;
+
 use exact_cover::{
-    Config, Engine, EngineChoice, Error, ItemChoice, OptionId, Problem, Solver, Stats, instances,
+    Config, Engine, EngineChoice, Entry, Error, ItemChoice, ItemId, Observer, OptionId, Problem,
+    Solver, Stats, instances,
 };
 
 /// A solver on one engine, with `item_choice` for dancing links.
@@ -136,6 +139,41 @@ fn seeds_change_the_order_but_not_the_set() {
     assert_eq!(set(b), set(plain));
 }
 
+/// `ItemChoice::Auto` takes the tree where covers change few lengths, with or without a seed,
+/// and keeps the scan where every cover changes most of them.
+#[test]
+fn the_tree_is_for_wide_sparse_problems() {
+    let band = |n: usize, width: usize| {
+        let mut b = Problem::builder();
+        let items: Vec<_> = (0..n)
+            .map(|i| b.primary(&format!("i{i}")).unwrap())
+            .collect();
+        for i in 0..n {
+            let option: Vec<Entry> = (0..width).map(|k| items[(i + k) % n].into()).collect();
+            b.option(option).unwrap();
+        }
+        b.build()
+    };
+    // An option of a band of 3 changes 6 lengths when hidden, so 4,000 such items take the
+    // tree; a band of 100 (9,900 changes an option) keeps the scan, as every problem of fewer
+    // than 1,024 primary items does.
+    for (problem, tree) in [
+        (band(4_000, 3), true),
+        (band(4_000, 100), false),
+        (band(1_000, 1), false),
+    ] {
+        for seed in [None, Some(9)] {
+            let config = Config {
+                seed,
+                engine: EngineChoice::Links,
+                ..Config::default()
+            };
+            let solver = Solver::configured(&problem, config).unwrap();
+            assert_eq!(solver.uses_item_tree(), tree, "seed {seed:?}");
+        }
+    }
+}
+
 /// The MRV choice on many items: the tree and the scan pick the same item at every node, so a
 /// large trivial problem goes straight down (one node per item, linear), and every problem
 /// keeps its node counts and its order of solutions.
@@ -160,8 +198,50 @@ fn many_items_are_chosen_in_linear_total_work() {
     }
 }
 
+/// The items a search branched on, node by node, up to its 200th solution.
+#[derive(Default)]
+struct Branches {
+    seen: Vec<(usize, ItemId)>,
+    solutions: usize,
+}
+
+impl Observer for Branches {
+    fn branch(&mut self, level: usize, item: ItemId) {
+        self.seen.push((level, item));
+    }
+
+    fn solution(&mut self, _options: &[OptionId]) -> ControlFlow<()> {
+        self.solutions += 1;
+        if self.solutions < 200 {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    }
+}
+
+/// The tournament tree branches on the item the scan (the obviously right pass over every
+/// uncovered item) picks, at every node, in the declared order and in seeded ones; wide
+/// problems have thousands of items tied at every node, so the seed's tie-break order decides
+/// nearly every choice.
 #[test]
 fn tree_and_scan_choose_alike() {
+    let wide = {
+        // 3000 primary items, each in three options of three consecutive items: every item
+        // ties with most others at every node.
+        let mut b = Problem::builder();
+        let items: Vec<_> = (0..3000)
+            .map(|i| b.primary(&format!("i{i}")).unwrap())
+            .collect();
+        for i in 0..items.len() {
+            let option: Vec<Entry> = (0..3)
+                .map(|k| items[(i + k) % items.len()].into())
+                .collect();
+            b.option(option).unwrap();
+            b.option(vec![Entry::from(items[i])]).unwrap();
+        }
+        b.build()
+    };
     let problems = [
         instances::langford(8).unwrap(),
         instances::pentominoes(3, 20).unwrap(),
@@ -170,31 +250,37 @@ fn tree_and_scan_choose_alike() {
         ),
         Problem::parse(include_str!("fixtures/xcc.dlx")).unwrap(),
         Problem::parse(include_str!("fixtures/shared-color.dlx")).unwrap(),
+        instances::singletons(2_000).unwrap(),
+        wide,
     ];
     for problem in &problems {
-        let mut scan = solver(problem, EngineChoice::Links, ItemChoice::Scan);
-        let mut tree = solver(problem, EngineChoice::Links, ItemChoice::Tree);
-        assert!(tree.uses_item_tree() && !scan.uses_item_tree());
-        assert_eq!(tree.list(Some(200)), scan.list(Some(200)));
-        assert_eq!(tree.count(), scan.count());
-        assert_eq!(tree.stats(), scan.stats());
-        // A seed keeps its stream: the tree is not used.
-        let config = Config {
-            seed: Some(3),
-            engine: EngineChoice::Links,
-            item_choice: ItemChoice::Tree,
-        };
-        assert!(
-            !Solver::configured(problem, config)
-                .unwrap()
-                .uses_item_tree()
-        );
+        for seed in [None, Some(3), Some(0xC0FFEE)] {
+            let [mut scan, mut tree] = [ItemChoice::Scan, ItemChoice::Tree].map(|item_choice| {
+                let config = Config {
+                    seed,
+                    engine: EngineChoice::Links,
+                    item_choice,
+                };
+                Solver::configured(problem, config).unwrap()
+            });
+            assert!(tree.uses_item_tree() && !scan.uses_item_tree());
+            let [by_scan, by_tree] = [&mut scan, &mut tree].map(|solver| {
+                let mut branches = Branches::default();
+                solver.observe(&mut branches);
+                branches.seen
+            });
+            assert!(!by_scan.is_empty(), "seed {seed:?}");
+            assert_eq!(by_tree, by_scan, "seed {seed:?}");
+            assert_eq!(tree.list(Some(50)), scan.list(Some(50)), "seed {seed:?}");
+            assert_eq!(tree.stats(), scan.stats(), "seed {seed:?}");
+        }
     }
 }
 
 /// A seed gives the same order in every version: these are the first solutions and the node
-/// counts the solver gave before it took its generator from `nqueens_support` (the same
-/// SplitMix64 stream, drawn by the same 128-bit multiply-shift).
+/// counts of the seed's order as the dancing links module defines it (each item's list
+/// shuffled, then a tie-break order of the primary items, all drawn from one SplitMix64
+/// stream before the search).
 #[test]
 fn seeded_orders_are_stable() {
     let ids = |v: Vec<Vec<OptionId>>| -> Vec<Vec<u32>> {
@@ -207,37 +293,37 @@ fn seeded_orders_are_stable() {
             &langford,
             1,
             vec![
-                vec![59, 41, 55, 9, 43, 23, 15],
-                vec![59, 41, 55, 9, 13, 42, 26],
-                vec![59, 41, 48, 54, 12, 24, 7],
+                vec![59, 54, 12, 24, 7, 48, 41],
+                vec![59, 54, 33, 31, 49, 18, 1],
+                vec![59, 54, 42, 32, 40, 17, 1],
             ],
-            564,
+            556,
         ),
         (
             &langford,
             42,
             vec![
-                vec![59, 48, 41, 54, 12, 24, 7],
-                vec![59, 48, 11, 28, 36, 50, 13],
-                vec![59, 55, 23, 41, 9, 15, 43],
+                vec![59, 48, 54, 24, 7, 12, 41],
+                vec![59, 48, 50, 11, 36, 13, 28],
+                vec![59, 55, 23, 43, 18, 11, 36],
             ],
-            570,
+            547,
         ),
         (
             &pentominoes,
             42,
             vec![
                 vec![
-                    1011, 847, 669, 147, 317, 369, 135, 713, 951, 1076, 1234, 919,
+                    1011, 847, 669, 147, 317, 369, 135, 713, 951, 1076, 919, 1234,
                 ],
                 vec![
-                    1011, 847, 669, 147, 1224, 1120, 1001, 695, 85, 427, 207, 919,
+                    1011, 847, 669, 147, 1224, 1120, 1001, 695, 85, 427, 919, 207,
                 ],
                 vec![
                     1011, 847, 179, 615, 1206, 1137, 983, 713, 103, 444, 258, 937,
                 ],
             ],
-            32_870,
+            31_770,
         ),
     ];
     for (problem, seed, first, nodes) in cases {
@@ -251,6 +337,30 @@ fn seeded_orders_are_stable() {
             assert_eq!(ids(solver.list(Some(3))), first, "{engine:?} seed {seed}");
             solver.count();
             assert_eq!(solver.stats().nodes, nodes, "{engine:?} seed {seed}");
+        }
+    }
+}
+
+/// The tie-break order is the documented draw: with one option per item (lists of one, whose
+/// shuffles draw nothing) every item ties at every node, so the seed's solution lists the
+/// options in the order a Fisher–Yates shuffle of the items from the seed's stream gives.
+#[test]
+fn a_seeds_tie_break_order_is_a_shuffle_of_the_items() {
+    for (n, seed) in [(10, 1), (100, 42), (3_000, 7)] {
+        let problem = instances::singletons(n).unwrap();
+        let mut order: Vec<u32> = (0..n as u32).collect();
+        nqueens_support::SplitMix64::new(seed).shuffle(&mut order);
+        let expected: Vec<OptionId> = order.into_iter().map(OptionId).collect();
+        for engine in [EngineChoice::Links, EngineChoice::Bits] {
+            let config = Config {
+                seed: Some(seed),
+                engine,
+                ..Config::default()
+            };
+            let Ok(mut solver) = Solver::configured(&problem, config) else {
+                continue; // too wide for the bit engine
+            };
+            assert_eq!(solver.first(), Some(expected.clone()), "{engine:?} n = {n}");
         }
     }
 }

@@ -446,7 +446,8 @@ mod tests {
             assert!(e.contains(message), "{e}");
         }
         // Wide frames alone take private stacks instead of failing on the default stack.
-        let wide = Tuning::from_vars(Tuning::gpu(), vars(&[("NQUEENS_GPU_FRAME", "wide")])).unwrap();
+        let wide =
+            Tuning::from_vars(Tuning::gpu(), vars(&[("NQUEENS_GPU_FRAME", "wide")])).unwrap();
         assert_eq!((wide.frame, wide.stack), (Frame::Wide, Memory::Private));
         assert_eq!(Tuning::gpu().stack, Memory::Workgroup);
         assert_eq!(Tuning::software().stack, Memory::Private);

@@ -13,11 +13,18 @@
 //! task ids; rank 0 accepts each task's result once, from the rank it gave it to, and appends
 //! it to the checkpoint as it arrives ([`session`]).
 //!
+//! Tasks are counted in pieces (the counter's module `pieces`), and every rank sends rank 0
+//! where its tasks in flight have got: when the job stops (Ctrl-C, SIGTERM: each rank stops
+//! within milliseconds and sends its positions before rank 0 ends the job) and every ten
+//! minutes while it runs. Rank 0 appends them to the checkpoint beside the results.
+//!
 //! Nothing is reassigned while a job runs: MPI jobs die whole (`mpirun` ends every rank when
-//! one fails, and a rank that fails itself calls `MPI_Abort`). A killed job is resumed by
-//! running the same command again: rank 0 reads the checkpoint back, and only the tasks
-//! missing from it are handed out. Tasks that were in flight are counted again; nothing
-//! recorded is counted twice.
+//! one fails, and a rank that fails itself calls `MPI_Abort`). A stopped or killed job is
+//! resumed by running the same command again: rank 0 reads the checkpoint back, only the
+//! tasks missing from it are handed out, and those it holds a position of go out with it, so
+//! a rank goes on from the pieces done (the checkpoint of a `nqueens count` too). A killed
+//! job loses the pieces counted since the last positions were sent; nothing recorded is
+//! counted twice.
 //!
 //! # The parts
 //!
@@ -28,7 +35,7 @@
 //!   load-balance figure;
 //! - [`pool`]: the workers of one rank: threads, or a GPU fed in batches (`--device gpu`,
 //!   one rank per GPU, each rank taking the GPU of its index among the ranks of its node);
-//! - [`wire`]: the two messages as arrays of `u64`;
+//! - [`wire`]: the two messages as arrays of `u64` (results, positions, batches, a stop);
 //! - [`session`]: the roles of rank 0 and the other ranks over any transport (a trait), with
 //!   an in-process transport in the tests.
 //!
@@ -42,4 +49,6 @@ pub mod wire;
 
 pub use pool::Workers;
 pub use schedule::{Coordinator, Prefetch, RankStats, efficiency};
-pub use session::{Coordination, CoordinatorLink, MpiError, Outcome, WorkerLink, work};
+pub use session::{
+    Coordination, CoordinatorLink, Ending, MpiError, Outcome, Settings, WorkerLink, work,
+};

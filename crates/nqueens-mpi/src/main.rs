@@ -16,13 +16,16 @@ use mpi::topology::{Communicator, SimpleCommunicator};
 use mpi::traits::Root;
 use nqueens::engines::counter::{self, MAX_N, SplitList, distributed::MAX_EXTRA_ROWS};
 use nqueens_mpi::session::{self, CoordinatorLink, MpiError, WorkerLink};
-use nqueens_mpi::{Coordination, Workers, efficiency};
+use nqueens_mpi::{Coordination, Ending, Settings, Workers, efficiency};
 use nqueens_support::interrupt;
 
 /// Reports from ranks to rank 0.
 const TAG_REPORT: i32 = 1;
 /// Batches from rank 0.
 const TAG_BATCH: i32 = 2;
+
+/// How long a stopped rank waits for rank 0 to end the job before it ends itself.
+const RANK_0_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Count N-Queens solutions on an MPI job: run under `mpirun -n P` (or `srun`).
 #[derive(Debug, Parser)]
@@ -156,9 +159,9 @@ fn main() -> ExitCode {
         }
     };
     let Command::Count(args) = cli.command;
-    // Ctrl-C (SIGINT) and `mpirun` passing it on (SIGTERM to every rank) raise a flag: rank 0
-    // stops the count, says what the checkpoint kept, and ends the job. The other ranks take
-    // the signal too, so that none dies before rank 0 has said it.
+    // Ctrl-C (SIGINT) and `mpirun` passing it on (SIGTERM to every rank) raise a flag: every
+    // rank stops its workers and sends rank 0 where its tasks got; rank 0 records that, says
+    // what the checkpoint kept, and ends the job.
     interrupt::install();
     let code = match run(&world, &args) {
         Ok(()) => 0,
@@ -201,45 +204,71 @@ fn run(world: &SimpleCommunicator, args: &CountArgs) -> Result<(), (u8, anyhow::
         }
         _ => Workers::Threads(threads),
     };
+    let mut settings = Settings::new(&list);
+    settings.stop = interrupt::stop_flag();
     if world.rank() != 0 {
-        // Rank 0 says whether the count goes ahead (its checkpoint may be refused).
-        let mut go = 0u8;
-        root.broadcast_into(&mut go);
-        if go != 1 {
+        // Rank 0 says whether the count goes ahead (its checkpoint may be refused), and where
+        // every rank cuts its tasks into pieces.
+        let mut word = [0u64; 2];
+        root.broadcast_into(&mut word[..]);
+        if word[0] != 1 {
             return Err((2, anyhow!("rank 0 stopped the count")));
         }
-        return session::work(list, &mut MpiSpoke { world }, workers).map_err(|e| {
-            // Rank 0 would wait for this rank's results forever: end the job.
-            eprintln!(
-                "error: rank {}: {}",
-                world.rank(),
-                nqueens_support::error_line(&e)
-            );
-            world.abort(2)
+        settings.cut = word[1] as usize;
+        let ended = session::work(list, &mut MpiSpoke { world }, workers, &settings);
+        return match ended {
+            Ok(Ending::Finished) => Ok(()),
+            Ok(Ending::Stopped) => {
+                // Rank 0 says what was kept and ends the job (MPI_Abort) within milliseconds:
+                // wait for it. A rank that exited first (non-zero) would have mpirun tear the
+                // job down, rank 0 too, perhaps before its checkpoint is synced; one that
+                // entered MPI_Finalize was seen to leave OpenMPI 4.1's mpirun hanging.
+                std::thread::sleep(RANK_0_GRACE);
+                Err((interrupt::EXIT_CODE, anyhow!("interrupted")))
+            }
+            Err(e) => {
+                // Rank 0 would wait for this rank's results forever: end the job.
+                eprintln!(
+                    "error: rank {}: {}",
+                    world.rank(),
+                    nqueens_support::error_line(&e)
+                );
+                world.abort(2)
+            }
+        };
+    }
+    // A test knob, not an option: pieces of fewer rows cut small boards' tasks too, so that the
+    // tests can stop a small count inside its tasks (as `nqueens count` reads it).
+    if let Some(rows) = std::env::var("NQUEENS_PIECE_ROWS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        settings.cut = list.cut(rows);
+    }
+    let cut = settings.cut;
+    let opened =
+        Coordination::open(list.clone(), args.checkpoint.as_deref(), settings).and_then(|mut c| {
+            if let Some(path) = &args.task_times {
+                c.record_task_times(path)?;
+            }
+            Ok(c)
         });
-    }
-    let opened = Coordination::open(list.clone(), args.checkpoint.as_deref()).and_then(|mut c| {
-        if let Some(path) = &args.task_times {
-            c.record_task_times(path)?;
-        }
-        Ok(c)
-    });
-    let mut go = u8::from(opened.is_ok());
-    root.broadcast_into(&mut go);
+    let mut word = [u64::from(opened.is_ok()), cut as u64];
+    root.broadcast_into(&mut word[..]);
     let coordination = opened.map_err(|e| usage(e.into()))?;
-    let mut coordination = coordination;
-    if let Some(flag) = interrupt::stop_flag() {
-        coordination.stop_when(flag);
-    }
     let outcome = coordination
         .run(&mut MpiHub { world }, workers)
         .map_err(|e| {
             // The other ranks wait for batches that will never come: end the job.
             match e {
-                MpiError::Interrupted { saved, tasks } => {
+                MpiError::Interrupted {
+                    saved,
+                    tasks,
+                    in_part,
+                } => {
                     eprintln!(
                         "{}",
-                        interrupted_line(saved, tasks, args.checkpoint.as_deref())
+                        interrupted_line(saved, tasks, in_part, args.checkpoint.as_deref())
                     );
                     if world.size() == 1 {
                         // No rank waits for this one: a plain exit, no MPI_ABORT banner.
@@ -284,10 +313,19 @@ fn run(world: &SimpleCommunicator, args: &CountArgs) -> Result<(), (u8, anyhow::
 }
 
 /// What an interrupted count kept, in the words of `nqueens count`.
-fn interrupted_line(saved: u64, tasks: u64, checkpoint: Option<&std::path::Path>) -> String {
+fn interrupted_line(
+    saved: u64,
+    tasks: u64,
+    in_part: u64,
+    checkpoint: Option<&std::path::Path>,
+) -> String {
+    let in_part = match in_part {
+        0 => String::new(),
+        k => format!(", and {k} more in part"),
+    };
     match checkpoint {
         Some(path) => format!(
-            "interrupted: {saved} of {tasks} tasks saved in {} — run the same command to resume",
+            "interrupted: {saved} of {tasks} tasks saved in {}{in_part} — run the same command to resume",
             path.display()
         ),
         None => format!(

@@ -10,6 +10,14 @@
 //! anything else is a [`ScheduleError`], never a silent double count. Tasks read back from a
 //! checkpoint start out done, so a resumed run hands out only the rest.
 //!
+//! # Positions
+//!
+//! A task stopped midway (module `pieces` of the counter) has a *position*: the pieces of its
+//! tree done so far and what they held. The coordinator keeps the last one of every unfinished
+//! task (read from the checkpoint, then as ranks report them), hands a task out with its
+//! position so that the rank goes on from there (at most [`MAX_POSITIONED`] such tasks per
+//! batch), and counts as this run's work only the queens placed beyond it.
+//!
 //! # Batches
 //!
 //! Ranks ask for several tasks at a time ([`Prefetch`]), so that their threads never wait on
@@ -17,10 +25,13 @@
 //! idle, so the coordinator shrinks them (guided self-scheduling): a batch never takes more
 //! than the pending tasks divided by twice the number of threads in the job, and at least one.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::time::Duration;
 
-use nqueens::engines::counter::{TaskId, TaskResult};
+use nqueens::engines::counter::{Partial, TaskId, TaskResult};
+
+/// The most tasks with a saved position one batch carries (six words each on the wire).
+pub const MAX_POSITIONED: usize = 32;
 
 /// A message that breaks the exactly-once rule (a bug or a mixed-up job, never a user error).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -66,6 +77,20 @@ pub enum ScheduleError {
     /// A sum beyond `u128`.
     #[error("the count overflowed 128 bits")]
     Overflow,
+    /// A position that goes back (fewer pieces than one reported before).
+    #[error(
+        "rank {rank} sent a position of task {id} with {pieces} pieces, behind the {before} it had"
+    )]
+    Behind {
+        /// The sender.
+        rank: usize,
+        /// The task.
+        id: TaskId,
+        /// Pieces in the position sent.
+        pieces: u64,
+        /// Pieces in the last position known.
+        before: u64,
+    },
 }
 
 /// Where a task stands.
@@ -83,7 +108,7 @@ pub struct RankStats {
     pub threads: usize,
     /// Tasks it counted in this run.
     pub tasks: u64,
-    /// Queens it placed in this run.
+    /// Queens it placed in this run, in the tasks it finished.
     pub nodes: u128,
     /// Time its threads spent counting (summed over threads).
     pub busy: Duration,
@@ -125,16 +150,22 @@ pub struct Coordinator {
     ranks: Vec<RankStats>,
     sums: Sums,
     resumed: Sums,
+    /// The last position of each unfinished task that has one.
+    positions: HashMap<TaskId, Partial>,
+    /// The queens in the position each task was handed out from (not this run's work).
+    handed: HashMap<TaskId, u64>,
 }
 
 impl Coordinator {
     /// A coordinator for a list of `len` tasks and `ranks` ranks of `threads` threads each,
-    /// with the results already recorded (from a checkpoint) done.
+    /// with the results already recorded (from a checkpoint) done, and the tasks left in part
+    /// to go on from `positions`.
     pub fn new(
         len: usize,
         ranks: usize,
         threads: usize,
         recorded: &[(TaskId, TaskResult)],
+        positions: &[(TaskId, Partial)],
     ) -> Result<Self, ScheduleError> {
         let mut state = vec![State::Pending; len];
         let mut sums = Sums::default();
@@ -156,6 +187,11 @@ impl Coordinator {
             .map(TaskId)
             .filter(|id| state[id.index()] == State::Pending)
             .collect();
+        let positions = positions
+            .iter()
+            .filter(|(id, _)| state.get(id.index()) == Some(&State::Pending))
+            .copied()
+            .collect();
         Ok(Coordinator {
             state,
             pending,
@@ -169,6 +205,8 @@ impl Coordinator {
             ],
             sums,
             resumed: sums,
+            positions,
+            handed: HashMap::new(),
         })
     }
 
@@ -191,19 +229,77 @@ impl Coordinator {
         Ok(())
     }
 
-    /// Hands up to `want` pending tasks to `rank` (fewer near the end; none once every task is
-    /// handed out).
-    pub fn assign(&mut self, rank: usize, want: usize) -> Result<Vec<TaskId>, ScheduleError> {
+    /// Hands up to `want` pending tasks to `rank`, each with its position if it has one
+    /// (fewer near the end, and no more than [`MAX_POSITIONED`] with positions; none once
+    /// every task is handed out).
+    pub fn assign(
+        &mut self,
+        rank: usize,
+        want: usize,
+    ) -> Result<Vec<(TaskId, Option<Partial>)>, ScheduleError> {
         self.check_rank(rank)?;
         let threads: usize = self.ranks.iter().map(|r| r.threads.max(1)).sum();
         let cap = (self.pending.len() / (2 * threads)).max(1);
         let take = want.min(cap).min(self.pending.len());
-        let batch: Vec<TaskId> = self.pending.drain(..take).collect();
-        for id in &batch {
+        let mut batch = Vec::with_capacity(take);
+        let mut positioned = 0;
+        while batch.len() < take {
+            let Some(&id) = self.pending.front() else {
+                break;
+            };
+            let from = self.positions.get(&id).copied();
+            if from.is_some() {
+                if positioned == MAX_POSITIONED {
+                    break;
+                }
+                positioned += 1;
+                self.handed.insert(id, from.map_or(0, |p| p.found.nodes));
+            }
+            self.pending.pop_front();
             self.state[id.index()] = State::Assigned(rank as u32);
+            batch.push((id, from));
         }
         self.outstanding[rank] += batch.len();
         Ok(batch)
+    }
+
+    /// Notes where task `id`, which `rank` holds, has got.
+    pub fn moved(&mut self, rank: usize, id: TaskId, now: Partial) -> Result<(), ScheduleError> {
+        self.holds(rank, id)?;
+        if let Some(before) = self.positions.get(&id) {
+            if before.cut == now.cut && now.pieces < before.pieces {
+                return Err(ScheduleError::Behind {
+                    rank,
+                    id,
+                    pieces: now.pieces,
+                    before: before.pieces,
+                });
+            }
+        }
+        self.positions.insert(id, now);
+        Ok(())
+    }
+
+    /// Checks that `rank` holds task `id`.
+    fn holds(&self, rank: usize, id: TaskId) -> Result<(), ScheduleError> {
+        self.check_rank(rank)?;
+        let len = self.state.len();
+        let state = self
+            .state
+            .get(id.index())
+            .ok_or(ScheduleError::UnknownTask { rank, id, len })?;
+        let refuse = |state| Err(ScheduleError::NotAssigned { rank, id, state });
+        match *state {
+            State::Assigned(owner) if owner as usize == rank => Ok(()),
+            State::Assigned(_) => refuse("it is another rank's"),
+            State::Done => refuse("it is already counted"),
+            State::Pending => refuse("it was never handed out"),
+        }
+    }
+
+    /// Unfinished tasks with a position: tasks some run left in part.
+    pub fn in_part(&self) -> u64 {
+        self.positions.values().filter(|p| p.pieces > 0).count() as u64
     }
 
     /// Adds the result of task `id` counted by `rank` (which must hold it); busy is the time
@@ -215,25 +311,15 @@ impl Coordinator {
         result: &TaskResult,
         busy: Duration,
     ) -> Result<(), ScheduleError> {
-        self.check_rank(rank)?;
-        let len = self.state.len();
-        let state = self
-            .state
-            .get_mut(id.index())
-            .ok_or(ScheduleError::UnknownTask { rank, id, len })?;
-        let refuse = |state| Err(ScheduleError::NotAssigned { rank, id, state });
-        match *state {
-            State::Assigned(owner) if owner as usize == rank => {}
-            State::Assigned(_) => return refuse("it is another rank's"),
-            State::Done => return refuse("it is already counted"),
-            State::Pending => return refuse("it was never handed out"),
-        }
+        self.holds(rank, id)?;
         self.sums.add(result)?;
-        *state = State::Done;
+        self.state[id.index()] = State::Done;
+        self.positions.remove(&id);
+        let before = self.handed.remove(&id).unwrap_or(0);
         self.outstanding[rank] -= 1;
         let stats = &mut self.ranks[rank];
         stats.tasks += 1;
-        stats.nodes += u128::from(result.nodes);
+        stats.nodes += u128::from(result.nodes.saturating_sub(before));
         stats.busy += busy;
         Ok(())
     }
@@ -270,6 +356,12 @@ impl Coordinator {
     /// Per-rank figures of this run.
     pub fn rank_stats(&self) -> &[RankStats] {
         &self.ranks
+    }
+
+    /// Queens placed by this run in the tasks it finished (beyond the positions they were
+    /// handed out from).
+    pub fn new_nodes(&self) -> u128 {
+        self.ranks.iter().map(|r| r.nodes).sum()
     }
 }
 
@@ -344,13 +436,13 @@ mod tests {
 
     #[test]
     fn every_task_is_handed_out_once_and_counted_once() {
-        let mut c = Coordinator::new(100, 3, 1, &[]).unwrap();
+        let mut c = Coordinator::new(100, 3, 1, &[], &[]).unwrap();
         let mut seen = vec![0; 100];
         let mut round = 0;
         while !c.exhausted() {
             let rank = round % 3;
             round += 1;
-            for id in c.assign(rank, 4).unwrap() {
+            for (id, _) in c.assign(rank, 4).unwrap() {
                 seen[id.index()] += 1;
                 c.complete(rank, id, &result(8), MS).unwrap();
             }
@@ -369,9 +461,9 @@ mod tests {
 
     #[test]
     fn results_that_are_not_the_senders_are_refused() {
-        let mut c = Coordinator::new(10, 2, 1, &[]).unwrap();
+        let mut c = Coordinator::new(10, 2, 1, &[], &[]).unwrap();
         let mine = c.assign(0, 2).unwrap();
-        assert_eq!(mine, [TaskId(0), TaskId(1)]);
+        assert_eq!(mine, [(TaskId(0), None), (TaskId(1), None)]);
         let err = c.complete(1, TaskId(0), &result(8), MS).unwrap_err();
         assert_eq!(
             err.to_string(),
@@ -415,12 +507,12 @@ mod tests {
     #[test]
     fn a_resumed_run_hands_out_only_the_rest() {
         let recorded = [(TaskId(1), result(16)), (TaskId(3), result(8))];
-        let mut c = Coordinator::new(5, 1, 1, &recorded).unwrap();
+        let mut c = Coordinator::new(5, 1, 1, &recorded, &[]).unwrap();
         assert_eq!(c.resumed().done, 2);
         assert_eq!(c.resumed().total, 24);
         let mut ids = Vec::new();
         while !c.exhausted() {
-            ids.extend(c.assign(0, 1).unwrap());
+            ids.extend(c.assign(0, 1).unwrap().into_iter().map(|(id, _)| id));
         }
         assert_eq!(ids, [TaskId(0), TaskId(2), TaskId(4)]);
         for id in ids {
@@ -434,14 +526,68 @@ mod tests {
             "resumed tasks are not this run's"
         );
         // A checkpoint naming a task twice or beyond the list is refused.
-        assert!(Coordinator::new(5, 1, 1, &[(TaskId(1), result(8)); 2]).is_err());
-        assert!(Coordinator::new(5, 1, 1, &[(TaskId(5), result(8))]).is_err());
+        assert!(Coordinator::new(5, 1, 1, &[(TaskId(1), result(8)); 2], &[]).is_err());
+        assert!(Coordinator::new(5, 1, 1, &[(TaskId(5), result(8))], &[]).is_err());
+    }
+
+    /// Tasks left in part go out with their positions (a few per batch), their queens before
+    /// the position are not this run's work, and positions only go forward.
+    #[test]
+    fn tasks_left_in_part_go_on_from_their_positions() {
+        let at = |pieces: u64| Partial {
+            cut: 9,
+            pieces,
+            found: TaskResult {
+                total: 8,
+                unique: 1,
+                nodes: 100 * pieces,
+            },
+        };
+        let positions: Vec<(TaskId, Partial)> = (0..40).map(|i| (TaskId(i), at(2))).collect();
+        let recorded = [(TaskId(3), result(8))];
+        let mut c = Coordinator::new(50, 2, 1, &recorded, &positions).unwrap();
+        assert_eq!(c.in_part(), 39, "the recorded task's position is dropped");
+        let first = c.assign(0, 40).unwrap();
+        assert_eq!(
+            first.len(),
+            12,
+            "capped near the end: 49 pending / (2 · 2 threads)"
+        );
+        assert!(first.iter().all(|(_, from)| *from == Some(at(2))));
+        let mut all = first.clone();
+        while !c.exhausted() {
+            let batch = c.assign(1, 256).unwrap();
+            assert!(batch.iter().filter(|(_, f)| f.is_some()).count() <= MAX_POSITIONED);
+            all.extend(batch);
+        }
+        assert_eq!(all.iter().filter(|(_, f)| f.is_some()).count(), 39);
+        // Moving on: forward only, and only by the rank that holds the task.
+        c.moved(0, TaskId(0), at(5)).unwrap();
+        assert!(matches!(
+            c.moved(0, TaskId(0), at(4)),
+            Err(ScheduleError::Behind {
+                pieces: 4,
+                before: 5,
+                ..
+            })
+        ));
+        assert!(c.moved(1, TaskId(0), at(6)).is_err());
+        // The task's result counts in full; this run placed only what lay beyond its start.
+        let whole = TaskResult {
+            total: 16,
+            unique: 2,
+            nodes: 1000,
+        };
+        c.complete(0, TaskId(0), &whole, MS).unwrap();
+        assert_eq!(c.sums().nodes, 1000 + 10 * 8);
+        assert_eq!(c.new_nodes(), 1000 - 200);
+        assert_eq!(c.in_part(), 38);
     }
 
     #[test]
     fn batches_shrink_near_the_end() {
         // 2 ranks × 2 threads: a batch takes at most pending / 8.
-        let mut c = Coordinator::new(1000, 2, 2, &[]).unwrap();
+        let mut c = Coordinator::new(1000, 2, 2, &[], &[]).unwrap();
         assert_eq!(c.assign(0, 8).unwrap().len(), 8);
         assert_eq!(c.assign(0, 500).unwrap().len(), 124);
         while c.pending.len() > 10 {

@@ -7,8 +7,20 @@
 //! never spins on a core its workers need (a blocking MPI receive would: OpenMPI busy-polls).
 //!
 //! Rank 0 holds the checkpoint: a result is appended to it when it arrives, before anything
-//! else happens to it, so a job killed at any moment (any rank) loses only the tasks in
-//! flight, and the same command resumes from the file.
+//! else happens to it, and so is a position of a task in flight (every rank sends those every
+//! [`Settings::positions_every`]), so a job killed at any moment (any rank) loses only the
+//! pieces counted since, and the same command resumes from the file.
+//!
+//! # Stopping
+//!
+//! Ctrl-C, or SIGTERM from `mpirun` or a scheduler, raises each rank's stop flag. A rank whose
+//! flag is raised, or that gets a stop from rank 0, stops its workers (within milliseconds:
+//! tasks are counted in pieces), sends rank 0 its finished tasks and where the others got,
+//! and ends. Rank 0, once its own flag is raised or some rank has stopped, tells every rank
+//! still counting to stop, records its own workers' results and positions, waits for the
+//! others' (at most [`STOP_WAIT`]), syncs the checkpoint and reports
+//! [`MpiError::Interrupted`]: a resumed run goes on from those positions, on any number of
+//! ranks, or in `nqueens count` (one checkpoint format).
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -17,16 +29,60 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use nqueens::engines::counter::checkpoint::POSITION_INTERVAL;
+use nqueens::engines::counter::pieces::PIECE_ROWS;
 use nqueens::engines::counter::{
-    Checkpoint, CounterError, Report as CountReport, Shard, SplitList, TaskId, TaskResult,
+    Checkpoint, CounterError, Partial, Report as CountReport, Shard, SplitList, TaskId, TaskResult,
 };
 
 use crate::pool::{Done, Pool, Workers};
 use crate::schedule::{Coordinator, Prefetch, RankStats, ScheduleError};
-use crate::wire::{self, MAX_BATCH, MAX_RESULTS, Report, WireError};
+use crate::wire::{Batch, MAX_BATCH, MAX_RESULTS, Phase, Report, WireError};
 
 /// The longest a main thread waits on its pool before it looks for messages again.
 pub const POLL: Duration = Duration::from_millis(1);
+
+/// The longest rank 0 waits, once it stops, for the other ranks' last results and positions
+/// (each sends them within milliseconds of its stop; `mpirun` kills a job about a second after
+/// its SIGTERM).
+pub const STOP_WAIT: Duration = Duration::from_millis(500);
+
+/// How every rank of a job counts.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The row tasks are cut into pieces at: the same on every rank (rank 0's, sent to all),
+    /// since a position names pieces of one cut.
+    pub cut: usize,
+    /// The rank stops when this flag is raised (Ctrl-C, SIGTERM).
+    pub stop: Option<Arc<AtomicBool>>,
+    /// How often the positions of the tasks in flight go to rank 0's checkpoint (besides at a
+    /// stop).
+    pub positions_every: Duration,
+}
+
+impl Settings {
+    /// Pieces of [`PIECE_ROWS`] rows, no stop flag, positions every [`POSITION_INTERVAL`].
+    pub fn new(list: &SplitList) -> Self {
+        Settings {
+            cut: list.cut(PIECE_ROWS),
+            stop: None,
+            positions_every: POSITION_INTERVAL,
+        }
+    }
+
+    fn stop_raised(&self) -> bool {
+        self.stop.as_ref().is_some_and(|f| f.load(Ordering::SeqCst))
+    }
+}
+
+/// How a rank other than 0 ended its part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// Every task it was given is counted and sent.
+    Finished,
+    /// It stopped (its flag, or rank 0's word) and sent where its tasks got.
+    Stopped,
+}
 
 /// What can stop a distributed count.
 #[derive(Debug, thiserror::Error)]
@@ -41,18 +97,21 @@ pub enum MpiError {
     /// A message that is not one.
     #[error("{0}")]
     Wire(#[from] WireError),
-    /// The rank's device (a GPU) failed.
+    /// The rank's workers failed: its device (a GPU), or a task given a position it does not
+    /// have.
     #[error("{0}")]
-    Device(String),
-    /// The stop flag was raised (Ctrl-C, or `mpirun` passing on SIGTERM): the checkpoint
-    /// holds `saved` of the `tasks` tasks.
-    #[error("interrupted: {saved} of {tasks} tasks done")]
+    Workers(String),
+    /// The stop flag was raised (Ctrl-C, or `mpirun` passing on SIGTERM), or a rank stopped:
+    /// the checkpoint holds `saved` of the `tasks` tasks, and positions of `in_part` more.
+    #[error("interrupted: {saved} of {tasks} tasks done, {in_part} more in part")]
     Interrupted {
         /// Tasks done (resumed or counted in this run), all recorded in the checkpoint if there
         /// is one.
         saved: u64,
         /// Tasks in the list.
         tasks: u64,
+        /// Unfinished tasks with a position (some of their pieces done).
+        in_part: u64,
     },
     /// Writing the task times failed.
     #[error("{}", path.display())]
@@ -97,41 +156,48 @@ pub struct Outcome {
 #[derive(Debug)]
 pub struct Coordination {
     list: Arc<SplitList>,
+    settings: Settings,
     checkpoint: Option<Checkpoint>,
     times: Option<TaskTimes>,
     recorded: Vec<(TaskId, TaskResult)>,
+    /// Where the checkpoint's unfinished tasks had got (positions of the job's cut only).
+    positions: Vec<(TaskId, Partial)>,
     started: Instant,
-    stop: Option<Arc<AtomicBool>>,
 }
 
 impl Coordination {
-    /// Opens (or creates) the checkpoint, refusing one of another n or task list. Done before
-    /// the other ranks start, so that a refusal ends the job before any work.
-    pub fn open(list: Arc<SplitList>, checkpoint: Option<&Path>) -> Result<Self, MpiError> {
+    /// Opens (or creates) the checkpoint, refusing one of another n or task list, for a job
+    /// run with `settings` (see [`run`](Self::run) for its stop flag). Done before the other
+    /// ranks start, so that a refusal ends the job before any work. A position of another cut
+    /// row than the job's names other pieces: that task starts over.
+    pub fn open(
+        list: Arc<SplitList>,
+        checkpoint: Option<&Path>,
+        settings: Settings,
+    ) -> Result<Self, MpiError> {
         let started = Instant::now();
-        let (checkpoint, recorded) = match checkpoint {
+        let (checkpoint, recorded, positions) = match checkpoint {
             Some(path) => {
                 let (file, records) = Checkpoint::open(path, &list.header(Shard::ALL))?;
-                (Some(file), records)
+                let positions = file
+                    .positions()
+                    .iter()
+                    .filter(|(_, p)| p.cut as usize == settings.cut)
+                    .copied()
+                    .collect();
+                (Some(file), records, positions)
             }
-            None => (None, Vec::new()),
+            None => (None, Vec::new(), Vec::new()),
         };
         Ok(Coordination {
             list,
+            settings,
             checkpoint,
             times: None,
             recorded,
+            positions,
             started,
-            stop: None,
         })
-    }
-
-    /// Stops the count when `flag` is raised: [`run`](Self::run) then returns
-    /// [`MpiError::Interrupted`] at its next turn (within [`POLL`] and one message), with the
-    /// checkpoint synced and without waiting for the tasks in flight (they are lost, as in a
-    /// killed job).
-    pub fn stop_when(&mut self, flag: Arc<AtomicBool>) {
-        self.stop = Some(flag);
     }
 
     /// Writes one line per task counted in this run to `path`: `ID RANK SECONDS NODES`, in
@@ -160,8 +226,11 @@ impl Coordination {
     }
 
     /// Runs the count: hands out tasks, counts on its own `workers` (threads or a GPU),
-    /// records each result once, until every task is done and every rank has said it is
-    /// finished.
+    /// records each result once and the positions of tasks in flight, until every task is
+    /// done and every rank has said it is finished. Once the settings' stop flag is raised or
+    /// a rank has stopped, it stops the job (module documentation) and returns
+    /// [`MpiError::Interrupted`] within [`STOP_WAIT`] and a few milliseconds, the checkpoint
+    /// synced.
     pub fn run(
         mut self,
         link: &mut impl CoordinatorLink,
@@ -188,27 +257,26 @@ impl Coordination {
         link: &mut impl CoordinatorLink,
         workers: &Workers,
     ) -> Result<Outcome, MpiError> {
-        let list = &self.list;
+        let list = self.list.clone();
         let ranks = link.ranks();
         let threads = workers.threads();
-        let mut coordinator = Coordinator::new(list.len(), ranks, threads, &self.recorded)?;
-        let mut finished = vec![false; ranks];
-        let mut pool = Pool::with(list.clone(), workers);
+        let mut coordinator =
+            Coordinator::new(list.len(), ranks, threads, &self.recorded, &self.positions)?;
+        // Ranks that have finished or stopped (rank 0 is never waited for).
+        let mut ended = vec![false; ranks];
+        ended[0] = true;
+        let mut stopping = false;
+        let mut pool = Pool::with(list.clone(), workers, self.settings.cut);
         // Rank 0's own queue must outlast the longest gap between two turns of this loop (on a
         // loaded machine the loop's thread waits for a core too).
         let mut prefetch = Prefetch::new(workers.queue_slots());
         let (mut worst_gap, mut last_turn) = (Duration::ZERO, Instant::now());
         let (mut own_tasks, mut own_busy) = (0u32, Duration::ZERO);
         let mut own_exhausted = false;
-        let checkpoint = &mut self.checkpoint;
-        let times = &mut self.times;
+        let mut last_positions = Instant::now();
         loop {
-            if self.stop.as_ref().is_some_and(|f| f.load(Ordering::SeqCst)) {
-                pool.detach();
-                return Err(MpiError::Interrupted {
-                    saved: coordinator.sums().done,
-                    tasks: list.len() as u64,
-                });
+            if stopping || self.settings.stop_raised() {
+                return Err(self.wind_down(link, pool, &mut coordinator, &mut ended));
             }
             worst_gap = worst_gap.max(last_turn.elapsed());
             last_turn = Instant::now();
@@ -229,32 +297,39 @@ impl Coordination {
                 waited = true;
                 own_tasks += 1;
                 own_busy += done.busy;
-                add(&mut coordinator, checkpoint, times, 0, &done)?;
+                self.add(&mut coordinator, 0, &done)?;
             }
             if let Some(reason) = pool.failure() {
-                return Err(MpiError::Device(format!("rank 0: {reason}")));
+                return Err(MpiError::Workers(format!("rank 0: {reason}")));
+            }
+            if last_positions.elapsed() >= self.settings.positions_every {
+                last_positions = Instant::now();
+                for (id, partial) in pool.moved() {
+                    self.moved(&mut coordinator, 0, id, &partial)?;
+                }
             }
             while let Some((rank, words)) = link.poll() {
-                let report = Report::decode(&words, list.fingerprint(), list.len())?;
-                coordinator.set_threads(rank, report.threads)?;
-                for done in &report.results {
-                    add(&mut coordinator, checkpoint, times, rank, done)?;
-                }
-                if report.finished {
-                    coordinator.finished(rank)?;
-                    finished[rank] = true;
-                } else if report.want > 0 {
-                    let batch = coordinator.assign(rank, report.want.min(MAX_BATCH))?;
-                    link.send(rank, &wire::encode_batch(&batch));
+                let report = self.receive(&mut coordinator, rank, &words)?;
+                match report.phase {
+                    Phase::Finished => {
+                        coordinator.finished(rank)?;
+                        ended[rank] = true;
+                    }
+                    Phase::Stopped => {
+                        ended[rank] = true;
+                        stopping = true;
+                    }
+                    Phase::Counting if report.want > 0 => {
+                        let batch = coordinator.assign(rank, report.want.min(MAX_BATCH))?;
+                        link.send(rank, &Batch::Tasks(batch).encode());
+                    }
+                    Phase::Counting => {}
                 }
             }
-            if let Some(file) = checkpoint.as_mut() {
+            if let Some(file) = self.checkpoint.as_mut() {
                 file.sync_if_due()?;
             }
-            if coordinator.is_complete()
-                && pool.outstanding() == 0
-                && finished.iter().skip(1).all(|&f| f)
-            {
+            if coordinator.is_complete() && pool.outstanding() == 0 && ended.iter().all(|&e| e) {
                 break;
             }
         }
@@ -270,7 +345,7 @@ impl Coordination {
             total: sums.total,
             unique: sums.unique,
             nodes: sums.nodes,
-            new_nodes: sums.nodes - resumed.nodes,
+            new_nodes: coordinator.new_nodes(),
             elapsed: wall,
         };
         Ok(Outcome {
@@ -279,31 +354,109 @@ impl Coordination {
             wall,
         })
     }
-}
 
-/// Accepts one result and records it.
-fn add(
-    coordinator: &mut Coordinator,
-    checkpoint: &mut Option<Checkpoint>,
-    times: &mut Option<TaskTimes>,
-    rank: usize,
-    done: &Done,
-) -> Result<(), MpiError> {
-    coordinator.complete(rank, done.id, &done.result, done.busy)?;
-    if let Some(file) = checkpoint.as_mut() {
-        file.record(done.id, &done.result)?;
+    /// Stops the job (see the module documentation): every rank still counting is told to
+    /// stop, rank 0's own workers are stopped, and every result and position that comes back
+    /// within [`STOP_WAIT`] is recorded. Returns why the count ended.
+    fn wind_down(
+        &mut self,
+        link: &mut impl CoordinatorLink,
+        pool: Pool,
+        coordinator: &mut Coordinator,
+        ended: &mut [bool],
+    ) -> MpiError {
+        for (rank, _) in ended.iter().enumerate().filter(|&(_, &e)| !e) {
+            link.send(rank, &Batch::Stop.encode());
+        }
+        let stopped = pool.stop();
+        let recorded = stopped
+            .done
+            .iter()
+            .try_for_each(|done| self.add(coordinator, 0, done))
+            .and_then(|()| {
+                stopped
+                    .positions
+                    .iter()
+                    .try_for_each(|(id, partial)| self.moved(coordinator, 0, *id, partial))
+            });
+        if let Err(e) = recorded {
+            return e;
+        }
+        let deadline = Instant::now() + STOP_WAIT;
+        while ended.contains(&false) && Instant::now() < deadline {
+            let Some((rank, words)) = link.poll() else {
+                std::thread::sleep(POLL);
+                continue;
+            };
+            match self.receive(coordinator, rank, &words) {
+                Ok(report) if report.phase != Phase::Counting => ended[rank] = true,
+                Ok(_) => {}
+                Err(e) => return e,
+            }
+        }
+        MpiError::Interrupted {
+            saved: coordinator.sums().done,
+            tasks: self.list.len() as u64,
+            in_part: coordinator.in_part(),
+        }
     }
-    if let Some(times) = times.as_mut() {
-        writeln!(
-            times.file,
-            "{} {rank} {:.9} {}",
-            done.id,
-            done.busy.as_secs_f64(),
-            done.result.nodes
-        )
-        .map_err(|e| times.io_error(e))?;
+
+    /// Reads a rank's report and records its results and positions.
+    fn receive(
+        &mut self,
+        coordinator: &mut Coordinator,
+        rank: usize,
+        words: &[u64],
+    ) -> Result<Report, MpiError> {
+        let report = Report::decode(words, self.list.fingerprint(), self.list.len())?;
+        coordinator.set_threads(rank, report.threads)?;
+        for done in &report.results {
+            self.add(coordinator, rank, done)?;
+        }
+        for (id, partial) in &report.positions {
+            self.moved(coordinator, rank, *id, partial)?;
+        }
+        Ok(report)
     }
-    Ok(())
+
+    /// Accepts one result and records it.
+    fn add(
+        &mut self,
+        coordinator: &mut Coordinator,
+        rank: usize,
+        done: &Done,
+    ) -> Result<(), MpiError> {
+        coordinator.complete(rank, done.id, &done.result, done.busy)?;
+        if let Some(file) = self.checkpoint.as_mut() {
+            file.record(done.id, &done.result)?;
+        }
+        if let Some(times) = self.times.as_mut() {
+            writeln!(
+                times.file,
+                "{} {rank} {:.9} {}",
+                done.id,
+                done.busy.as_secs_f64(),
+                done.result.nodes
+            )
+            .map_err(|e| times.io_error(e))?;
+        }
+        Ok(())
+    }
+
+    /// Accepts where a task in flight has got and records it.
+    fn moved(
+        &mut self,
+        coordinator: &mut Coordinator,
+        rank: usize,
+        id: TaskId,
+        partial: &Partial,
+    ) -> Result<(), MpiError> {
+        coordinator.moved(rank, id, *partial)?;
+        if let Some(file) = self.checkpoint.as_mut() {
+            file.record_position(id, partial)?;
+        }
+        Ok(())
+    }
 }
 
 /// The `--task-times` file.
@@ -323,22 +476,37 @@ impl TaskTimes {
 }
 
 /// Every rank but 0: asks for batches ahead of need, counts them on its `workers` (threads
-/// or a GPU), sends the results back, and returns once rank 0 has no more tasks and every
-/// result is sent.
+/// or a GPU), sends the results back (and the positions of its tasks in flight, every
+/// [`Settings::positions_every`]), and returns once rank 0 has no more tasks and every result
+/// is sent, or once it has stopped (its flag, or rank 0's word) and sent where its tasks got.
 pub fn work(
     list: Arc<SplitList>,
     link: &mut impl WorkerLink,
     workers: impl Into<Workers>,
-) -> Result<(), MpiError> {
+    settings: &Settings,
+) -> Result<Ending, MpiError> {
     let workers = workers.into();
     let threads = workers.threads();
-    let mut pool = Pool::with(list.clone(), &workers);
+    let mut pool = Pool::with(list.clone(), &workers, settings.cut);
     let mut prefetch = Prefetch::new(workers.queue_slots());
-    let (mut requested, mut exhausted) = (None, false);
+    let (mut requested, mut exhausted, mut told_to_stop) = (None, false, false);
     let mut results = Vec::new();
     // The mean task time, over every task this rank counted.
     let (mut tasks, mut busy) = (0u32, Duration::ZERO);
+    let mut last_positions = Instant::now();
+    let send = |link: &mut _, want, phase, results, positions| {
+        let reports = Report::split(list.fingerprint(), threads, want, phase, results, positions);
+        for report in reports {
+            WorkerLink::send(link, &report.encode());
+        }
+    };
     loop {
+        if told_to_stop || settings.stop_raised() {
+            let stopped = pool.stop();
+            results.extend(stopped.done);
+            send(link, 0, Phase::Stopped, results, stopped.positions);
+            return Ok(Ending::Stopped);
+        }
         if let Some(done) = pool.next(POLL) {
             results.push(done);
             while results.len() < MAX_RESULTS {
@@ -351,37 +519,45 @@ pub fn work(
             busy += results.iter().map(|d| d.busy).sum::<Duration>();
         }
         if let Some(reason) = pool.failure() {
-            return Err(MpiError::Device(reason));
+            return Err(MpiError::Workers(reason));
         }
+        let positions = if last_positions.elapsed() >= settings.positions_every {
+            last_positions = Instant::now();
+            pool.moved()
+        } else {
+            Vec::new()
+        };
         let want = if requested.is_some() || exhausted {
             0
         } else {
             prefetch.want(pool.queued()).min(MAX_BATCH)
         };
         let finished = exhausted && pool.outstanding() == 0;
-        if want > 0 || finished || !results.is_empty() {
-            let report = Report {
-                fingerprint: list.fingerprint(),
-                threads,
-                want,
-                finished,
-                results: std::mem::take(&mut results),
+        if want > 0 || finished || !results.is_empty() || !positions.is_empty() {
+            let phase = if finished {
+                Phase::Finished
+            } else {
+                Phase::Counting
             };
-            link.send(&report.encode());
+            send(link, want, phase, std::mem::take(&mut results), positions);
             if want > 0 {
                 requested = Some(Instant::now());
             }
         }
         if finished {
-            return Ok(());
+            return Ok(Ending::Finished);
         }
         if let Some(words) = link.poll() {
-            let batch = wire::decode_batch(&words, list.len())?;
-            if let (Some(sent), Some(mean)) = (requested.take(), busy.checked_div(tasks)) {
-                prefetch.observe(sent.elapsed(), mean);
+            match Batch::decode(&words, list.len())? {
+                Batch::Stop => told_to_stop = true,
+                Batch::Tasks(batch) => {
+                    if let (Some(sent), Some(mean)) = (requested.take(), busy.checked_div(tasks)) {
+                        prefetch.observe(sent.elapsed(), mean);
+                    }
+                    exhausted = batch.is_empty();
+                    pool.push(&batch);
+                }
             }
-            exhausted = batch.is_empty();
-            pool.push(&batch);
         }
     }
 }

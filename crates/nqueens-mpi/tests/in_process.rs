@@ -1,14 +1,21 @@
 //! The whole protocol without MPI: rank 0 and P − 1 worker ranks as threads, linked by
 //! channels, counting real boards with and without a checkpoint.
 
+use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
+use std::time::Duration;
 
 use nqueens::engines::counter::checkpoint::record_line;
-use nqueens::engines::counter::{SplitList, TaskCounter, TaskId};
+use nqueens::engines::counter::{
+    Checkpoint, Counter, RunOptions, Shard, SplitList, TaskCounter, TaskId,
+};
 use nqueens::instances::oeis;
 use nqueens_mpi::pool::Workers;
-use nqueens_mpi::{Coordination, CoordinatorLink, MpiError, Outcome, WorkerLink, work};
+use nqueens_mpi::{
+    Coordination, CoordinatorLink, Ending, MpiError, Outcome, Settings, WorkerLink, work,
+};
 
 struct Hub {
     inbox: Receiver<(usize, Vec<u64>)>,
@@ -76,14 +83,34 @@ fn mixed_job(
     checkpoint: Option<&std::path::Path>,
     times: Option<&std::path::Path>,
 ) -> Result<Outcome, MpiError> {
-    let mut coordination = Coordination::open(list.clone(), checkpoint)?;
+    let settings = |_| Settings::new(list);
+    job_with_settings(list, ranks, workers, settings, checkpoint, times).0
+}
+
+/// Runs a job whose ranks count with `workers(rank)` under `settings(rank)`; returns rank 0's
+/// outcome and how the other ranks ended.
+fn job_with_settings(
+    list: &Arc<SplitList>,
+    ranks: usize,
+    workers: impl Fn(usize) -> Workers + Sync,
+    settings: impl Fn(usize) -> Settings + Sync,
+    checkpoint: Option<&std::path::Path>,
+    times: Option<&std::path::Path>,
+) -> (Result<Outcome, MpiError>, Vec<Ending>) {
+    let mut coordination = match Coordination::open(list.clone(), checkpoint, settings(0)) {
+        Ok(coordination) => coordination,
+        Err(e) => return (Err(e), Vec::new()),
+    };
     if let Some(path) = times {
-        coordination.record_task_times(path)?;
+        if let Err(e) = coordination.record_task_times(path) {
+            return (Err(e), Vec::new());
+        }
     }
     let (up, inbox) = channel();
     let mut outboxes = Vec::new();
-    let workers = &workers;
+    let (workers, settings) = (&workers, &settings);
     std::thread::scope(|scope| {
+        let mut others = Vec::new();
         for rank in 1..ranks {
             let (down_sender, down) = channel();
             outboxes.push(down_sender);
@@ -93,10 +120,18 @@ fn mixed_job(
                 down,
             };
             let list = list.clone();
-            scope.spawn(move || work(list, &mut spoke, workers(rank)).unwrap());
+            others
+                .push(scope.spawn(move || {
+                    work(list, &mut spoke, workers(rank), &settings(rank)).unwrap()
+                }));
         }
         let mut hub = Hub { inbox, outboxes };
-        coordination.run(&mut hub, workers(0))
+        let outcome = coordination.run(&mut hub, workers(0));
+        // An interrupted rank 0 does not wait for every rank (MPI_Abort ends them): here they
+        // end on its word, and their channel to it closes with the hub.
+        drop(hub);
+        let endings = others.into_iter().map(|h| h.join().unwrap()).collect();
+        (outcome, endings)
     })
 }
 
@@ -184,7 +219,8 @@ fn a_killed_job_resumes_from_its_checkpoint_without_double_counting() {
     assert_eq!(again.report.resumed, list.len() as u64);
     // A checkpoint of another n, or of another split of the same n, is refused up front.
     for other in [SplitList::new(11, 0), SplitList::new(12, 1)] {
-        let err = Coordination::open(Arc::new(other), Some(&path)).unwrap_err();
+        let settings = Settings::new(&other);
+        let err = Coordination::open(Arc::new(other), Some(&path), settings).unwrap_err();
         assert!(matches!(err, MpiError::Counter(_)), "{err}");
         assert!(err.to_string().starts_with("checkpoint "), "{err}");
     }
@@ -220,14 +256,14 @@ fn task_times_name_every_task_of_the_run_once() {
     assert!(seen.iter().all(|&s| s));
     assert_eq!(nodes, outcome.report.nodes);
     // A file that cannot be created stops the count before it starts.
-    let mut c = Coordination::open(list, None).unwrap();
+    let settings = Settings::new(&list);
+    let mut c = Coordination::open(list, None, settings).unwrap();
     let err = c.record_task_times(dir.path()).unwrap_err();
     assert!(matches!(err, MpiError::Io { .. }), "{err}");
 }
 
 #[test]
 fn a_raised_stop_flag_ends_the_count_and_the_same_command_resumes() {
-    use std::sync::atomic::AtomicBool;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("n11.ckpt");
     let list = Arc::new(SplitList::new(11, 0));
@@ -243,15 +279,22 @@ fn a_raised_stop_flag_ends_the_count_and_the_same_command_resumes() {
     }
     std::fs::write(&path, &text).unwrap();
     // Ctrl-C before the first turn: nothing new is counted, the checkpoint is kept as it was.
-    let mut coordination = Coordination::open(list.clone(), Some(&path)).unwrap();
-    coordination.stop_when(Arc::new(AtomicBool::new(true)));
+    let settings = Settings {
+        stop: Some(Arc::new(AtomicBool::new(true))),
+        ..Settings::new(&list)
+    };
+    let coordination = Coordination::open(list.clone(), Some(&path), settings).unwrap();
     let (_up, inbox) = channel();
     let mut hub = Hub {
         inbox,
         outboxes: Vec::new(),
     };
     match coordination.run(&mut hub, Workers::Threads(1)) {
-        Err(MpiError::Interrupted { saved, tasks }) => {
+        Err(MpiError::Interrupted {
+            saved,
+            tasks,
+            in_part: 0,
+        }) => {
             assert_eq!((saved, tasks), (done.len() as u64, list.len() as u64));
         }
         other => panic!("not interrupted: {other:?}"),
@@ -265,4 +308,190 @@ fn a_raised_stop_flag_ends_the_count_and_the_same_command_resumes() {
     let outcome = job(&list, 2, 1, Some(&path)).unwrap();
     assert_eq!(outcome.report.total, oeis::total(11).unwrap());
     assert_eq!(outcome.report.resumed, done.len() as u64);
+}
+
+/// What a resumed job must place, node for node, when it goes on from the checkpoint at
+/// `path` with pieces cut at row `cut`: the whole count's queens less those of the recorded
+/// tasks and of the positions it takes up.
+fn nodes_left(list: &SplitList, path: &Path, cut: usize, whole: u128) -> (u128, usize) {
+    let (file, records) = Checkpoint::open(path, &list.header(Shard::ALL)).unwrap();
+    let recorded: u128 = records.iter().map(|(_, r)| u128::from(r.nodes)).sum();
+    let taken: Vec<_> = file
+        .positions()
+        .iter()
+        .filter(|(_, p)| p.cut as usize == cut && p.pieces > 0)
+        .collect();
+    let placed: u128 = taken.iter().map(|(_, p)| u128::from(p.found.nodes)).sum();
+    (whole - recorded - placed, taken.len())
+}
+
+/// Raises `flag` after `delay`, from a thread of its own.
+fn raise_later(flag: &Arc<AtomicBool>, delay: Duration) {
+    let flag = flag.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(delay);
+        flag.store(true, Ordering::SeqCst);
+    });
+}
+
+/// A job stopped inside its tasks (first by one worker rank's own signal, which stops the
+/// whole job, then by every rank's, until the checkpoint holds a task in part: a stop that
+/// lands between a task's start and its first piece leaves none) keeps the pieces of its
+/// tasks in flight, on every rank, in the checkpoint; the resumed job goes on from them to the
+/// exact count, node for node, placing only the queens that were left.
+#[test]
+fn a_stopped_job_keeps_the_pieces_of_its_tasks_on_every_rank_and_resumes_from_them() {
+    let n = 17;
+    let list = Arc::new(SplitList::new(n, 0));
+    // Pieces of 7 rows: the tasks of n = 17 cut at row 10, dozens of pieces each.
+    let cut = list.cut(7);
+    assert_eq!(cut, 10);
+    let threads = |_| Workers::Threads(1);
+    let whole = job(&list, 2, 1, None).unwrap().report;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("n17.ckpt");
+    let mut stops = 0;
+    let (left, taken) = loop {
+        let stopped_ranks = if stops == 0 { &[2][..] } else { &[0, 1, 2] };
+        let flag = Arc::new(AtomicBool::new(false));
+        let settings = |rank| Settings {
+            cut,
+            stop: stopped_ranks.contains(&rank).then(|| flag.clone()),
+            positions_every: Duration::from_secs(3600),
+        };
+        raise_later(&flag, Duration::from_millis(150));
+        let (outcome, endings) = job_with_settings(&list, 3, threads, settings, Some(&path), None);
+        assert!(
+            matches!(outcome, Err(MpiError::Interrupted { .. })),
+            "not interrupted: {outcome:?}"
+        );
+        // Every worker rank stopped (on its own flag, or on rank 0's word).
+        assert_eq!(endings, [Ending::Stopped, Ending::Stopped]);
+        stops += 1;
+        let (left, taken) = nodes_left(&list, &path, cut, whole.nodes);
+        if taken > 0 {
+            break (left, taken);
+        }
+        assert!(stops < 10, "no stop left a task in part");
+    };
+    assert!(taken > 0);
+    let settings = |_| Settings {
+        cut,
+        ..Settings::new(&list)
+    };
+    let (outcome, _) = job_with_settings(&list, 2, threads, settings, Some(&path), None);
+    let report = outcome.unwrap().report;
+    assert_eq!(report.total, oeis::total(n).unwrap());
+    assert_eq!(report.nodes, whole.nodes, "node for node");
+    assert_eq!(report.new_nodes, left, "went on from the positions");
+}
+
+/// A rank counting on a device (here the CPU stand-in for a GPU) stops between two batches of
+/// pieces and says where its task in part got; the job resumes from there node for node.
+#[test]
+fn a_device_rank_stops_between_batches_and_its_task_goes_on_from_its_pieces() {
+    use nqueens::engines::counter::SharedDevice;
+    use nqueens::engines::counter::device::SplitOnCpu;
+    let n = 16;
+    let list = Arc::new(SplitList::new(n, 0));
+    let cut = list.cut(7);
+    let whole = job(&list, 2, 1, None).unwrap().report;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("n16.ckpt");
+    let workers = |rank: usize| match rank {
+        1 => Workers::Device(SharedDevice::new(SplitOnCpu::default())),
+        _ => Workers::Threads(1),
+    };
+    let mut stops = 0;
+    let (left, taken) = loop {
+        let flag = Arc::new(AtomicBool::new(false));
+        let settings = |_| Settings {
+            cut,
+            stop: Some(flag.clone()),
+            positions_every: Duration::from_secs(3600),
+        };
+        raise_later(&flag, Duration::from_millis(100));
+        let (outcome, endings) = job_with_settings(&list, 2, workers, settings, Some(&path), None);
+        assert!(
+            matches!(outcome, Err(MpiError::Interrupted { .. })),
+            "not interrupted: {outcome:?}"
+        );
+        assert_eq!(endings, [Ending::Stopped]);
+        stops += 1;
+        let (left, taken) = nodes_left(&list, &path, cut, whole.nodes);
+        if taken > 0 {
+            break (left, taken);
+        }
+        assert!(stops < 10, "no stop left a task in part");
+    };
+    assert!(taken > 0);
+    let settings = |_| Settings {
+        cut,
+        ..Settings::new(&list)
+    };
+    let (outcome, _) = job_with_settings(&list, 2, workers, settings, Some(&path), None);
+    let report = outcome.unwrap().report;
+    assert_eq!(report.total, oeis::total(n).unwrap());
+    assert_eq!(report.nodes, whole.nodes, "node for node");
+    assert_eq!(report.new_nodes, left, "went on from the positions");
+}
+
+/// A checkpoint that `nqueens count` left with tasks in part (its pieces cut where the job
+/// cuts them) is resumed by a job from those positions.
+#[test]
+fn a_job_resumes_a_count_checkpoint_from_its_positions() {
+    let n = 15;
+    let list = Arc::new(SplitList::new(n, 0));
+    let whole = job(&list, 2, 1, None).unwrap().report;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("n15.ckpt");
+    let options = RunOptions {
+        checkpoint: Some(path.clone()),
+        shard: None,
+    };
+    let cut = list.cut(7);
+    // A node budget stops each count a tenth further on; a stop right after a task ends (the
+    // budget is checked on its result) leaves that thread's next task with no piece done.
+    let (left, taken) = (1..10)
+        .find_map(|stops| {
+            let mut counter = Counter::new(2);
+            counter.piece_rows = 7;
+            counter.limits.nodes = Some((whole.nodes / 10) as u64);
+            assert!(counter.run(n, &options).is_err(), "stop {stops}");
+            Some(nodes_left(&list, &path, cut, whole.nodes)).filter(|&(_, taken)| taken > 0)
+        })
+        .expect("the count left a task in part");
+    assert!(taken > 0);
+    let settings = |_| Settings {
+        cut,
+        ..Settings::new(&list)
+    };
+    let threads = |_| Workers::Threads(1);
+    let (outcome, _) = job_with_settings(&list, 3, threads, settings, Some(&path), None);
+    let report = outcome.unwrap().report;
+    assert_eq!(report.total, oeis::total(n).unwrap());
+    assert_eq!(report.nodes, whole.nodes);
+    assert_eq!(report.new_nodes, left);
+}
+
+/// Positions sent while the job runs (here every few milliseconds) reach the checkpoint, so
+/// a job killed outright loses only the pieces counted since.
+#[test]
+fn positions_reach_the_checkpoint_while_the_job_runs() {
+    let n = 16;
+    let list = Arc::new(SplitList::new(n, 0));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("n16.ckpt");
+    let cut = list.cut(7);
+    let settings = |_| Settings {
+        cut,
+        stop: None,
+        positions_every: Duration::from_millis(5),
+    };
+    let threads = |_| Workers::Threads(1);
+    let (outcome, _) = job_with_settings(&list, 3, threads, settings, Some(&path), None);
+    assert_eq!(outcome.unwrap().report.total, oeis::total(n).unwrap());
+    let text = std::fs::read_to_string(&path).unwrap();
+    let positions = text.lines().filter(|l| l.contains(':')).count();
+    assert!(positions > 0, "no position written while running");
 }

@@ -4,12 +4,16 @@
 //! A solve runs in rounds of [`ROUND`] conflicts with the GIL released; between rounds the
 //! solver looks at Python's signals, so Ctrl-C stops even a hard formula within a round (tens of
 //! milliseconds). Learnt clauses stay between rounds, so the rounds cost little.
+//!
+//! `True` and `False` are proven answers only: an outcome that is neither (memory refused, a
+//! limit, an interrupt) is a Python exception ([`stop_error`]) or, for the conflict budget of
+//! `solve_limited`, `None`; it never reads as "unsatisfiable".
 
 use std::fs::File;
 use std::io::BufWriter;
 use std::sync::Mutex;
 
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use sat::{Limits, Lit, Options, Outcome, StopReason};
 
@@ -28,6 +32,23 @@ fn literal(number: i64) -> PyResult<Lit> {
             format!("literal {number} is out of range (variables run from 1 to 2^31 - 1)")
         })
     })
+}
+
+/// The exception for a search that ended without an answer.
+fn stop_error(reason: StopReason, solver: &sat::Solver) -> PyErr {
+    match reason {
+        StopReason::OutOfMemory => {
+            let wanted = match sat::ClauseSink::status(solver) {
+                Err(sat::Error::OutOfMemory { bytes }) => format!(" (about {bytes} bytes wanted)"),
+                _ => String::new(),
+            };
+            PyMemoryError::new_err(format!("the formula does not fit in memory{wanted}"))
+        }
+        StopReason::Stopped => PyKeyboardInterrupt::new_err("the search was stopped"),
+        StopReason::Conflicts | StopReason::Time => {
+            PyRuntimeError::new_err(format!("the search gave up: {reason}"))
+        }
+    }
 }
 
 /// The solver behind `nqueens.sat.Solver`.
@@ -93,7 +114,9 @@ impl Core {
         Ok(())
     }
 
-    /// Decides the formula under `assumptions`; `None` when `conflicts` ran out first.
+    /// Decides the formula under `assumptions`: `True` or `False` proven, `None` when
+    /// `conflicts` ran out first; raises `MemoryError` when the formula does not fit (and
+    /// `KeyboardInterrupt` on Ctrl-C) rather than answer without a proof.
     #[pyo3(signature = (assumptions, conflicts = None))]
     fn solve(
         &mut self,
@@ -138,7 +161,6 @@ impl Core {
                         }
                     }
                 }
-                Outcome::Unknown(StopReason::Time) => break None,
                 other => break Some(other),
             }
         };
@@ -155,7 +177,8 @@ impl Core {
                 self.status = Some(true);
                 Ok(Some(true))
             }
-            Some(_) => {
+            Some(Outcome::Unknown(reason)) => Err(stop_error(reason, &solver)),
+            Some(Outcome::Unsat) => {
                 self.core = Some(
                     solver
                         .failed_assumptions()

@@ -67,3 +67,95 @@ def test_budget():
     solver = sat.Solver(bootstrap_with=queens_cnf(8))
     solver.conf_budget(1_000_000)
     assert solver.solve_limited() is True
+
+
+def test_budget_out_is_none_not_unsat():
+    # Pigeonhole 8 into 7: unsatisfiable, but not within 10 conflicts.
+    holes, pigeons = 7, 8
+    var = lambda p, h: p * holes + h + 1  # noqa: E731
+    clauses = [[var(p, h) for h in range(holes)] for p in range(pigeons)]
+    for h in range(holes):
+        for p in range(pigeons):
+            for q in range(p + 1, pigeons):
+                clauses.append([-var(p, h), -var(q, h)])
+    solver = sat.Solver(bootstrap_with=clauses)
+    solver.conf_budget(10)
+    assert solver.solve_limited() is None
+    assert solver.get_status() is None and solver.get_core() is None
+    assert solver.solve() is False
+
+
+def test_a_formula_too_big_for_memory_raises_rather_than_answers_unsat():
+    # Variable 2^31 - 1 asks for 2^31 variables: far more memory than any machine gives.
+    solver = sat.Solver()
+    solver.add_clause([2**31 - 1])
+    with pytest.raises(MemoryError, match="does not fit in memory"):
+        solver.solve()
+    assert solver.get_status() is None
+    with pytest.raises(MemoryError):
+        solver.solve_limited()
+
+
+def test_under_a_memory_cap_too(tmp_path):
+    # 2^26 variables (about 10 GB) under a 1 GiB address-space cap, in a child process.
+    import subprocess
+    import sys
+
+    script = (
+        "import resource, sys\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))\n"
+        "from nqueens import sat\n"
+        "s = sat.Solver()\n"
+        "s.add_clause([2**26])\n"
+        "try:\n"
+        "    print(s.solve())\n"
+        "except MemoryError as e:\n"
+        "    print('MemoryError', e)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("MemoryError the formula does not fit in memory"), done.stdout
+
+
+def test_incremental_queries_against_brute_force():
+    # A sequence of related queries: clauses added between solves, different assumptions each
+    # time, each answer held to every assignment of the 8 variables.
+    import itertools
+    import random
+
+    rng = random.Random(7)
+    n = 8
+    solver = sat.Solver()
+    clauses = []
+
+    def models(assumed):
+        for bits in itertools.product((False, True), repeat=n):
+            value = lambda lit: bits[abs(lit) - 1] == (lit > 0)  # noqa: E731
+            if all(value(a) for a in assumed) and all(any(value(l) for l in c) for c in clauses):
+                yield bits
+
+    for step in range(60):
+        if step % 3 == 0:
+            clause = [rng.choice((1, -1)) * rng.randint(1, n) for _ in range(3)]
+            clauses.append(clause)
+            solver.add_clause(clause)
+        assumed = [rng.choice((1, -1)) * v for v in rng.sample(range(1, n + 1), rng.randint(0, 3))]
+        expected = next(models(assumed), None) is not None
+        assert solver.solve(assumptions=assumed) is expected, (step, clauses, assumed)
+        if expected:
+            model = set(solver.get_model())
+            assert all(a in model for a in assumed)
+            assert all(any(l in model for l in c) for c in clauses)
+        else:
+            core = solver.get_core()
+            assert set(core) <= set(assumed)
+            assert next(models(core), None) is None, (core, clauses)
+
+
+def test_documented_incremental_example():
+    s = sat.Solver(bootstrap_with=[[1, 2, 3], [-1, -2], [-2, -3], [-1, -3]])
+    forced = [lit for lit in (1, -1, 2, -2, 3, -3) if not s.solve(assumptions=[-lit])]
+    assert forced == []
+    s.add_clause([-3])
+    assert s.solve(assumptions=[-1, -2]) is False
+    assert set(s.get_core()) <= {-1, -2} and s.get_core()

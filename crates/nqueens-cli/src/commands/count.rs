@@ -8,7 +8,7 @@ use std::time::Instant;
 use anyhow::{Result, anyhow, bail};
 use clap::Args;
 use nqueens::Job;
-use nqueens::engines::counter::{self, Checkpoint, Counter, CounterError, RunOptions, Shard};
+use nqueens::engines::counter::{self, Counter, CounterError, RunOptions, Shard};
 use nqueens::methods::Method;
 
 use crate::args::{BoardArgs, MethodArgs, all_cores};
@@ -187,10 +187,10 @@ fn run_counter(
             method.name()
         );
     }
-    if problem.is_completion() {
-        // The task list, its checkpoints and shards are the whole board's.
+    if problem.is_completion() && args.shard.is_some() {
+        // Shard results add up to the whole board's published counts.
         bail!(
-            "--checkpoint and --shard count whole boards only, not boards with fixed queens or blocked squares (leave them out: such a count runs on the CPU threads without them)"
+            "--shard splits whole boards only, not boards with fixed queens or blocked squares (leave it out; --checkpoint makes such a count resumable)"
         );
     }
     let job = if args.unique {
@@ -227,12 +227,22 @@ fn run_counter(
         checkpoint: args.checkpoint.clone(),
         shard: args.shard,
     };
-    let report = counter.run(problem.n(), &options);
+    let report = counter.run_problem(problem, args.unique, &options);
     if crate::interrupt::requested() {
         drop(progress);
-        return Err(interrupted_count(problem.n(), &options).into());
+        return Err(interrupted_count(&counter, &options).into());
     }
-    let report = report.map_err(wrong_total_fails)?;
+    let report = match report {
+        Err(nqueens::Error::GaveUp { method, reason }) if options.checkpoint.is_some() => {
+            // Say what the checkpoint kept, as an interruption does.
+            drop(progress);
+            let gave_up = crate::gave_up_line(&reason.to_string(), &format!("{method} method"));
+            let kept = saved_line(&counter, &options).unwrap_or_default();
+            eprintln!("{gave_up}{kept}");
+            return Ok(Status::GaveUp);
+        }
+        report => report.map_err(wrong_total_fails)?,
+    };
     drop(progress);
     args.method.report(&counter, report.elapsed);
     if let (true, Some(device)) = (args.method.stats, &counter.device) {
@@ -261,37 +271,37 @@ fn run_counter(
 }
 
 /// What an interrupted counter run kept: the tasks in its checkpoint, if it has one.
-fn interrupted_count(n: u32, options: &RunOptions) -> Interrupted {
+fn interrupted_count(counter: &Counter, options: &RunOptions) -> Interrupted {
     let seconds = crate::interrupt::elapsed_seconds();
-    let Some(path) = &options.checkpoint else {
-        return Interrupted(format!(
+    match (&options.checkpoint, saved_line(counter, options)) {
+        (None, _) => Interrupted(format!(
             "interrupted after {seconds:.1} s: no checkpoint, nothing saved (use --checkpoint \
              FILE to make a count resumable)"
-        ));
-    };
-    let tasks = counter::TaskList::new(n);
-    let shard = options.shard.unwrap_or(Shard::ALL);
-    let total = shard.len_of(tasks.len());
-    // The run has ended and released the file: read back what it holds.
-    let header = counter::checkpoint::Header::new(&tasks, shard);
-    match Checkpoint::open(path, &header) {
-        Ok((file, records)) => {
-            // Tasks stopped midway keep the pieces they finished.
-            let in_part = match file.positions().len() {
-                0 => String::new(),
-                k => format!(", and {k} more in part"),
-            };
-            Interrupted(format!(
-                "interrupted: {} of {total} tasks saved in {}{in_part} — run the same command to resume",
-                records.len(),
-                path.display()
-            ))
-        }
-        Err(e) => Interrupted(format!(
-            "interrupted after {seconds:.1} s: the checkpoint {} cannot be read back ({e})",
+        )),
+        (Some(_), Some(kept)) => Interrupted(format!("interrupted{kept}")),
+        // Stopped before the run had its books in order (opening the checkpoint, say).
+        (Some(path), None) => Interrupted(format!(
+            "interrupted after {seconds:.1} s: run the same command to resume from {}",
             path.display()
         )),
     }
+}
+
+/// `: K of T tasks saved in FILE, and P more in part — run the same command to resume`, for
+/// a run that had its checkpoint open.
+fn saved_line(counter: &Counter, options: &RunOptions) -> Option<String> {
+    let path = options.checkpoint.as_ref()?;
+    let saved = counter.saved()?;
+    let in_part = match saved.in_part {
+        0 => String::new(),
+        k => format!(", and {k} more in part"),
+    };
+    Some(format!(
+        ": {} of {} tasks saved in {}{in_part} — run the same command to resume",
+        saved.done,
+        saved.tasks,
+        path.display()
+    ))
 }
 
 /// A count that contradicts the published one is a failed check (exit 1), not a usage error.

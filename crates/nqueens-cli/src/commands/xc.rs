@@ -31,7 +31,9 @@ use crate::progress::ProgressLine;
 /// resuming where it paused, until one finds a solution or proves there is none. It costs at
 /// most about twice the declared search, the answer is the same on every run, and a problem
 /// ordered well by hand still gets its declared first solution. With --seed, that seed's
-/// order alone.
+/// order alone: every item's options shuffled, and ties between items going to the first in
+/// a random order of the items, both drawn from the seed before the search, so a seeded
+/// search costs what the declared one does.
 ///
 /// Two engines search the same tree (the same nodes, the same solutions in the same order,
 /// for every seed): dancing links for any problem, and bit sets, many times faster, for

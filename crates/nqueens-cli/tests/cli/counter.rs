@@ -30,11 +30,11 @@ fn auto_counts_with_the_counter_with_or_without_fixed_queens() {
         assert_eq!(by_counter.0, 0, "{}", by_counter.2);
         assert_eq!(by_counter.1, by_backtrack.1, "{args:?}");
     }
-    // Checkpoints and shards are the whole board's: a completion is refused with them.
+    // Shards are the whole board's: a completion is refused with them (a checkpoint takes it).
     assert_one_line_error(
         &["count", "8", "--fix", "1:1", "--shard", "1/2"],
         2,
-        "--checkpoint and --shard count whole boards only",
+        "--shard splits whole boards only",
     );
     assert_one_line_error(&["solve", "8", "--method", "counter"], 2, "it only counts");
     // The baseline is still there.

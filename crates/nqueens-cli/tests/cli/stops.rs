@@ -85,10 +85,20 @@ fn a_time_limit_ends_a_count_of_30_with_exit_3() {
 #[test]
 fn sigint_and_sigterm_end_a_count_of_30_and_keep_its_tasks_in_part() {
     let dir = tempfile::tempdir().unwrap();
-    for (name, sig) in [("SIGINT", libc::SIGINT), ("SIGTERM", libc::SIGTERM)] {
+    // The whole board, and a board with a blocked square (its own tasks and checkpoint).
+    for (name, sig, board) in [
+        ("SIGINT", libc::SIGINT, &["30"][..]),
+        ("SIGTERM", libc::SIGTERM, &["30"]),
+        ("SIGTERM-blocked", libc::SIGTERM, &["30", "--block", "1:1"]),
+    ] {
         let checkpoint = dir.path().join(format!("{name}.ckpt"));
         let path = checkpoint.to_str().unwrap();
-        let child = spawn(&["count", "30", "-j", "2", "--checkpoint", path]);
+        let with = |more: &[&str]| -> Vec<String> {
+            let args = ["count"].iter().chain(board).chain(more);
+            args.map(|a| a.to_string()).collect()
+        };
+        let args = with(&["-j", "2", "--checkpoint", path]);
+        let child = spawn(&args.iter().map(String::as_str).collect::<Vec<_>>());
         // Signal once the run has written its header and counted a while.
         let deadline = Instant::now() + Duration::from_secs(30);
         while std::fs::metadata(&checkpoint).map_or(0, |m| m.len()) == 0
@@ -103,27 +113,27 @@ fn sigint_and_sigterm_end_a_count_of_30_and_keep_its_tasks_in_part() {
         assert_eq!(out.status.code(), Some(130), "{name}: {stderr}");
         let kept = positions(&checkpoint);
         assert!(!kept.is_empty(), "{name}: no task kept its pieces");
-        assert_eq!(
-            stderr,
-            format!(
-                "interrupted: 0 of 3822562 tasks saved in {path}, and {} more in part — run the same command to resume\n",
-                kept.len()
-            ),
-            "{name}"
+        let tasks = if board.len() == 1 { "3822562" } else { "tasks" };
+        let said = format!(
+            " tasks saved in {path}, and {} more in part — run the same command to resume\n",
+            kept.len()
         );
+        assert!(
+            stderr.starts_with("interrupted: 0 of ") && stderr.ends_with(&said),
+            "{name}: {stderr}"
+        );
+        assert!(stderr.contains(&format!(" of {tasks}")) || board.len() > 1);
         // The same command resumes those tasks from their pieces (here stopped again by a
-        // time limit, further on).
-        let (code, _, stderr) = run(&[
-            "count",
-            "30",
-            "-j",
-            "2",
-            "--checkpoint",
-            path,
-            "--time-limit",
-            "1",
-        ]);
+        // time limit, further on, saying what it kept).
+        let args = with(&["-j", "2", "--checkpoint", path, "--time-limit", "1"]);
+        let (code, _, stderr) = run(&args.iter().map(String::as_str).collect::<Vec<_>>());
         assert_eq!(code, 3, "{stderr}");
+        assert!(
+            stderr.starts_with("gave up: time limit reached (counter method): 0 of ")
+                && stderr.contains(&format!(" tasks saved in {path}, and "))
+                && stderr.ends_with(" more in part — run the same command to resume\n"),
+            "{name}: {stderr}"
+        );
         let further = positions(&checkpoint);
         for (id, pieces) in kept {
             let last = further.iter().rev().find(|&&(task, _)| task == id);
@@ -183,6 +193,75 @@ fn a_count_stopped_inside_its_tasks_resumes_to_the_exact_total_node_for_node() {
         .unwrap()
         .into();
     assert_eq!(total, oeis::total(16).unwrap());
+}
+
+/// A board with a fixed queen and blocked squares (no symmetry left), counted by the counter
+/// under masks and stopped inside its tasks again and again by a node budget: each stop says
+/// what it kept, and the resumed count equals the uninterrupted one and plain backtracking's.
+#[test]
+fn a_masked_count_stopped_inside_its_tasks_resumes_to_the_exact_total() {
+    let board = [
+        "count", "15", "--fix", "1:3", "--block", "8:8", "--block", "12:5",
+    ];
+    let with = |more: &[&str]| -> Vec<String> {
+        board.iter().chain(more).map(|a| a.to_string()).collect()
+    };
+    let run_with = |more: &[&str]| {
+        let args = with(more);
+        run(&args.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    let (code, whole, stderr) = run_with(&["--stats"]);
+    assert_eq!(code, 0, "{stderr}");
+    let nodes: u64 = stderr
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("nodes="))
+        .and_then(|v| v.parse().ok())
+        .expect("--stats names the nodes");
+    let (code, backtracked, _) = run_with(&["--method", "backtrack"]);
+    assert_eq!((code, &backtracked), (0, &whole));
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint = dir.path().join("masked.ckpt");
+    let path = checkpoint.to_str().unwrap();
+    let (mut stops, mut in_part) = (0, 0);
+    let resumed = loop {
+        // Pieces of 8 rows (the tasks cut at row 7), and a budget of a sixth of the count a
+        // run.
+        let out = StdCommand::new(assert_cmd::cargo::cargo_bin("nqueens"))
+            .args(with(&["--checkpoint", path]))
+            .env("NQUEENS_PIECE_ROWS", "8")
+            .env("NQUEENS_NODE_LIMIT", (nodes / 6).to_string())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        match out.status.code() {
+            Some(0) => break String::from_utf8(out.stdout).unwrap(),
+            Some(3) => {
+                stops += 1;
+                in_part += positions(&checkpoint).len();
+                assert!(
+                    stderr.starts_with("gave up: node limit reached (counter method): ")
+                        && stderr.contains(&format!(" tasks saved in {path}"))
+                        && stderr.ends_with(" — run the same command to resume\n"),
+                    "{stderr}"
+                );
+            }
+            code => panic!("{code:?}: {stderr}"),
+        }
+        assert!(stops < 60, "the count never finished");
+    };
+    assert!(stops >= 3, "{stops}");
+    assert!(in_part > 0, "no run stopped inside a task");
+    assert_eq!(resumed, whole);
+    // The checkpoint is this board's: another board, or the bare board, is refused.
+    let (code, _, stderr) = run(&["count", "15", "--fix", "1:3", "--checkpoint", path]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("was written for another board (board "),
+        "{stderr}"
+    );
+    let (code, _, stderr) = run(&["count", "15", "--checkpoint", path]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("not the bare board"), "{stderr}");
 }
 
 /// The binary with `args`, output piped, in an address space of 4 GB (`ulimit -v 4000000`).

@@ -12,6 +12,22 @@ Literals are DIMACS integers: variable ``v`` (from 1, as in DIMACS) is ``v``, it
 
 Solves release the GIL and answer Ctrl-C. A ``proof=`` path receives a DRAT proof of every
 unsatisfiable answer (check it with ``drat-trim formula.cnf proof.drat``).
+
+``True`` and ``False`` are always proven answers. A search that ends without one raises:
+``MemoryError`` when the formula does not fit in memory, ``KeyboardInterrupt`` on Ctrl-C;
+only :meth:`Solver.solve_limited` answers ``None``, when its conflict budget ran out (PySAT's
+convention).
+
+Incremental use: clauses may be added between solves, and each solve takes its own
+assumptions; what the solver learnt stays. A sequence of related queries, each asking which
+literals are forced::
+
+    s = Solver(bootstrap_with=[[1, 2, 3], [-1, -2], [-2, -3], [-1, -3]])
+    forced = [lit for lit in (1, -1, 2, -2, 3, -3) if not s.solve(assumptions=[-lit])]
+    # [] : exactly one of 1, 2, 3 is true, and any one may be
+    s.add_clause([-3])
+    s.solve(assumptions=[-1, -2])      # False
+    s.get_core()                       # [-1, -2] (or a part of it: these cannot hold together)
 """
 
 from __future__ import annotations
@@ -69,14 +85,15 @@ class Solver:
     def solve(self, assumptions: Iterable[int] = ()) -> bool:
         """Whether the formula has a model with every literal of ``assumptions`` true. Then
         :meth:`get_model` gives it; otherwise :meth:`get_core` gives the assumptions that
-        failed."""
+        failed. Both answers are proven: a search that cannot finish raises instead
+        (``MemoryError``, ``KeyboardInterrupt``)."""
         result = self._core.solve(_ints(assumptions), None)
         assert result is not None
         return result
 
     def solve_limited(self, assumptions: Iterable[int] = (), expect_interrupt: bool = False) -> Optional[bool]:
         """As :meth:`solve`, within the budget of :meth:`conf_budget`: ``None`` when it ran
-        out first."""
+        out first (and :meth:`get_status` is then ``None`` too)."""
         budget, self._budget = self._budget, None
         return self._core.solve(_ints(assumptions), budget)
 

@@ -18,8 +18,8 @@
 //! Propagation strength is a setting ([`Cp::strength`]). The default is value elimination
 //! ([`Strength::Value`]): on this model it prunes exactly what the `≠` decomposition prunes, at
 //! O(n) per queen placed, and measured faster than the Hall-interval pass for both the first
-//! solution and enumeration (BENCHMARKS.md, "CP"): the diagonal constraints rarely have
-//! a Hall interval that value elimination has not already exploited, so the bounds pass costs
+//! solution and enumeration (docs/notes/cp.md, "Strengths"): the diagonal constraints rarely
+//! have a Hall interval that value elimination has not already exploited, so the bounds pass costs
 //! more than it saves.
 //!
 //! Memory is one bit per value per variable (n² bits: 12.5 MB at n = 10,000) plus the trail's

@@ -9,7 +9,7 @@
 //! level's own UIP, where the level's implications need nothing outside the clause or implied
 //! by it: the literal count drops, the LBD stays, and the UIP's variable is bumped. Not in
 //! stable mode, where models are found: there the clauses it makes (mostly of decisions)
-//! cost the N-Queens files 10–50× (BENCHMARKS.md, "Shrinking").
+//! cost the N-Queens files 10–50× (docs/notes/sat-solver.md, "Shrinking").
 //!
 //! Each learnt clause resolved is marked used and gets its LBD computed again (Audemard and
 //! Simon 2009), which may promote it to a better tier (`reduce`). Cost: linear in the literals

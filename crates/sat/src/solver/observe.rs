@@ -4,7 +4,7 @@
 //!
 //! The search is generic over its observer; for [`Silent`] [`Observer::WATCHES`] is false and
 //! the calls are compiled out, so the hook costs the searches that nobody watches nothing
-//! (BENCHMARKS.md, "Observer hooks"). Each call comes with what the search already holds: no
+//! (docs/notes/observer-hooks.md). Each call comes with what the search already holds: no
 //! call costs more than reading it. A module of its own, below the solver.
 
 use crate::lit::Lit;

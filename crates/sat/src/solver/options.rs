@@ -87,8 +87,8 @@ pub struct Options {
     /// Conflicts before the first rephase, the `k`-th one `k` times as many after the one
     /// before; rephases come in stable mode only (in focused mode they measured worse: Tseitin
     /// formulas), on the schedule of [`walk`](Self::walk). 0: never. Default 1,000, with walks:
-    /// random k-SAT near the threshold needs a third of the conflicts or less (BENCHMARKS.md,
-    /// "Walks").
+    /// random k-SAT near the threshold needs a third of the conflicts or less
+    /// (docs/notes/sat-solver.md, "Walks").
     pub rephase_interval: u64,
     /// The rephase schedule: with walks, B, W repeated (the saved phases set to the best
     /// phases, then to the best assignment of a ProbSAT walk from them); without, O, I, then

@@ -12,7 +12,8 @@
 //!   largest consistent assignment it has seen instead of the last one: what finds models of
 //!   hard satisfiable formulas (random k-SAT near the threshold). Keeping it across restarts
 //!   (clearing it only at a rephase or a mode switch) found more models but cost Tseitin and
-//!   the ordering principle twice the conflicts or more: BENCHMARKS.md, "Target phases".
+//!   the ordering principle twice the conflicts or more: docs/notes/sat-solver.md,
+//!   "Target phases".
 //!   Values recorded before a restart stay as hints for the variables the new prefix has not
 //!   reached yet; only its length starts again.
 //! - the **best phase**: the same, but cleared only by a rephase to the best phase, so over a

@@ -11,8 +11,11 @@
 //! ```
 //!
 //! The header names the board size, the task list (its length and [`Fingerprint`]) and the shard;
-//! a file whose header differs in any of them is refused, and so is a file of another format
-//! version (v1 files had no check values). Each *result* `ID TOTAL UNIQUE NODES CHECK` is one
+//! a board with fixed queens or blocked squares adds its mark ([`BoardMark`]: `board=` a
+//! fingerprint of the squares each row allows, `symmetries=` how many of the board's
+//! symmetries its classes are counted under, 1 when every solution is its own class). A file
+//! whose header differs in any of them is refused, and so is a file of another format version
+//! (v1 files had no check values). Each *result* `ID TOTAL UNIQUE NODES CHECK` is one
 //! finished task, in the order tasks finished. A *position* `ID CUT:PIECES TOTAL UNIQUE NODES
 //! CHECK` is a task stopped midway (module `pieces`): its tree cut at row `CUT`, the first
 //! `PIECES` pieces done, holding the three numbers. A task's last position is where a run
@@ -20,6 +23,16 @@
 //! from its start); a result supersedes its positions. A run writes a position for each task in
 //! flight when it stops, and every [`POSITION_INTERVAL`] while it runs, so a crash loses at
 //! most that much of each thread's work.
+//!
+//! Superseded positions stay in the file, and a long run of many threads writes many: a
+//! thousand ranks of sixteen threads write 16,000 lines every ten minutes, about 4.8 million
+//! in the 50 hours they take at n = 27, beyond the 2 million position lines the reader allows
+//! a file of its 1.96 million tasks (one per task plus [`SPARE_POSITIONS`]; a file longer than
+//! the bound is refused unread, so that no mistaken path makes a run read gigabytes). So
+//! before a run's position lines pass one per task plus half the spare, the run compacts the
+//! file ([`Checkpoint::compact`]): the header, the results and the last position of each
+//! unfinished task, written beside it and renamed onto it. A file a run wrote is therefore
+//! always within the bound, and nothing it held is lost.
 //!
 //! Version 2, the format before positions, is read as it is (it has results only), and its
 //! header is rewritten as version 3 in place when a run opens the file: an older nqueens then
@@ -98,9 +111,22 @@ pub const MAX_RECORD: usize = 10 + 3 * 20 + 8 + 4;
 /// digits and a colon) and one more space.
 pub const MAX_POSITION: usize = MAX_RECORD + 2 + 1 + 20 + 1;
 
-/// Positions a checkpoint may hold beyond one per task: room for years of a thread's
-/// [`POSITION_INTERVAL`]s on small lists.
+/// Position lines a checkpoint may hold beyond one per task. A run compacts its file before
+/// its position lines pass one per task plus half of these (see the module documentation), so
+/// a file a run wrote never exceeds the bound.
 const SPARE_POSITIONS: u64 = 1 << 16;
+
+/// What names a board with fixed queens or blocked squares in a checkpoint header: a
+/// fingerprint of the squares each row allows, and the number of symmetries the count's
+/// classes are taken under (1: every solution is its own class; the task list's fingerprint
+/// names the symmetries themselves).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardMark {
+    /// The board's fingerprint.
+    pub squares: Fingerprint,
+    /// Symmetries of the board the classes are counted under (1 to 8).
+    pub symmetries: u32,
+}
 
 /// What a checkpoint belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,10 +141,12 @@ pub struct Header {
     pub fingerprint: Fingerprint,
     /// The part of the list this run counts.
     pub shard: Shard,
+    /// The board, when it has fixed queens or blocked squares (`None`: the whole board).
+    pub board: Option<BoardMark>,
 }
 
 impl Header {
-    /// The header of a run over `shard` of `tasks`.
+    /// The header of a run over `shard` of `tasks` (the whole board's).
     pub fn new(tasks: &TaskList, shard: Shard) -> Self {
         Header {
             n: tasks.n(),
@@ -126,15 +154,26 @@ impl Header {
             tasks: tasks.len(),
             fingerprint: tasks.fingerprint(),
             shard,
+            board: None,
         }
     }
 
     /// The part of the header its check value covers.
     fn body(&self) -> String {
-        format!(
+        let mut body = format!(
             "{MAGIC} {VERSION} n={} depth={} tasks={} task-list={} shard={}",
             self.n, self.depth, self.tasks, self.fingerprint, self.shard
-        )
+        );
+        if let Some(mark) = self.board {
+            body += &format!(" board={} symmetries={}", mark.squares, mark.symmetries);
+        }
+        body
+    }
+
+    /// Position lines a checkpoint of this run may hold: one per task of the shard, plus
+    /// [`SPARE_POSITIONS`].
+    fn max_positions(&self) -> u64 {
+        self.shard.len_of(self.tasks) as u64 + SPARE_POSITIONS
     }
 
     /// The header line as process `pid` writes it, with its newline.
@@ -148,12 +187,10 @@ impl Header {
     /// the shard, one torn line, and positions (one per task of the shard, plus
     /// [`SPARE_POSITIONS`]).
     fn max_file_len(&self) -> u64 {
-        let tasks = self.shard.len_of(self.tasks) as u64;
-        let results = tasks + 1;
-        let positions = tasks + SPARE_POSITIONS;
+        let results = self.shard.len_of(self.tasks) as u64 + 1;
         (MAX_HEADER as u64 + 1)
             + results * (MAX_RECORD as u64 + 1)
-            + positions * (MAX_POSITION as u64 + 1)
+            + self.max_positions() * (MAX_POSITION as u64 + 1)
     }
 }
 
@@ -182,7 +219,10 @@ pub fn position_line(fingerprint: Fingerprint, id: TaskId, partial: &Partial) ->
 pub struct Checkpoint {
     file: File,
     path: PathBuf,
+    header: Header,
     fingerprint: Fingerprint,
+    /// Position lines in the file, superseded ones included.
+    position_lines: u64,
     /// When the oldest record not yet synced was written.
     unsynced_since: Option<Instant>,
     /// The last position of each task the file holds no result of, by id.
@@ -269,7 +309,9 @@ impl Checkpoint {
             Checkpoint {
                 file,
                 path: path.to_path_buf(),
+                header: *header,
                 fingerprint: header.fingerprint,
+                position_lines: records.position_lines,
                 unsynced_since: None,
                 positions: records.positions,
             },
@@ -290,9 +332,72 @@ impl Checkpoint {
     }
 
     /// Appends where a task in flight has got (one `write`), syncing as [`record`](Self::record)
-    /// does.
+    /// does; first compacts the file if its position lines have reached one per task plus half
+    /// the spare (see the module documentation).
     pub fn record_position(&mut self, id: TaskId, partial: &Partial) -> Result<(), CounterError> {
-        self.append(&position_line(self.fingerprint, id, partial))
+        if self.position_lines >= self.header.max_positions() - SPARE_POSITIONS / 2 {
+            self.compact()?;
+        }
+        self.append(&position_line(self.fingerprint, id, partial))?;
+        self.position_lines += 1;
+        Ok(())
+    }
+
+    /// Position lines in the file, superseded ones included.
+    pub fn position_lines(&self) -> u64 {
+        self.position_lines
+    }
+
+    /// Rewrites the file with its header, its results in their order and the last position of
+    /// each unfinished task, and nothing else: written beside it, synced and locked, then
+    /// renamed onto it, so a crash at any moment leaves either the old file or the new one
+    /// whole.
+    pub fn compact(&mut self) -> Result<(), CounterError> {
+        let io_error = |source| CounterError::Io {
+            path: self.path.clone(),
+            source,
+        };
+        let mut bytes = Vec::new();
+        self.file.seek(SeekFrom::Start(0)).map_err(io_error)?;
+        (&mut self.file)
+            .take(self.header.max_file_len() + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io_error)?;
+        // Every line a run writes is whole (one it could not write whole failed the run).
+        let records = parse(&self.path, &bytes, &self.header)?;
+        let pid = std::process::id();
+        let mut text = self.header.line(pid);
+        for (id, result) in &records.results {
+            text += &record_line(self.fingerprint, *id, result);
+        }
+        for (id, partial) in &records.positions {
+            text += &position_line(self.fingerprint, *id, partial);
+        }
+        let name = self.path.file_name().unwrap_or_default().to_string_lossy();
+        let beside = self.path.with_file_name(format!(".{name}.{pid}.compact"));
+        let written = open_options()
+            .truncate(true)
+            .open(&beside)
+            .and_then(|mut file| {
+                try_lock(&file)?;
+                file.write_all(text.as_bytes())?;
+                file.sync_all()?;
+                std::fs::rename(&beside, &self.path)?;
+                Ok(file)
+            });
+        let file = written.map_err(|source| {
+            let _ = std::fs::remove_file(&beside);
+            CounterError::Io {
+                path: beside.clone(),
+                source,
+            }
+        })?;
+        sync_directory(&self.path);
+        // The old file, and its lock, go with the old handle.
+        self.file = file;
+        self.position_lines = records.positions.len() as u64;
+        self.unsynced_since = None;
+        Ok(())
     }
 
     fn append(&mut self, line: &str) -> Result<(), CounterError> {
@@ -467,6 +572,8 @@ struct Records {
     results: Vec<(TaskId, TaskResult)>,
     /// The last position of each unfinished task, in id order.
     positions: Vec<(TaskId, Partial)>,
+    /// Position lines, superseded ones included.
+    position_lines: u64,
     /// The header is of version 2, to be rewritten as version 3.
     upgrade: bool,
 }
@@ -500,6 +607,9 @@ fn parse(path: &Path, bytes: &[u8], expected: &Header) -> Result<Records, Counte
             "is for n = {}, not n = {}",
             found.n, expected.n
         )));
+    }
+    if found.board != expected.board {
+        return Err(mismatch(other_board(found.board, expected.board)));
     }
     if (found.depth, found.tasks, found.fingerprint)
         != (expected.depth, expected.tasks, expected.fingerprint)
@@ -595,10 +705,17 @@ fn parse(path: &Path, bytes: &[u8], expected: &Header) -> Result<Records, Counte
                 format!("task {id} is not in shard {}", expected.shard),
             ));
         }
-        if unique > total || total > unique.saturating_mul(8) {
+        // Every class has one to eight members; on a board counted without symmetry, one.
+        let rule = match expected.board {
+            None => (unique > total || total > unique.saturating_mul(8))
+                .then_some("between 1 and 8 times"),
+            Some(mark) if mark.symmetries == 1 => (unique != total).then_some("equal to"),
+            Some(_) => (unique > total).then_some("at least"),
+        };
+        if let Some(rule) = rule {
             return Err(corrupt(
                 number,
-                format!("task {id}: total {total} is not between 1 and 8 times unique {unique}"),
+                format!("task {id}: total {total} is not {rule} unique {unique}"),
             ));
         }
         let found = TaskResult {
@@ -617,6 +734,7 @@ fn parse(path: &Path, bytes: &[u8], expected: &Header) -> Result<Records, Counte
         match place {
             Some((cut, pieces)) => {
                 positions.insert(id, Partial { cut, pieces, found });
+                records.position_lines += 1;
             }
             None => {
                 seen[id.index()] = true;
@@ -670,23 +788,58 @@ fn parse_header(line: &[u8]) -> Result<(Header, &'static str), HeaderProblem> {
     if !checksum::verify(body, check) {
         return Err(HeaderProblem::Damaged("fails its check value"));
     }
-    let mut words = body.split(' ').skip(2);
-    let mut field = |key: &str| {
-        let word = words.next()?;
-        word.strip_prefix(key)?.strip_prefix('=').map(str::to_owned)
+    let words: Vec<&str> = body.split(' ').skip(2).collect();
+    let field = |at: usize, key: &str| -> Option<&str> {
+        words.get(at)?.strip_prefix(key)?.strip_prefix('=')
     };
     let header = (|| {
+        let board = match words.len() {
+            5 => None,
+            // A board with fixed queens or blocked squares names itself after the shard.
+            7 => Some(BoardMark {
+                squares: field(5, "board")?.parse().ok()?,
+                symmetries: field(6, "symmetries")?.parse().ok()?,
+            }),
+            _ => return None,
+        };
         Some(Header {
-            n: field("n")?.parse().ok()?,
-            depth: field("depth")?.parse().ok()?,
-            tasks: field("tasks")?.parse().ok()?,
-            fingerprint: field("task-list")?.parse().ok()?,
-            shard: field("shard")?.parse().ok()?,
+            n: field(0, "n")?.parse().ok()?,
+            depth: field(1, "depth")?.parse().ok()?,
+            tasks: field(2, "tasks")?.parse().ok()?,
+            fingerprint: field(3, "task-list")?.parse().ok()?,
+            shard: field(4, "shard")?.parse().ok()?,
+            board,
         })
     })();
-    match header {
-        Some(header) if words.next().is_none() => Ok((header, version)),
-        _ => Err(HeaderProblem::Damaged("is malformed")),
+    header
+        .map(|header| (header, version))
+        .ok_or(HeaderProblem::Damaged("is malformed"))
+}
+
+/// Why a checkpoint of board `found` is not one of board `expected` (`None`: the whole board).
+fn other_board(found: Option<BoardMark>, expected: Option<BoardMark>) -> String {
+    match (found, expected) {
+        (Some(found), None) => format!(
+            "was written for a board with fixed queens or blocked squares (board {}), not the bare board",
+            found.squares
+        ),
+        (None, _) => "was written for the bare board, not one with fixed queens or blocked squares"
+            .to_string(),
+        (Some(found), Some(expected)) if found.squares != expected.squares => format!(
+            "was written for another board (board {}; this one is board {}): other fixed queens or blocked squares",
+            found.squares, expected.squares
+        ),
+        (Some(found), Some(expected)) => {
+            let counts = |mark: BoardMark| match mark.symmetries {
+                1 => "every solution once".to_string(),
+                k => format!("the solutions up to the board's {k} symmetries"),
+            };
+            format!(
+                "counts {} and this run {}: resume it the way it was begun, or start afresh with another file",
+                counts(found),
+                counts(expected)
+            )
+        }
     }
 }
 #[cfg(test)]
@@ -763,6 +916,108 @@ mod tests {
         };
         let line = position_line(fingerprint, TaskId(u32::MAX), &longest);
         assert_eq!(line.len(), MAX_POSITION + 1);
+    }
+
+    /// A run that writes more position lines than the reader allows (a long run of many
+    /// threads writes some every ten minutes) compacts its file first: what it holds is
+    /// kept, the superseded lines go, and the file reads back within the bound.
+    #[test]
+    fn positions_beyond_the_bound_compact_the_file_and_lose_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.ckpt");
+        let (mut checkpoint, _) = Checkpoint::open(&path, &header()).unwrap();
+        checkpoint.record(TaskId(4), &result(16)).unwrap();
+        let budget = header().max_positions() - SPARE_POSITIONS / 2;
+        let mut most = 0;
+        for pieces in 1..=budget + 100 {
+            let id = TaskId(3 + 2 * (pieces % 2) as u32);
+            checkpoint.record_position(id, &partial(pieces)).unwrap();
+            most = most.max(checkpoint.position_lines());
+        }
+        assert_eq!(most, budget, "compacted when the lines reached the budget");
+        assert!(checkpoint.position_lines() < 200);
+        checkpoint.record(TaskId(7), &result(8)).unwrap();
+        drop(checkpoint);
+        let (checkpoint, results) = Checkpoint::open(&path, &header()).unwrap();
+        assert_eq!(
+            results,
+            vec![(TaskId(4), result(16)), (TaskId(7), result(8))]
+        );
+        let last = budget + 100;
+        assert_eq!(
+            checkpoint.positions(),
+            [
+                (TaskId(3), partial(last - last % 2)),
+                (TaskId(5), partial(last - 1 + last % 2))
+            ]
+        );
+        drop(checkpoint);
+        // Nothing is left beside it.
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1);
+    }
+
+    /// The header of a board with fixed queens or blocked squares names it, reads back, and
+    /// a record of that board counted without symmetry must have unique equal to total.
+    #[test]
+    fn a_masked_board_is_named_in_the_header() {
+        let masked = Header {
+            board: Some(BoardMark {
+                squares: Fingerprint(0xfeed_beef),
+                symmetries: 1,
+            }),
+            ..header()
+        };
+        let line = masked.line(12);
+        assert!(
+            line.contains(" shard=1/1 board=00000000feedbeef symmetries=1 check="),
+            "{line}"
+        );
+        assert_eq!(
+            parse_header(line.trim_end().as_bytes())
+                .ok()
+                .map(|(h, _)| h),
+            Some(masked)
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.ckpt");
+        let (mut checkpoint, _) = Checkpoint::open(&path, &masked).unwrap();
+        let plain = TaskResult {
+            total: 5,
+            unique: 5,
+            nodes: 80,
+        };
+        checkpoint.record(TaskId(2), &plain).unwrap();
+        drop(checkpoint);
+        assert_eq!(Checkpoint::open(&path, &masked).unwrap().1.len(), 1);
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        text += &record_line(masked.fingerprint, TaskId(3), &result(16));
+        std::fs::write(&path, &text).unwrap();
+        let error = Checkpoint::open(&path, &masked).unwrap_err().to_string();
+        assert!(
+            error.contains("line 3: task 3: total 16 is not equal to unique 2"),
+            "{error}"
+        );
+        // Neither the bare board nor another board takes it.
+        for (other, says) in [
+            (
+                header(),
+                "was written for a board with fixed queens or blocked squares (board 00000000feedbeef), not the bare board",
+            ),
+            (
+                Header {
+                    board: Some(BoardMark {
+                        squares: Fingerprint(1),
+                        symmetries: 1,
+                    }),
+                    ..header()
+                },
+                "was written for another board",
+            ),
+        ] {
+            let error = Checkpoint::open(&path, &other).unwrap_err().to_string();
+            assert!(error.contains(says), "{error}");
+        }
     }
 
     #[test]

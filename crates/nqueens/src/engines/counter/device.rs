@@ -31,17 +31,17 @@
 //! quarter of a second a batch), so progress, Ctrl-C, time limits and checkpoints work at
 //! batch granularity with no change to the task list.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::attacks::{State, TaskTies};
+use super::error::CounterError;
 use super::kernel::{self, Completions, NEVER, RowMasks, Scratch, TaskBoard, TaskResult};
-use super::pieces::{MAX_ROWS, Partial, Piece, Rest, Walk};
-use super::tasks::{self, Class, ClassRules, TaskId, TaskList};
-use super::{CounterError, DEVICE_BATCH_TIME, Message, Step, start_of};
+use super::pieces::{self, MAX_ROWS, Partial, Piece, Rest, Step, Walk};
+use super::tasks::{self, Class, ClassRules, TaskId};
 
 pub use super::kernel::Completions as SubBoardResult;
 
@@ -53,6 +53,11 @@ pub const MAX_SPLIT_ROWS: usize = MAX_ROWS;
 /// about 10⁵–10⁶ queens per sub-board, small enough that the slowest of a batch of thousands
 /// does not hold the rest up for long, large enough that one sub-board outweighs its upload.
 pub const DEVICE_ROWS: usize = 12;
+
+/// How long one batch of pieces on a [`Device`] should take ([`drive`]): short enough for
+/// progress, Ctrl-C and checkpoints to follow the run closely and to stay far below a display
+/// driver's watchdog, long enough that the batch's set-up is small beside its work.
+pub const DEVICE_BATCH_TIME: Duration = Duration::from_millis(250);
 
 /// A task counter that takes many tasks at once (a GPU): the counter hands it batches of
 /// task prefixes and records the results as they come.
@@ -421,12 +426,14 @@ pub fn split_on_threads(
     }
 }
 
-/// The device's side of [`Counter::run`](super::Counter::run): hands the pieces of `pending`
-/// (from where `from` says each task got, cut at row `cut`) to the device in batches sized to
-/// take about [`Device::batch_time`] each (from one piece up, at most doubling from one batch
-/// to the next, never below [`Device::min_batch`]), and sends to the run's loop where each task
-/// got after every batch, each finished task's result, or the failure; stops between batches
-/// when `stop` is set.
+/// Counts tasks on `device` in pieces, from where each starts: takes the tasks `next` gives
+/// (the n×n board's, `prefix_of` naming each one's prefix) and hands their pieces to the
+/// device in batches sized to take about [`Device::batch_time`] each (from one piece up, at
+/// most doubling from one batch to the next, never below [`Device::min_batch`]), telling
+/// `on_step` where each task got after every batch and each finished task's result; returns
+/// when `next` has no task left and every task is counted, when `stop` is raised (checked
+/// between batches), or when `on_step` says to (returns false). The driver of
+/// [`Counter::run`](super::Counter::run)'s device and of an MPI rank's.
 ///
 /// Sizing by time alone fails where a batch's time is not its work: a batch lasts at least as
 /// long as its largest search, which on a GPU runs on one lane, ten to a hundred times slower
@@ -439,46 +446,37 @@ pub fn split_on_threads(
 /// work on the next batch overlaps its count of this one. Every batch it was given is
 /// finished before this returns, so the device is left with nothing queued; after a stop the
 /// batches still queued are counted and their pieces recorded (a stop waits for them).
-pub(super) fn drive(
+pub fn drive<'a>(
     device: &SharedDevice,
-    tasks: &TaskList,
-    pending: &[TaskId],
-    from: &HashMap<TaskId, Partial>,
-    cut: usize,
+    n: u32,
+    prefix_of: &dyn Fn(TaskId) -> &'a [u8],
+    next: &mut dyn FnMut() -> Option<(TaskId, Partial)>,
     stop: &AtomicBool,
-    sender: &mpsc::Sender<Message>,
-) {
+    on_step: &mut dyn FnMut(TaskId, Step) -> bool,
+) -> Result<(), CounterError> {
     // The run has the device to itself until it ends.
-    let mut guard = match device.0.lock() {
-        Ok(guard) => guard,
-        Err(_) => {
-            let _ = sender.send(Err(CounterError::Device {
-                device: "the device".to_string(),
-                source: DeviceError("it failed in another run".to_string()),
-            }));
-            return;
-        }
+    let Ok(mut guard) = device.0.lock() else {
+        return Err(CounterError::Device {
+            device: "the device".to_string(),
+            source: DeviceError("it failed in another run".to_string()),
+        });
     };
-    let mut driver = Driver {
+    Driver {
         device: &mut *guard,
-        tasks,
-        pending,
-        from,
-        cut,
-        sender,
-        next: 0,
+        n,
+        prefix_of,
+        next,
+        on_step,
         open: VecDeque::new(),
         retired: 0,
-    };
-    if let Err(e) = driver.run(stop) {
-        let _ = sender.send(Err(e));
     }
+    .run(stop)
 }
 
 /// A task the driver has begun: the pieces it has left, and where those counted got.
 struct OpenTask {
     id: TaskId,
-    rest: Rest,
+    rest: Rest<'static>,
     /// Its last piece has gone to the device.
     walked: bool,
     /// Its pieces on the device, not yet back.
@@ -487,15 +485,14 @@ struct OpenTask {
 }
 
 /// [`drive`]'s state: the tasks begun and not yet finished, in order.
-struct Driver<'a> {
+struct Driver<'a, 'p> {
     device: &'a mut dyn Device,
-    tasks: &'a TaskList,
-    pending: &'a [TaskId],
-    from: &'a HashMap<TaskId, Partial>,
-    cut: usize,
-    sender: &'a mpsc::Sender<Message>,
-    /// The next task of `pending` to begin.
-    next: usize,
+    n: u32,
+    prefix_of: &'a dyn Fn(TaskId) -> &'p [u8],
+    /// The next task to begin, and where it starts.
+    next: &'a mut dyn FnMut() -> Option<(TaskId, Partial)>,
+    /// Told where each task got; false: stop.
+    on_step: &'a mut dyn FnMut(TaskId, Step) -> bool,
     /// Tasks begun and not finished; `open[0]` is the `retired`-th task begun.
     open: VecDeque<OpenTask>,
     retired: usize,
@@ -505,7 +502,7 @@ struct Driver<'a> {
 /// tasks were begun).
 type Owners = Vec<usize>;
 
-impl Driver<'_> {
+impl Driver<'_, '_> {
     /// Up to two batches queued on a pipelined device, one at a time on another (its answers
     /// kept here until they are due).
     fn run(&mut self, stop: &AtomicBool) -> Result<(), CounterError> {
@@ -540,7 +537,7 @@ impl Driver<'_> {
                     last = Instant::now();
                 }
                 let prefixes: Vec<&[u8]> = pieces.iter().map(Piece::prefix).collect();
-                let n = self.tasks.n();
+                let n = self.n;
                 let submitted = if pipelined {
                     self.device.submit(n, &prefixes)
                 } else {
@@ -601,15 +598,19 @@ impl Driver<'_> {
         let mut pieces = Vec::with_capacity(batch);
         while pieces.len() < batch {
             if self.open.back().is_none_or(|task| task.walked) {
-                let Some(&id) = self.pending.get(self.next) else {
+                let Some((id, start)) = (self.next)() else {
                     break;
                 };
-                self.next += 1;
-                let start = start_of(self.from, id, self.cut);
-                let prefix = self.tasks.prefix(id);
+                let prefix = (self.prefix_of)(id);
                 self.open.push_back(OpenTask {
                     id,
-                    rest: Rest::new(self.tasks.n(), id, prefix, &start),
+                    rest: Rest::new(
+                        pieces::class_board(self.n, prefix),
+                        self.n,
+                        id,
+                        prefix,
+                        &start,
+                    ),
                     walked: false,
                     out: 0,
                     partial: start,
@@ -653,11 +654,10 @@ impl Driver<'_> {
             }
             last = Some(owner);
             let task = &self.open[owner - self.retired];
-            if !(task.walked && task.out == 0) {
-                let step = Ok((task.id, Step::Moved(task.partial)));
-                if self.sender.send(step).is_err() {
-                    return Ok(false);
-                }
+            let finished = task.walked && task.out == 0;
+            // A finished task is told once, as done, by `retire`.
+            if !finished && !(self.on_step)(task.id, Step::Moved(task.partial)) {
+                return Ok(false);
             }
         }
         self.retire()
@@ -671,7 +671,7 @@ impl Driver<'_> {
                 break;
             }
             let step = Step::Done(task.rest.result(&task.partial.found));
-            if self.sender.send(Ok((task.id, step))).is_err() {
+            if !(self.on_step)(task.id, step) {
                 return Ok(false);
             }
             self.open.pop_front();

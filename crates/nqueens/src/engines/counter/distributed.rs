@@ -20,12 +20,14 @@
 //! from the standard list's, and a checkpoint or shard result of one is never taken for the
 //! other. With `extra = 0` the list *is* the standard one, fingerprint included.
 
-use std::fmt::Write as _;
+use std::sync::atomic::AtomicBool;
 
 use super::checkpoint::Header;
+use super::error::CounterError;
 use super::kernel::{self, Scratch, TaskResult};
+use super::pieces::{self, Partial, TaskEnd};
 use super::shard::Shard;
-use super::tasks::{Class, ClassRules, Fingerprint, Fnv1a, TaskId, TaskList, full_mask};
+use super::tasks::{Class, ClassRules, Fingerprint, TaskId, TaskList, full_mask, list_fingerprint};
 
 /// The most rows a list may be split beyond the standard depth.
 pub const MAX_EXTRA_ROWS: usize = 2;
@@ -70,27 +72,14 @@ impl SplitList {
             prefix.extend_from_slice(start);
             extend(n, depth, &rules.allowed, &mut prefix, &mut prefixes);
         }
-        let mut hash = Fnv1a::new();
-        hash.write(format!("nqueens-counter-tasks v2 n={n} depth={depth}\n").as_bytes());
-        let mut line = String::new();
-        for prefix in prefixes.chunks(depth) {
-            line.clear();
-            for (i, col) in prefix.iter().enumerate() {
-                if i > 0 {
-                    line.push(',');
-                }
-                let _ = write!(line, "{col}");
-            }
-            line.push('\n');
-            hash.write(line.as_bytes());
-        }
+        let head = format!("nqueens-counter-tasks v2 n={n} depth={depth}\n");
         SplitList {
             n,
             depth,
             extra,
+            fingerprint: list_fingerprint(&head, &prefixes, depth),
             prefixes,
             base,
-            fingerprint: Fingerprint(hash.0),
         }
     }
 
@@ -153,7 +142,14 @@ impl SplitList {
             tasks: self.len(),
             fingerprint: self.fingerprint,
             shard,
+            board: None,
         }
+    }
+
+    /// The row its tasks are cut into pieces at, for pieces of `piece_rows` rows
+    /// ([`pieces::cut_row`]): every rank of a job must use the same.
+    pub fn cut(&self, piece_rows: usize) -> usize {
+        pieces::cut_row(self.n, self.depth, piece_rows)
     }
 }
 
@@ -199,12 +195,44 @@ impl TaskCounter {
         let prefix = list.prefix(id)?;
         Some(kernel::solve_task(list.n(), prefix, &mut self.scratch))
     }
+
+    /// Counts task `id` of `list` in pieces from `from` (its start, [`Partial::start`] of the
+    /// list's [`cut`](SplitList::cut), or a position saved by an earlier run), calling
+    /// `on_piece` with its position after each piece; stops within milliseconds once `stop`
+    /// is raised and says where it got. The finished result is [`count`](Self::count)'s,
+    /// node for node. A position the task does not have is [`CounterError::BadPosition`].
+    ///
+    /// # Panics
+    /// If `id` is beyond the list.
+    pub fn count_from(
+        &mut self,
+        list: &SplitList,
+        id: TaskId,
+        from: &Partial,
+        stop: &AtomicBool,
+        on_piece: &mut dyn FnMut(&Partial),
+    ) -> Result<TaskEnd, CounterError> {
+        let n = list.n();
+        let prefix = list.prefix(id).expect("a task of the list");
+        let board = pieces::class_board(n, prefix);
+        pieces::count_task(
+            board,
+            n,
+            id,
+            prefix,
+            from,
+            stop,
+            &mut self.scratch,
+            on_piece,
+        )
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::instances::oeis;
+    use std::sync::atomic::Ordering;
 
     fn sum(list: &SplitList) -> (u128, u128) {
         let mut counter = TaskCounter::default();
@@ -270,6 +298,37 @@ mod tests {
         assert!(lens[2] >= 100 * threads);
         // One row deeper is enough for 1,024 ranks of one thread.
         assert!(lens[1] >= 100 * 1024);
+    }
+
+    /// Counting a task in pieces, stopped after each piece and resumed from there, gives its
+    /// whole result, on split lists too.
+    #[test]
+    fn a_task_counted_from_its_positions_is_the_task() {
+        use crate::engines::counter::kernel::NEVER;
+        use std::sync::atomic::AtomicBool;
+        let mut counter = TaskCounter::default();
+        for extra in [0, 1] {
+            let list = SplitList::new(12, extra);
+            let cut = list.cut(5);
+            for id in list.ids().step_by(97) {
+                let whole = counter.count(&list, id).unwrap();
+                let mut from = Partial::start(cut);
+                let stop = AtomicBool::new(false);
+                let end = loop {
+                    stop.store(false, Ordering::Relaxed);
+                    // Stop after one piece, then go on from where it got.
+                    let mut on_piece = |_: &Partial| stop.store(true, Ordering::Relaxed);
+                    match counter.count_from(&list, id, &from, &stop, &mut on_piece) {
+                        Ok(TaskEnd::Stopped(partial)) => from = partial,
+                        end => break end.unwrap(),
+                    }
+                };
+                assert_eq!(end, TaskEnd::Done(whole), "+{extra}, task {id}");
+                let from_start =
+                    counter.count_from(&list, id, &Partial::start(cut), &NEVER, &mut |_| {});
+                assert_eq!(from_start.unwrap(), TaskEnd::Done(whole));
+            }
+        }
     }
 
     #[test]

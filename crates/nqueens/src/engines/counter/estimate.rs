@@ -27,7 +27,8 @@ use nqueens_support::SplitMix64;
 
 use super::attacks::State;
 use super::kernel::TaskBoard;
-use super::tasks::{self, Class, TaskId, TaskList};
+use super::tasks::{self, Class, TaskId};
+use super::work::Work;
 
 /// Probes [`estimate`] spends on a task list, about.
 pub const PROBES: usize = 1 << 18;
@@ -69,25 +70,31 @@ fn probe(board: &TaskBoard, n: u32, start: State, rng: &mut SplitMix64) -> f64 {
     nodes
 }
 
-/// The estimated queens of each task `ids` names (of `list`), in order: the mean of its
+/// The estimated queens of each task `ids` names (of `work`), in order: the mean of its
 /// probes (see the [module documentation](self)). `None` if `stop` was raised first (checked
 /// between tasks).
-pub fn estimate(list: &TaskList, ids: &[TaskId], stop: &AtomicBool) -> Option<Vec<f32>> {
-    let n = list.n();
+pub(crate) fn estimate(work: &Work, ids: &[TaskId], stop: &AtomicBool) -> Option<Vec<f32>> {
+    let n = work.n();
     let probes = (PROBES / ids.len().max(1)).clamp(1, 64);
+    // The whole board's tasks share their class's board: one of each, made on first use.
     let mut boards: Vec<Option<TaskBoard>> = vec![None; n as usize];
     let mut out = Vec::with_capacity(ids.len());
     for &id in ids {
         if stop.load(Ordering::Relaxed) {
             return None;
         }
-        let prefix = list.prefix(id);
+        let prefix = work.prefix(id);
         if prefix.len() >= n as usize {
             out.push(0.0);
             continue;
         }
-        let class = Class::of(prefix);
-        let board = boards[class.b1 as usize].get_or_insert_with(|| TaskBoard::new(n, class));
+        let board = match work.shared_board() {
+            Some(board) => board,
+            None => {
+                let class = Class::of(prefix);
+                boards[class.b1 as usize].get_or_insert_with(|| TaskBoard::new(n, class))
+            }
+        };
         let start = State::after(prefix).expect("task prefixes are legal");
         let mut rng = SplitMix64::new(u64::from(id.0));
         let sum: f64 = (0..probes).map(|_| probe(board, n, start, &mut rng)).sum();
@@ -99,6 +106,7 @@ pub fn estimate(list: &TaskList, ids: &[TaskId], stop: &AtomicBool) -> Option<Ve
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines::counter::TaskList;
     use crate::engines::counter::kernel::{self, Scratch};
 
     /// The model of whole counts is within a few per cent of the nodes the counter places,
@@ -109,7 +117,8 @@ mod tests {
         for n in [10, 12, 14] {
             let list = TaskList::new(n);
             let ids: Vec<TaskId> = list.ids().collect();
-            let model = estimate(&list, &ids, &AtomicBool::new(false)).unwrap();
+            let model =
+                estimate(&Work::Whole(list.clone()), &ids, &AtomicBool::new(false)).unwrap();
             let real: Vec<u64> = ids
                 .iter()
                 .map(|&id| kernel::solve_task(n, list.prefix(id), &mut scratch).nodes)
@@ -131,14 +140,14 @@ mod tests {
 
     #[test]
     fn the_model_is_the_same_every_time_and_stops_when_asked() {
-        let list = TaskList::new(11);
+        let list = Work::Whole(TaskList::new(11));
         let ids: Vec<TaskId> = list.ids().step_by(3).collect();
         let stop = AtomicBool::new(false);
         assert_eq!(estimate(&list, &ids, &stop), estimate(&list, &ids, &stop));
         stop.store(true, Ordering::Relaxed);
         assert_eq!(estimate(&list, &ids, &stop), None);
         // n = 4: the only task is a whole solution, with no queen left to place.
-        let four = TaskList::new(4);
+        let four = Work::Whole(TaskList::new(4));
         let all: Vec<TaskId> = four.ids().collect();
         assert_eq!(
             estimate(&four, &all, &AtomicBool::new(false)),

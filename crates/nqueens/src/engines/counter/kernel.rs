@@ -7,11 +7,14 @@
 //! counts in pieces small enough to lose little, see `pieces`).
 
 use std::cmp::Ordering;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering as Memory};
 
 use super::attacks::{State, TaskTies};
 use super::lanes::{self, Levels};
 use super::tasks::{Class, ClassRules, full_mask};
+use crate::board::Solution;
+use crate::board::symmetry::Group;
 
 /// Rows the kernel's arrays hold (boards up to n = 64; the counter itself stops at
 /// [`super::MAX_N`]).
@@ -345,9 +348,12 @@ pub(crate) fn canonical_orbit(columns: &[u8]) -> Option<u32> {
 /// What one task contributes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TaskResult {
-    /// Solutions extending the task's prefix, each canonical one weighted by its class size.
+    /// Solutions extending the task's prefix, each canonical one weighted by its class size
+    /// (on a board with fixed queens or blocked squares: each solution once).
     pub total: u64,
-    /// Canonical solutions extending the prefix.
+    /// Canonical solutions extending the prefix (on a board with fixed queens or blocked
+    /// squares: those canonical under the board's own group, or every solution when it is
+    /// counted without symmetry).
     pub unique: u64,
     /// Queens placed by the search (work done).
     pub nodes: u64,
@@ -366,6 +372,12 @@ impl TaskResult {
         self.total += other.total;
         self.unique += other.unique;
         self.nodes += other.nodes;
+    }
+
+    /// `count` solutions that are each their own class (boards counted without symmetry).
+    pub(crate) fn add_plain(&mut self, count: u64) {
+        self.total += count;
+        self.unique += count;
     }
 
     /// `count` solutions whose class has eight members each.
@@ -493,13 +505,32 @@ pub(crate) fn solve_task_with(
         .expect("never stopped")
 }
 
-/// The board of the tasks of one class, as both loops read it: the class's square rules and
-/// its tie squares. Built once per task (O(n) words), then searched from any of the task's
-/// partial boards.
+/// How the solutions of a [`TaskBoard`] count.
+#[derive(Clone, Debug)]
+pub(crate) enum Weighing {
+    /// The whole board's symmetry classes: a solution on no tie square counts 8 (a class of
+    /// eight, counted through its canonical member), a tied one its exact orbit if it is
+    /// canonical (see [`solve_task_with`]).
+    Classes,
+    /// Every solution once, as its own class: boards with fixed queens or blocked squares
+    /// counted without symmetry (their `unique` equals their `total`).
+    Plain,
+    /// Every solution once, and the canonical ones under the board's own group as `unique`:
+    /// the solutions are enumerated (by the one-board loop) and each is checked against the
+    /// group, O(|group| · n) apiece.
+    Group(Arc<Group>),
+}
+
+/// The board a task is searched on, as both loops read it: the squares each row allows, the
+/// tie squares, and how solutions count. The whole board's tasks have one per class
+/// ([`TaskBoard::new`], O(n) words, built once per task); a board with fixed queens or
+/// blocked squares has one for all its tasks ([`TaskBoard::masked`]). Either is searched from
+/// any of a task's partial boards.
 #[derive(Clone)]
 pub(crate) struct TaskBoard {
     pub(crate) masks: RowMasks,
     pub(crate) ties: TaskTies,
+    pub(crate) weighing: Weighing,
 }
 
 impl TaskBoard {
@@ -508,12 +539,44 @@ impl TaskBoard {
         TaskBoard {
             masks: RowMasks::new(&ClassRules::new(n, class).allowed),
             ties: TaskTies::new(n, class),
+            weighing: Weighing::Classes,
+        }
+    }
+
+    /// The board whose row r allows the squares `allowed[r]`, with no symmetry rules: its
+    /// solutions count once each, and up to `group` when one is given.
+    pub(crate) fn masked(allowed: &[u64], group: Option<Group>) -> Self {
+        TaskBoard {
+            masks: RowMasks::new(allowed),
+            ties: TaskTies::NONE,
+            weighing: group.map_or(Weighing::Plain, |g| Weighing::Group(Arc::new(g))),
+        }
+    }
+
+    /// Adds the solution `queens` (one column per row, every row filled) to `result`, as the
+    /// board counts it.
+    pub(crate) fn add_solution(&self, result: &mut TaskResult, queens: &[u8]) {
+        match &self.weighing {
+            Weighing::Classes => {
+                let placed: Vec<u64> = queens.iter().map(|&c| 1 << c).collect();
+                if self.ties.touched_by(&placed) {
+                    result.add_orbit(canonical_orbit(queens));
+                } else {
+                    result.add_eightfold(1);
+                }
+            }
+            Weighing::Plain => result.add_plain(1),
+            Weighing::Group(group) => {
+                result.total += 1;
+                result.unique += u64::from(group.is_canonical(&solution_of(queens)));
+            }
         }
     }
 
     /// What the completions of `prefix` (the queens of rows `0..start.row`, on squares the
-    /// class allows, in state `start`, with at least one row left) add to a task, by the loop
-    /// `with`; `None` if `stop` was raised first.
+    /// board allows, in state `start`, with at least one row left) add to a task, by the loop
+    /// `with` (the one-board loop where solutions are checked against a group); `None` if
+    /// `stop` was raised first.
     pub(crate) fn solve(
         &self,
         with: Loop,
@@ -525,13 +588,24 @@ impl TaskBoard {
         debug_assert!(fits(&self.masks, prefix));
         debug_assert!(prefix.len() < self.masks.n);
         let mut tied = TaskResult::default();
-        let (eightfold, nodes) = match with {
-            Loop::OneBoard => {
+        let (counted, nodes) = match (&self.weighing, with) {
+            (Weighing::Group(group), _) => {
+                let mut found = TaskResult::default();
+                found.nodes =
+                    visit_completions(&self.masks, prefix, start, scratch, stop, &mut |placed| {
+                        let columns = placed.iter().map(|b| b.trailing_zeros()).collect();
+                        found.total += 1;
+                        let canonical = group.is_canonical(&Solution::from_columns(columns));
+                        found.unique += u64::from(canonical);
+                    })?;
+                return Some(found);
+            }
+            (_, Loop::OneBoard) => {
                 let found = count_one_board(&self.masks, &self.ties, prefix, start, scratch, stop)?;
                 tied = found.tied;
                 (found.eightfold, found.nodes)
             }
-            Loop::Lanes => {
+            (_, Loop::Lanes) => {
                 let found = count_in_lanes(
                     &self.masks,
                     prefix,
@@ -545,9 +619,18 @@ impl TaskBoard {
             }
         };
         let mut result = TaskResult { nodes, ..tied };
-        result.add_eightfold(eightfold);
+        match self.weighing {
+            // No tie squares on a plain board: every solution was counted untied, once.
+            Weighing::Plain => result.add_plain(counted),
+            _ => result.add_eightfold(counted),
+        }
         Some(result)
     }
+}
+
+/// The solution with these columns.
+fn solution_of(queens: &[u8]) -> Solution {
+    Solution::from_columns(queens.iter().map(|&c| u32::from(c)).collect())
 }
 
 /// The lanes loop on the completions of `prefix` under `masks` (n ≤ 32, see [`lanes::count`]).
@@ -576,40 +659,9 @@ fn count_in_lanes(
     lanes::count(&board, levels, stop, on_tied)
 }
 
-/// The number of completions of `prefix` (legal, and on squares `masks` allows) under `masks`,
-/// with no symmetry, and the queens placed on the way, by the fastest loop this CPU has: the
-/// counter's loop for boards with fixed queens or blocked squares (module `masked`). `None` if
-/// `stop` was raised first.
-pub(crate) fn count_plain(
-    masks: &RowMasks,
-    prefix: &[u8],
-    scratch: &mut Scratch,
-    stop: &AtomicBool,
-) -> Option<(u64, u64)> {
-    debug_assert!(fits(masks, prefix));
-    let start = State::after(prefix).expect("the prefix is legal");
-    match Loop::best_for(masks.n as u32, prefix.len()) {
-        Loop::OneBoard => search::<false>(masks, start, scratch, stop, &mut |_| {}),
-        Loop::Lanes => {
-            // No tie squares: every solution counts in `eightfold`, once.
-            let found = count_in_lanes(
-                masks,
-                prefix,
-                start,
-                TaskTies::NONE,
-                scratch,
-                stop,
-                &mut |_| unreachable!("no tie squares"),
-            )?;
-            Some((found.eightfold, found.nodes))
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Solution;
     use crate::board::symmetry::{self, Symmetry};
 
     /// Every solution of n = 1..=9, from the baseline engine, as column lists.

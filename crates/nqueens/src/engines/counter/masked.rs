@@ -1,5 +1,6 @@
 //! The counter on boards with fixed queens or blocked squares: the same counting loops, under
-//! per-row masks of the allowed squares, with no symmetry rules.
+//! per-row masks of the allowed squares, with no symmetry rules, and the same runs
+//! ([`super::Counter::run_problem`]): threads, pieces, checkpoints.
 //!
 //! # The invariant
 //!
@@ -10,44 +11,48 @@
 //! other queen can attack it), so the loops of [`super::kernel`] count the problem's solutions
 //! unchanged: they already read a mask of allowed squares per row (the whole board's
 //! symmetry rules are such masks). The whole-board trick of counting one member per
-//! symmetry class does not apply; the loops count every solution (`TaskTies::NONE`).
+//! symmetry class does not apply; the loops count every solution once
+//! ([`Weighing::Plain`](super::kernel::Weighing)).
 //!
 //! # Tasks
 //!
-//! The first rows are filled every legal way ([`prefixes`]), deep enough for about
-//! [`TASKS_PER_THREAD`] tasks per thread, and the threads take the tasks in turn; each costs
-//! what its subtree costs, O(1) per queen placed, and the lanes loop runs them where the CPU
-//! has it, as for the whole board.
+//! The first rows are filled every legal way ([`prefixes`]), as few rows as give [`TASKS`]
+//! tasks or more: the same list for every run of one board, whatever its threads, so that a
+//! checkpoint of one run resumes in any other. Each task costs what its subtree costs, O(1)
+//! per queen placed, counted in pieces like the whole board's (module `pieces`), by the lanes
+//! loop where the CPU has it.
+//!
+//! The list is named by a fingerprint (FNV-1a over a text naming the format, n, the depth, the
+//! board, the symmetries its classes are counted under and every prefix, as the whole board's
+//! list is), and the board by its *mark* ([`BoardMark`]): a fingerprint of the allowed squares
+//! of every row, and the number of symmetries the count uses. A checkpoint's header carries
+//! both, so a checkpoint of one board is refused for another, and one counted up to symmetry
+//! for a count of all solutions.
 //!
 //! # Up to symmetry
 //!
 //! The board keeps the symmetries that map its fixed queens and its blocked squares onto
 //! themselves ([`Group::of`]). With the identity alone, every solution is its own class and
-//! the unique count is the total. Otherwise the tasks enumerate their solutions
-//! ([`kernel::visit_completions`]) and count the canonical ones under the group, O(|group| · n)
-//! each.
+//! the unique count is the total. Otherwise, when classes are asked for, the tasks enumerate
+//! their solutions ([`kernel::visit_completions`](super::kernel)) and count the canonical ones
+//! under the group, O(|group| · n) each.
 
-use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::fmt::Write as _;
 
 use super::attacks::State;
-use super::kernel::{self, RowMasks, Scratch};
-use super::tasks::full_mask;
-use crate::board::symmetry::Group;
-use crate::board::{Problem, Solution};
-use crate::engine::{Budget, Counts, Limits, Progress, ProgressSink};
-use nqueens_support::LimitReached;
+use super::checkpoint::BoardMark;
+use super::kernel::{RowMasks, TaskBoard};
+use super::tasks::{Fingerprint, Fnv1a, TaskId, full_mask, list_fingerprint};
+use crate::board::Problem;
+use crate::board::symmetry::{Group, Symmetry};
 
-/// Tasks per worker thread the prefixes aim at: enough that threads finish together. (A stop
-/// waits for no task: the loops look at the stop flag every millisecond or so, and the tasks in
-/// flight are dropped, these counts having no checkpoint.) 64 made tasks of 45 ms on
-/// `count 18 --fix 1:3 --block 9:9`; 1024 makes them 3 ms, with no measurable cost.
-const TASKS_PER_THREAD: usize = 1024;
-
-/// How often (at most) progress is reported.
-const PROGRESS_INTERVAL: Duration = Duration::from_millis(100);
+/// Tasks the prefixes aim at ([`prefixes`] takes the level of the tree nearest it): enough
+/// that 16 threads and more finish together, few enough that each task's set-up and its
+/// result's way to the run's thread (a few microseconds) are nothing beside its search. (Stops
+/// and resumes do not depend on it: tasks are counted in pieces.) `count 17 --fix 1:3 --block
+/// 9:9` has 1,616 tasks of 0.3 ms each: its next level, 13,442 tasks, counted 11 % slower on
+/// one thread (interleaved runs, with 0.9 % more instructions).
+pub const TASKS: usize = 1 << 12;
 
 /// The squares each row may take, as bit masks (see the module essay). O(n · k) for k fixed
 /// queens, plus O(b) for b blocked squares.
@@ -77,159 +82,137 @@ pub(crate) fn allowed_rows(problem: &Problem) -> Vec<u64> {
     allowed
 }
 
-/// Every legal way to fill the first rows under `masks`, as few rows as give `target` ways or
-/// more (but at most n − 2 rows, so that every task has two rows left for the lanes loop).
-pub(crate) fn prefixes(masks: &RowMasks, target: usize) -> Vec<Vec<u8>> {
+/// Every legal way to fill the first rows under `masks`, as many rows as give the number of
+/// ways nearest `target` (by ratio: of the last level below it and the first at or above it,
+/// the nearer), but at most n − 2 rows, so that every task has two rows left for the lanes
+/// loop: the number of rows, the prefixes (that many bytes each, in order) and how many there
+/// are.
+pub(crate) fn prefixes(masks: &RowMasks, target: usize) -> (usize, Vec<u8>, usize) {
     let n = masks.n();
-    let mut level: Vec<(Vec<u8>, State)> = vec![(Vec::new(), State::default())];
+    let (mut prefixes, mut states) = (Vec::new(), vec![State::default()]);
     let mut depth = 0;
-    while level.len() < target && depth + 2 < n {
-        let mut next = Vec::with_capacity(level.len() * 4);
-        for (prefix, state) in &level {
+    while states.len() < target && depth + 2 < n {
+        let (mut longer, mut next) = (Vec::new(), Vec::with_capacity(4 * states.len()));
+        for (at, state) in states.iter().enumerate() {
             let mut free = !(state.columns | state.left | state.right | masks.blocked(depth));
             while free != 0 {
                 let bit = free & free.wrapping_neg();
                 free ^= bit;
-                let mut longer = prefix.clone();
+                longer.extend_from_slice(&prefixes[at * depth..(at + 1) * depth]);
                 longer.push(bit.trailing_zeros() as u8);
-                next.push((longer, state.place(bit)));
+                next.push(state.place(bit));
             }
         }
-        level = next;
+        if next.len() >= target && states.len().saturating_mul(next.len()) > target * target {
+            // This level is nearer the target than the next.
+            break;
+        }
+        (prefixes, states) = (longer, next);
         depth += 1;
     }
-    level.into_iter().map(|(prefix, _)| prefix).collect()
+    (depth, prefixes, states.len())
 }
 
-/// What one task found.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Found {
-    pub total: u64,
-    /// Canonical solutions under the group (counted only when asked for).
-    pub unique: u64,
-    pub nodes: u64,
+/// The task list of a board with fixed queens or blocked squares, and the board its tasks are
+/// searched on. See the [module documentation](self).
+#[derive(Clone)]
+pub(crate) struct MaskedList {
+    n: u32,
+    depth: usize,
+    /// The prefixes, `depth` bytes each, and how many there are (a board of one or two rows
+    /// has one, of no row; a board with no solution may have none).
+    prefixes: Vec<u8>,
+    len: usize,
+    board: TaskBoard,
+    fingerprint: Fingerprint,
+    mark: BoardMark,
 }
 
-/// The completions of `prefix` under `masks`: counted by the fastest loop, or enumerated and
-/// checked against `group` when one is given; `None` if `stop` was raised first.
-pub(crate) fn solve_task(
-    masks: &RowMasks,
-    prefix: &[u8],
-    group: Option<&Group>,
-    scratch: &mut Scratch,
-    stop: &AtomicBool,
-) -> Option<Found> {
-    let Some(group) = group else {
-        let (total, nodes) = kernel::count_plain(masks, prefix, scratch, stop)?;
-        return Some(Found {
-            total,
-            unique: 0,
-            nodes,
-        });
-    };
-    let start = State::after(prefix).expect("prefixes are legal");
-    let mut found = Found::default();
-    let mut columns = Vec::with_capacity(masks.n());
-    found.nodes = kernel::visit_completions(masks, prefix, start, scratch, stop, &mut |placed| {
-        columns.clear();
-        columns.extend(placed.iter().map(|bit| bit.trailing_zeros()));
-        let solution = Solution::from_columns(std::mem::take(&mut columns));
-        found.total += 1;
-        found.unique += u64::from(group.is_canonical(&solution));
-        columns = solution.into_columns();
-    })?;
-    Some(found)
-}
-
-/// Counts the solutions of `problem` (fixed queens or blocked squares allowed) on `threads`
-/// threads, with the unique count under the board's own symmetries when asked for; returns
-/// the counts, the nodes and the number of tasks.
-pub(crate) fn count(
-    problem: &Problem,
-    unique: bool,
-    threads: usize,
-    limits: &Limits,
-    progress: Option<&ProgressSink>,
-) -> Result<(Counts, u128, u64), LimitReached> {
-    let masks = RowMasks::new(&allowed_rows(problem));
-    let group = Group::of(problem);
-    // A board that keeps no symmetry has as many classes as solutions: count plainly.
-    let enumerate = unique && !group.is_trivial();
-    let group = enumerate.then_some(&group);
-    let tasks = prefixes(&masks, TASKS_PER_THREAD * threads.max(1));
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let budget = Budget::start(limits);
-    let (sender, receiver) = mpsc::channel::<Found>();
-    let mut sums = Found::default();
-    let mut done = 0u64;
-    let mut gave_up = None;
-    std::thread::scope(|scope| {
-        for _ in 0..threads.clamp(1, tasks.len().max(1)) {
-            let sender = sender.clone();
-            let (tasks, masks, next, stop) = (&tasks, &masks, &next, &stop);
-            scope.spawn(move || {
-                let mut scratch = Box::<Scratch>::default();
-                while !stop.load(Ordering::Relaxed) {
-                    let Some(prefix) = tasks.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                        break;
-                    };
-                    let Some(found) = solve_task(masks, prefix, group, &mut scratch, stop) else {
-                        break;
-                    };
-                    if sender.send(found).is_err() {
-                        break;
-                    }
-                }
-            });
+impl MaskedList {
+    /// The list of `problem` (1 ≤ n ≤ 32), counting classes under the board's own group when
+    /// `unique` is asked for and the group has more than the identity.
+    pub(crate) fn new(problem: &Problem, unique: bool) -> Self {
+        let n = problem.n();
+        let allowed = allowed_rows(problem);
+        let group = Some(Group::of(problem)).filter(|g| unique && !g.is_trivial());
+        let mut text = format!("nqueens-counter-board v1 n={n}\n");
+        for mask in &allowed {
+            let _ = writeln!(text, "{mask:x}");
         }
-        drop(sender);
-        let report = |sums: &Found, done: u64| {
-            if let Some(sink) = progress {
-                sink.report(&Progress {
-                    done,
-                    total: Some(tasks.len() as u64),
-                    solutions: u128::from(sums.total),
-                    nodes: u128::from(sums.nodes),
-                    ..Progress::default()
-                });
-            }
+        let mark = BoardMark {
+            squares: fingerprint_of(&text),
+            symmetries: group.as_ref().map_or(1, |g| g.members().len() as u32),
         };
-        let mut last_report = Instant::now();
-        let flow = loop {
-            match receiver.recv_timeout(PROGRESS_INTERVAL) {
-                Ok(found) => {
-                    sums.total += found.total;
-                    sums.unique += found.unique;
-                    sums.nodes += found.nodes;
-                    done += 1;
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
-                Err(mpsc::RecvTimeoutError::Disconnected) => break ControlFlow::Continue(()),
-            }
-            if let Err(reached) = budget.check_now() {
-                break ControlFlow::Break(reached);
-            }
-            if last_report.elapsed() >= PROGRESS_INTERVAL {
-                report(&sums, done);
-                last_report = Instant::now();
-            }
+        // The list's text names the group's members too (the mark says only how many).
+        let members: Vec<String> = match &group {
+            Some(group) => group.members().iter().map(|&s| index_of(s)).collect(),
+            None => vec![index_of(Symmetry::Identity)],
         };
-        if let ControlFlow::Break(reached) = flow {
-            gave_up = Some(reached);
-            stop.store(true, Ordering::Relaxed);
-        } else {
-            report(&sums, done);
+        let board = TaskBoard::masked(&allowed, group);
+        let (depth, prefixes, len) = prefixes(&board.masks, TASKS);
+        let head = format!(
+            "nqueens-counter-masked-tasks v1 n={n} depth={depth} tasks={len} board={} group={}\n",
+            mark.squares,
+            members.join(",")
+        );
+        MaskedList {
+            n,
+            depth,
+            len,
+            fingerprint: list_fingerprint(&head, &prefixes, depth),
+            prefixes,
+            board,
+            mark,
         }
-    });
-    if let Some(reached) = gave_up {
-        return Err(reached);
     }
-    let counts = Counts {
-        total: u128::from(sums.total),
-        unique: unique.then(|| u128::from(if enumerate { sums.unique } else { sums.total })),
-    };
-    Ok((counts, u128::from(sums.nodes), tasks.len() as u64))
+
+    pub(crate) fn n(&self) -> u32 {
+        self.n
+    }
+
+    /// Rows each prefix fills.
+    pub(crate) fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Number of tasks.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The prefix of task `id` (in the list).
+    pub(crate) fn prefix(&self, id: TaskId) -> &[u8] {
+        let start = id.index() * self.depth;
+        &self.prefixes[start..start + self.depth]
+    }
+
+    /// The identity of the list (and of the board, whose mark it covers).
+    pub(crate) fn fingerprint(&self) -> Fingerprint {
+        self.fingerprint
+    }
+
+    /// The board's mark for checkpoint headers.
+    pub(crate) fn mark(&self) -> BoardMark {
+        self.mark
+    }
+
+    /// The board every task is searched on.
+    pub(crate) fn board(&self) -> &TaskBoard {
+        &self.board
+    }
+}
+
+/// FNV-1a of a text.
+fn fingerprint_of(text: &str) -> Fingerprint {
+    let mut hash = Fnv1a::new();
+    hash.write(text.as_bytes());
+    Fingerprint(hash.0)
+}
+
+/// A symmetry's place in [`Symmetry::ALL`], as text.
+fn index_of(symmetry: Symmetry) -> String {
+    let at = Symmetry::ALL.iter().position(|&s| s == symmetry);
+    at.map_or_else(String::new, |i| i.to_string())
 }
 
 #[cfg(test)]
@@ -237,11 +220,23 @@ mod tests {
     use super::*;
     use crate::Queen;
     use crate::board::naive;
+    use crate::engines::counter::pieces::PIECE_ROWS;
+    use crate::engines::counter::{Counter, Report, RunOptions};
     use nqueens_support::SplitMix64;
+
+    /// The counter's run of `problem` on `threads` threads, in pieces of `piece_rows` rows.
+    fn count(problem: &Problem, unique: bool, threads: usize, piece_rows: usize) -> Report {
+        let mut counter = Counter::new(threads);
+        counter.piece_rows = piece_rows;
+        counter
+            .run_problem(problem, unique, &RunOptions::default())
+            .unwrap()
+    }
 
     /// Random boards with blocked squares and fixed queens, some symmetric: the masked
     /// counter's totals equal the naive oracle's, and its unique counts the number of classes
-    /// the oracle's solutions fall into under the board's group, on one and on three threads.
+    /// the oracle's solutions fall into under the board's group, on one and on three threads,
+    /// with tasks whole or cut into pieces of two rows (solutions found above the cut too).
     #[test]
     fn masked_counts_match_the_oracle_and_its_classes() {
         let mut rng = SplitMix64::new(80);
@@ -271,11 +266,16 @@ mod tests {
             let group = Group::of(&problem);
             symmetric += usize::from(!group.is_trivial());
             let classes = solutions.iter().filter(|s| group.is_canonical(s)).count();
-            for threads in [1, 3] {
-                let (counts, _, _) =
-                    count(&problem, true, threads, &Limits::default(), None).unwrap();
-                assert_eq!(counts.total, solutions.len() as u128, "{problem:?}");
-                assert_eq!(counts.unique, Some(classes as u128), "{problem:?}");
+            for (threads, piece_rows) in [(1, PIECE_ROWS), (3, 2)] {
+                let report = count(&problem, true, threads, piece_rows);
+                assert_eq!(report.total, solutions.len() as u128, "{problem:?}");
+                assert_eq!(report.unique, classes as u128, "{problem:?}");
+                // Without classes every solution of a masked board is its own (the whole
+                // board counts its classes always).
+                let report = count(&problem, false, threads, piece_rows);
+                if problem.is_completion() {
+                    assert_eq!(report.unique, report.total, "{problem:?}");
+                }
             }
         }
         assert!(symmetric > 30, "only {symmetric} symmetric boards drawn");
@@ -296,8 +296,11 @@ mod tests {
                 .count(&problem, false)
                 .unwrap()
                 .total;
-            let (counts, _, _) = count(&problem, false, 2, &Limits::default(), None).unwrap();
-            assert_eq!(counts.total, expected, "n = {n}");
+            assert_eq!(
+                count(&problem, false, 2, PIECE_ROWS).total,
+                expected,
+                "n = {n}"
+            );
         }
     }
 }

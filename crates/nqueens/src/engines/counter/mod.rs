@@ -59,9 +59,11 @@
 //! apply; module `masked` runs the same two loops under per-row masks of the squares each row
 //! may take (the fixed queen's square, or every square neither blocked nor attacked by a
 //! fixed queen), with no symmetry rules and tasks made by filling the first rows. Up to
-//! symmetry, such a board counts the classes under the symmetries it keeps. These counts run
-//! on the CPU threads only, with no checkpoint or shard (their task lists are the whole
-//! board's).
+//! symmetry, such a board counts the classes under the symmetries it keeps. Its run is the
+//! whole board's ([`Counter::run_problem`]; module `work` holds either list): threads, pieces,
+//! positions and checkpoints, whose headers name the board, so that a checkpoint of one board
+//! is refused for another. It runs on the CPU threads (a device counts whole boards only) and
+//! in one part (shards split the whole board).
 //!
 //! # Tasks, threads, checkpoints, shards
 //!
@@ -114,6 +116,7 @@ pub mod pieces;
 mod lanes;
 pub mod shard;
 pub mod tasks;
+mod work;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -126,25 +129,21 @@ use nqueens_support::LimitReached;
 use crate::board::Problem;
 use crate::engine::{Budget, Counts, Engine, Job, Limits, Progress, ProgressSink, Stats};
 use crate::error::Error;
-use pieces::TaskEnd;
+use pieces::Step;
+use work::Work;
 
 pub use checkpoint::Checkpoint;
-pub use device::{Device, DeviceError, SharedDevice};
+pub use device::{DEVICE_BATCH_TIME, Device, DeviceError, SharedDevice};
 pub use distributed::{SplitList, TaskCounter};
 pub use error::{CounterError, check_published};
 pub use kernel::TaskResult;
-pub use pieces::Partial;
+pub use pieces::{Partial, TaskEnd};
 pub use shard::{Merged, Shard, ShardResult};
 pub use tasks::{Fingerprint, TaskId, TaskList};
 
 /// The largest board the counter takes: its task list grows like n⁵, and no count beyond
 /// n ≈ 30 would finish anyway.
 pub const MAX_N: u32 = 32;
-
-/// How long one batch of tasks on a [`Device`] should take: short enough for progress, Ctrl-C
-/// and checkpoints to follow the run closely and to stay far below a display driver's
-/// watchdog, long enough that the batch's set-up is small beside its work.
-pub const DEVICE_BATCH_TIME: Duration = Duration::from_millis(250);
 
 /// How often (at most) the counter reports progress.
 const PROGRESS_INTERVAL: Duration = Duration::from_millis(100);
@@ -178,7 +177,8 @@ pub struct Report {
     pub resumed: u64,
     /// Solutions in the shard (all solutions for a whole count).
     pub total: u128,
-    /// Solutions up to symmetry in the shard.
+    /// Solutions up to symmetry in the shard (for a board with fixed queens or blocked
+    /// squares: up to its own symmetries, or the total when they were not asked for).
     pub unique: u128,
     /// Queens placed over all of the shard's tasks, resumed ones included.
     pub nodes: u128,
@@ -226,6 +226,18 @@ pub struct Counter {
     /// of about [`DEVICE_BATCH_TIME`] each, and its results are recorded like the threads'.
     pub device: Option<SharedDevice>,
     stats: Stats,
+    saved: Option<Saved>,
+}
+
+/// What a run's checkpoint holds when the run ends, finished or stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Saved {
+    /// Tasks in the shard.
+    pub tasks: u64,
+    /// Of those, tasks whose results the checkpoint holds.
+    pub done: u64,
+    /// Unfinished tasks whose positions it holds (some of their pieces done).
+    pub in_part: u64,
 }
 
 impl Default for Counter {
@@ -267,25 +279,48 @@ impl Counter {
             piece_rows: pieces::PIECE_ROWS,
             device: None,
             stats: Stats::default(),
+            saved: None,
         }
+    }
+
+    /// What the checkpoint of the last run holds, once that run opened one (also when it
+    /// stopped at a limit or a signal).
+    pub fn saved(&self) -> Option<Saved> {
+        self.saved
     }
 
     /// Counts the solutions of the n×n board (or of one shard of its task list), resuming from
     /// and appending to a checkpoint if asked.
     pub fn run(&mut self, n: u32, options: &RunOptions) -> Result<Report, Error> {
-        if n == 0 {
-            return Err(crate::board::ProblemError::ZeroSize.into());
-        }
-        if n > MAX_N {
-            return Err(Error::TooLarge {
+        self.run_problem(&Problem::new(n)?, true, options)
+    }
+
+    /// Counts the solutions of `problem` (the whole board, or one with fixed queens or blocked
+    /// squares: module `masked`), resuming from and appending to a checkpoint if asked. The
+    /// whole board's report counts its classes too; a board with fixed queens or blocked
+    /// squares counts its classes under its own symmetries only if `unique` (otherwise its
+    /// report's `unique` is the total), and runs on the CPU threads (a device counts whole
+    /// boards only), as one shard.
+    pub fn run_problem(
+        &mut self,
+        problem: &Problem,
+        unique: bool,
+        options: &RunOptions,
+    ) -> Result<Report, Error> {
+        let job = if unique { Job::CountUnique } else { Job::Count };
+        self.check(job, problem)?;
+        self.saved = None;
+        let started = Instant::now();
+        let n = problem.n();
+        let tasks = Work::of(problem, unique);
+        let shard = options.shard.unwrap_or(Shard::ALL);
+        if shard.count() > 1 && !tasks.is_whole() {
+            return Err(Error::Unsupported {
                 method: self.name(),
-                n,
-                max: MAX_N,
+                job,
+                reason: "a board with fixed queens or blocked squares is counted in one part (shards split the whole board)".into(),
             });
         }
-        let started = Instant::now();
-        let tasks = TaskList::new(n);
-        let shard = options.shard.unwrap_or(Shard::ALL);
         if shard.count() > 1 && shard.count() as usize > tasks.len() {
             return Err(CounterError::TooManyShards {
                 shard,
@@ -296,14 +331,18 @@ impl Counter {
         }
         let mine = shard.len_of(tasks.len());
         let cut = pieces::cut_row(n, tasks.depth(), self.piece_rows);
+        // The device counts the whole board's tasks; a masked board's run on the threads.
+        let device = match &tasks {
+            Work::Whole(list) => self.device.as_ref().map(|device| (device, list)),
+            Work::Masked(_) => None,
+        };
         let mut done = vec![false; tasks.len()];
         let mut sums = Sums::default();
         // Where the checkpoint's unfinished tasks had got.
         let mut from = HashMap::new();
         let mut checkpoint = match &options.checkpoint {
             Some(path) => {
-                let header = checkpoint::Header::new(&tasks, shard);
-                let (file, records) = Checkpoint::open(path, &header)?;
+                let (file, records) = Checkpoint::open(path, &tasks.header(shard))?;
                 for (id, result) in &records {
                     done[id.index()] = true;
                     sums.add(result)?;
@@ -350,7 +389,7 @@ impl Counter {
         let budget = Budget::start(&self.limits);
         let mut gave_up = None;
         let (sender, receiver) = mpsc::channel::<Message>();
-        let workers = if self.device.is_some() {
+        let workers = if device.is_some() {
             0
         } else {
             self.threads.min(pending.len())
@@ -372,10 +411,22 @@ impl Counter {
                     }
                 });
             }
-            if let Some(device) = &self.device {
+            if let Some((device, list)) = device {
                 let sender = sender.clone();
-                scope
-                    .spawn(move || device::drive(device, tasks, pending, from, cut, stop, &sender));
+                scope.spawn(move || {
+                    let mut next = pending.iter().map(|&id| (id, start_of(from, id, cut)));
+                    let driven = device::drive(
+                        device,
+                        n,
+                        &|id| list.prefix(id),
+                        &mut || next.next(),
+                        stop,
+                        &mut |id, step| sender.send(Ok((id, step))).is_ok(),
+                    );
+                    if let Err(e) = driven {
+                        let _ = sender.send(Err(e));
+                    }
+                });
             }
             for _ in 0..workers {
                 let sender = sender.clone();
@@ -388,10 +439,12 @@ impl Counter {
                             break;
                         };
                         let start = start_of(from, id, cut);
+                        let prefix = tasks.prefix(id);
                         let end = pieces::count_task(
+                            tasks.board(prefix),
                             n,
                             id,
-                            tasks.prefix(id),
+                            prefix,
                             &start,
                             stop,
                             &mut scratch,
@@ -493,6 +546,11 @@ impl Counter {
         if let Some(file) = checkpoint.as_mut() {
             ledger.save_positions(file)?;
             file.sync()?;
+            self.saved = Some(Saved {
+                tasks: mine as u64,
+                done: ledger.sums.done,
+                in_part: ledger.in_part(),
+            });
         }
         if let Some(reason) = gave_up {
             return Err(Error::GaveUp {
@@ -502,7 +560,7 @@ impl Counter {
         }
         report(&ledger);
         let sums = &ledger.sums;
-        if shard == Shard::ALL {
+        if shard == Shard::ALL && tasks.is_whole() {
             let cause = if resumed > 0 || !from.is_empty() {
                 "a damaged checkpoint or a hardware fault (memory, CPU) is the likely cause: count again without the checkpoint, or on another machine"
             } else {
@@ -528,7 +586,7 @@ impl Counter {
         self.stats.set("nodes", result.new_nodes);
         self.stats
             .set("tasks", u128::from(result.tasks - result.resumed));
-        if self.device.is_none() {
+        if device.is_none() {
             // Boards searched per step: 8 where the lanes loop ran, 1 for the one-board loop.
             self.stats
                 .set("lanes", u128::from(kernel::lanes_per_step(n, cut)));
@@ -546,14 +604,6 @@ impl Counter {
             },
         )
     }
-}
-
-/// What a worker (a thread, or the device's driver) tells the run about one task.
-enum Step {
-    /// The task has got this far (it goes on, or it was stopped there).
-    Moved(Partial),
-    /// The task is counted.
-    Done(TaskResult),
 }
 
 /// A worker's message: a task's step, or a failure that ends the run.
@@ -700,6 +750,22 @@ impl<'a> Ledger<'a> {
         self.run_nodes + flying
     }
 
+    /// Unfinished tasks the checkpoint holds a position of: those in flight that finished a
+    /// piece, and those resumed from a position this run did not take up.
+    fn in_part(&self) -> u64 {
+        let flying = self.flight.values().filter(|f| f.now.pieces > 0).count();
+        let waiting = self
+            .from
+            .iter()
+            .filter(|&(id, partial)| partial.pieces > 0 && !self.flight.contains_key(id))
+            .filter(|&(id, _)| {
+                let at = self.pending.binary_search(id);
+                at.is_ok_and(|at| !self.finished[at])
+            })
+            .count();
+        (flying + waiting) as u64
+    }
+
     /// Writes where each task in flight has got, if it got further since it was last written.
     fn save_positions(&mut self, file: &mut Checkpoint) -> Result<(), CounterError> {
         let mut moved: Vec<(&TaskId, &mut Flight)> = self
@@ -748,29 +814,11 @@ impl Engine for Counter {
         true
     }
 
-    /// The whole board by [`Counter::run`] (symmetry classes, on the device if one is set);
-    /// a board with fixed queens or blocked squares on the CPU threads, under per-row masks
-    /// (module `masked`), up to the symmetries the board keeps.
+    /// By [`Counter::run_problem`]: the whole board by symmetry classes (on the device if one
+    /// is set); a board with fixed queens or blocked squares on the CPU threads, under per-row
+    /// masks (module `masked`), up to the symmetries the board keeps.
     fn count(&mut self, problem: &Problem, unique: bool) -> Result<Counts, Error> {
-        self.check(if unique { Job::CountUnique } else { Job::Count }, problem)?;
-        if problem.is_completion() {
-            let (counts, nodes, tasks) = masked::count(
-                problem,
-                unique,
-                self.threads,
-                &self.limits,
-                self.progress.as_ref(),
-            )
-            .map_err(|reason| Error::GaveUp {
-                method: self.name(),
-                reason,
-            })?;
-            self.stats = Stats::default();
-            self.stats.set("nodes", nodes);
-            self.stats.set("tasks", u128::from(tasks));
-            return Ok(counts);
-        }
-        let report = self.run(problem.n(), &RunOptions::default())?;
+        let report = self.run_problem(problem, unique, &RunOptions::default())?;
         Ok(Counts {
             total: report.total,
             unique: unique.then_some(report.unique),
@@ -810,13 +858,30 @@ mod tests {
         piece_rows: usize,
         device: Option<SharedDevice>,
     ) -> (Report, usize, usize) {
+        let problem = Problem::new(n).unwrap();
+        board_in_stops(&problem, true, path, budget, piece_rows, device)
+    }
+
+    /// [`count_in_stops`] for any board.
+    fn board_in_stops(
+        problem: &Problem,
+        unique: bool,
+        path: &Path,
+        budget: u64,
+        piece_rows: usize,
+        device: Option<SharedDevice>,
+    ) -> (Report, usize, usize) {
         let (mut stops, mut positions) = (0, 0);
+        let options = RunOptions {
+            checkpoint: Some(path.to_path_buf()),
+            shard: None,
+        };
         loop {
             let mut counter = Counter::new(2);
             counter.piece_rows = piece_rows;
             counter.limits.nodes = Some(budget);
             counter.device = device.clone();
-            match counter.run_with_checkpoint(n, path) {
+            match counter.run_problem(problem, unique, &options) {
                 Ok(report) => return (report, stops, positions),
                 Err(Error::GaveUp {
                     reason: LimitReached::Nodes,
@@ -854,6 +919,89 @@ mod tests {
         again.piece_rows = 8;
         let report = again.run_with_checkpoint(n, &path).unwrap();
         assert_eq!(report.nodes, whole.nodes);
+    }
+
+    /// Boards with fixed queens or blocked squares, stopped inside their tasks again and
+    /// again: the exact count, node for node, against the uninterrupted run and plain
+    /// backtracking; up to symmetry too on a board that keeps some.
+    #[test]
+    fn a_masked_count_stopped_inside_its_tasks_resumes_to_the_exact_total() {
+        use crate::Queen;
+        let dir = tempfile::tempdir().unwrap();
+        let lopsided = Problem::with_blocks(
+            14,
+            [Queen::new(0, 2)],
+            [Queen::new(5, 5), Queen::new(9, 1), Queen::new(13, 12)],
+        )
+        .unwrap();
+        // The half turn maps these blocked squares onto each other.
+        let turning = Problem::with_blocks(13, [], [Queen::new(2, 3), Queen::new(10, 9)]).unwrap();
+        assert_eq!(
+            crate::board::symmetry::Group::of(&turning).members().len(),
+            2
+        );
+        for (name, problem, unique) in [("a", &lopsided, false), ("b", &turning, true)] {
+            let whole = Counter::new(2)
+                .run_problem(problem, unique, &RunOptions::default())
+                .unwrap();
+            let expected = crate::engines::backtrack::Backtrack::default()
+                .count(problem, unique)
+                .unwrap();
+            assert_eq!(whole.total, expected.total);
+            if unique {
+                assert_eq!(Some(whole.unique), expected.unique);
+            }
+            let path = dir.path().join(name);
+            let budget = (whole.nodes / 6) as u64;
+            let (report, stops, positions) =
+                board_in_stops(problem, unique, &path, budget, 7, None);
+            assert_eq!(
+                (report.total, report.unique, report.nodes),
+                (whole.total, whole.unique, whole.nodes),
+                "{name}"
+            );
+            assert!(stops >= 3 && positions > 0, "{name}: {stops} {positions}");
+        }
+    }
+
+    /// A checkpoint names its board: one of another board, of the bare board, or counted with
+    /// other symmetries is refused, and left as it was.
+    #[test]
+    fn a_checkpoint_of_one_board_is_refused_for_another() {
+        use crate::Queen;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ckpt");
+        let options = RunOptions {
+            checkpoint: Some(path.clone()),
+            shard: None,
+        };
+        let run = |problem: &Problem, unique: bool| {
+            Counter::new(1).run_problem(problem, unique, &options)
+        };
+        let turning = Problem::with_blocks(9, [], [Queen::new(2, 3), Queen::new(6, 5)]).unwrap();
+        run(&turning, true).unwrap();
+        let before = std::fs::read(&path).unwrap();
+        let other = Problem::with_blocks(9, [], [Queen::new(2, 3)]).unwrap();
+        for (problem, unique, says) in [
+            (&other, true, "was written for another board (board "),
+            (
+                &turning,
+                false,
+                "counts the solutions up to the board's 2 symmetries and this run every solution once",
+            ),
+            (
+                &Problem::new(9).unwrap(),
+                true,
+                "was written for a board with fixed queens or blocked squares (board ",
+            ),
+        ] {
+            let error = run(problem, unique).unwrap_err().to_string();
+            assert!(error.contains(says), "{error}");
+            assert_eq!(std::fs::read(&path).unwrap(), before);
+        }
+        // The file resumes its own board to the same count.
+        let again = run(&turning, true).unwrap();
+        assert_eq!(again.resumed, again.tasks);
     }
 
     #[test]

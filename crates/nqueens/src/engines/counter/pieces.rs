@@ -37,11 +37,12 @@
 //! n = 27: a task list, and a checkpoint of one line per task, far beyond any disk, while a
 //! piece position costs one line per task in flight (BENCHMARKS.md has the figures).
 
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::attacks::State;
 use super::error::CounterError;
-use super::kernel::{self, Loop, Scratch, TaskBoard, TaskResult};
+use super::kernel::{Loop, Scratch, TaskBoard, TaskResult};
 use super::tasks::{self, Class, TaskId};
 
 /// Rows a piece searches below the cut row (see the [module documentation](self)).
@@ -89,6 +90,15 @@ pub enum TaskEnd {
     Done(TaskResult),
     /// Stopped midway: where it got.
     Stopped(Partial),
+}
+
+/// What a worker (a thread, or a device's driver) tells its run about one task.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The task has got this far (it goes on, or it was stopped there).
+    Moved(Partial),
+    /// The task is counted.
+    Done(TaskResult),
 }
 
 /// One piece: the queens of rows `0..state.row` and the masks they leave.
@@ -216,22 +226,16 @@ impl Walk {
                 };
             } else if next.columns == u64::MAX {
                 // A solution above the cut (boards of a few rows).
-                let placed: Vec<u64> = self.queens[..=row].iter().map(|&c| 1 << c).collect();
-                if board.ties.touched_by(&placed) {
-                    self.host
-                        .add_orbit(kernel::canonical_orbit(&self.queens[..=row]));
-                } else {
-                    self.host.add_eightfold(1);
-                }
+                board.add_solution(&mut self.host, &self.queens[..=row]);
             }
         }
     }
 }
 
 /// The pieces of task `id` still to count from a position: its walk, past the pieces done.
-pub(crate) struct Rest {
+pub(crate) struct Rest<'b> {
     id: TaskId,
-    board: TaskBoard,
+    board: Cow<'b, TaskBoard>,
     walk: Walk,
     /// Pieces done before (to skip), and pieces the walk has given so far.
     skip: u64,
@@ -239,10 +243,16 @@ pub(crate) struct Rest {
     over: bool,
 }
 
-impl Rest {
-    /// The rest of task `id` (prefix `prefix` of the n×n board, n ≤ 32) from `from`.
-    pub(crate) fn new(n: u32, id: TaskId, prefix: &[u8], from: &Partial) -> Self {
-        let board = TaskBoard::new(n, Class::of(prefix));
+impl<'b> Rest<'b> {
+    /// The rest of task `id` (prefix `prefix` of the n×n board, n ≤ 32, searched on `board`)
+    /// from `from`.
+    pub(crate) fn new(
+        board: Cow<'b, TaskBoard>,
+        n: u32,
+        id: TaskId,
+        prefix: &[u8],
+        from: &Partial,
+    ) -> Self {
         Rest {
             id,
             walk: Walk::new(&board, n, prefix, from.cut as usize),
@@ -292,11 +302,14 @@ impl Rest {
     }
 }
 
-/// Counts the task `id` (prefix `prefix` of the n×n board) in pieces from `from` on, by the
-/// fastest loop this CPU has, calling `on_piece` with the task's position after each piece;
-/// stops between pieces or inside one once `stop` is raised, and then returns the position of
-/// the last piece finished (see [`Rest::next_piece`] for a position the task does not have).
+/// Counts the task `id` (prefix `prefix` of the n×n board, searched on `board`) in pieces from
+/// `from` on, by the fastest loop this CPU has, calling `on_piece` with the task's position
+/// after each piece; stops between pieces or inside one once `stop` is raised, and then
+/// returns the position of the last piece finished (see [`Rest::next_piece`] for a position
+/// the task does not have).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn count_task(
+    board: Cow<'_, TaskBoard>,
     n: u32,
     id: TaskId,
     prefix: &[u8],
@@ -307,10 +320,12 @@ pub(crate) fn count_task(
 ) -> Result<TaskEnd, CounterError> {
     if prefix.len() == n as usize {
         // Tiny boards: the prefix is a whole solution.
-        return Ok(TaskEnd::Done(kernel::solve_task(n, prefix, scratch)));
+        let mut result = TaskResult::default();
+        board.add_solution(&mut result, prefix);
+        return Ok(TaskEnd::Done(result));
     }
     let with = Loop::best_for(n, from.cut as usize);
-    let mut rest = Rest::new(n, id, prefix, from);
+    let mut rest = Rest::new(board, n, id, prefix, from);
     let mut partial = *from;
     while let Some(piece) = rest.next_piece()? {
         if stop.load(Ordering::Relaxed) {
@@ -329,11 +344,17 @@ pub(crate) fn count_task(
     Ok(TaskEnd::Done(rest.result(&partial.found)))
 }
 
+/// The board of a task of the whole n×n board: its class's.
+pub(crate) fn class_board(n: u32, prefix: &[u8]) -> Cow<'static, TaskBoard> {
+    Cow::Owned(TaskBoard::new(n, Class::of(prefix)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engines::counter::TaskList;
     use crate::engines::counter::distributed::SplitList;
+    use crate::engines::counter::kernel;
     use crate::engines::counter::kernel::NEVER;
 
     /// Every task of n = 5..=13, cut at every row from its prefix down: the same result, node
@@ -350,6 +371,7 @@ mod tests {
                 for cut in prefix.len()..=n as usize - 2 {
                     let mut seen = 0;
                     let end = count_task(
+                        class_board(n, prefix),
                         n,
                         id,
                         prefix,
@@ -392,6 +414,7 @@ mod tests {
         let cut = 8;
         let mut positions = vec![Partial::start(cut)];
         let end = count_task(
+            class_board(n, prefix),
             n,
             id,
             prefix,
@@ -404,16 +427,35 @@ mod tests {
         assert_eq!(end, TaskEnd::Done(whole));
         assert!(positions.len() > 20, "{}", positions.len());
         for from in &positions {
-            let end = count_task(n, id, prefix, from, &NEVER, &mut scratch, &mut |_| {}).unwrap();
+            let end = count_task(
+                class_board(n, prefix),
+                n,
+                id,
+                prefix,
+                from,
+                &NEVER,
+                &mut scratch,
+                &mut |_| {},
+            )
+            .unwrap();
             assert_eq!(end, TaskEnd::Done(whole), "from {from:?}");
         }
         let beyond = Partial {
             pieces: positions.len() as u64,
             ..*positions.last().unwrap()
         };
-        let error = count_task(n, id, prefix, &beyond, &NEVER, &mut scratch, &mut |_| {})
-            .unwrap_err()
-            .to_string();
+        let error = count_task(
+            class_board(n, prefix),
+            n,
+            id,
+            prefix,
+            &beyond,
+            &NEVER,
+            &mut scratch,
+            &mut |_| {},
+        )
+        .unwrap_err()
+        .to_string();
         assert!(error.contains("has only"), "{error}");
     }
 
@@ -426,6 +468,7 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut last = Partial::default();
         let end = count_task(
+            class_board(n, list.prefix(id)),
             n,
             id,
             list.prefix(id),

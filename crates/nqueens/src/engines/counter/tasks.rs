@@ -91,6 +91,30 @@ impl Fnv1a {
     }
 }
 
+/// The fingerprint of a task list: FNV-1a over `head` and then one line per prefix (`depth`
+/// bytes each in `prefixes`), its columns in decimal separated by commas.
+pub(super) fn list_fingerprint(head: &str, prefixes: &[u8], depth: usize) -> Fingerprint {
+    let mut hash = Fnv1a::new();
+    hash.write(head.as_bytes());
+    let mut line = String::new();
+    for prefix in prefixes.chunks(depth.max(1)) {
+        line.clear();
+        for (i, &col) in prefix.iter().enumerate() {
+            if i > 0 {
+                line.push(',');
+            }
+            // Columns are below 64: one or two digits.
+            if col >= 10 {
+                line.push(char::from(b'0' + col / 10));
+            }
+            line.push(char::from(b'0' + col % 10));
+        }
+        line.push('\n');
+        hash.write(line.as_bytes());
+    }
+    Fingerprint(hash.0)
+}
+
 /// The symmetry class of a task, read off its prefix: `b1`, the column of the queen in row 0.
 ///
 /// The counter counts each solution through its canonical image (see the [module essay of the
@@ -197,25 +221,12 @@ impl TaskList {
                 &mut prefixes,
             );
         }
-        let mut hash = Fnv1a::new();
-        hash.write(format!("nqueens-counter-tasks v2 n={n} depth={depth}\n").as_bytes());
-        let mut line = String::new();
-        for prefix in prefixes.chunks(depth.max(1)) {
-            line.clear();
-            for (i, col) in prefix.iter().enumerate() {
-                if i > 0 {
-                    line.push(',');
-                }
-                line.push_str(&col.to_string());
-            }
-            line.push('\n');
-            hash.write(line.as_bytes());
-        }
+        let head = format!("nqueens-counter-tasks v2 n={n} depth={depth}\n");
         TaskList {
             n,
             depth,
+            fingerprint: list_fingerprint(&head, &prefixes, depth),
             prefixes,
-            fingerprint: Fingerprint(hash.0),
         }
     }
 

@@ -6,7 +6,7 @@
 //! A board with blocked squares is answered by a search in the declared order, and most of
 //! its answers are proofs that there is no solution: the whole tree, tens of millions of
 //! nodes on the hardest boards of the ASP competitions' set (BENCHMARKS.md, "Blocked
-//! n-Queens"). The exact cover crate's bit engine visits that tree at about one word per row
+//! boards"). The exact cover crate's bit engine visits that tree at about one word per row
 //! and per column a node. This engine visits **the same tree** (the same nodes, in the same
 //! order, so the same first solution and the same node count) in about half the time, because
 //! it knows that the items are rows and columns of a board.

@@ -52,7 +52,7 @@
 //!
 //! With Knuth's deterministic order, MRV can spend tens of millions of nodes before the first
 //! solution on n = 64 (as the exact-cover write-up found), because a bad early choice is only undone after
-//! its whole subtree fails. Randomising the order (shuffled option lists, random ties) makes
+//! its whole subtree fails. Randomising the order (shuffled option lists, random tie-breaks) makes
 //! such long detours improbable: [`Dlx::solve`] therefore searches in a seeded random order
 //! (the configured seed, or [`DEFAULT_SEED`]), while enumeration and counting keep Knuth's
 //! order unless a seed is given. See BENCHMARKS.md for the node counts. Boards with blocked
@@ -476,7 +476,7 @@ impl Dlx {
     /// takes up to tens of millions of nodes (most boards of the ASP competitions' set have
     /// no solution to find, only a proof), so it is searched in the declared order on the
     /// engine [`EngineChoice::Auto`] picks, the bit engine where the board fits, 2.6–3× faster
-    /// there than the seeded search on dancing links (BENCHMARKS.md, "Blocked n-Queens").
+    /// there than the seeded search on dancing links (docs/notes/blocked-boards.md).
     /// [`Dlx::solve`] hands that search to [`bitboard`] where it can: the same tree again.
     /// The search of [`bitboard`] for a first solution of `problem`, where it visits the tree
     /// [`Dlx::first_solver`] would (a board with blocked squares, no seed, the default
