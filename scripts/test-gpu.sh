@@ -3,7 +3,8 @@
 # adapter the machine has; with no GPU, Mesa's software driver (lavapipe) runs the very same
 # WGSL kernel on the CPU. Checks the kernel against the CPU loop sub-board by sub-board and
 # task by task, every count of n = 1..15 (total and unique) against the published table, a
-# GPU count stopped by Ctrl-C and finished on the CPU (n = 16), and the no-adapter error.
+# GPU count stopped by Ctrl-C and finished on the CPU (n = 16), and the no-adapter error; then
+# runs the prepared device check (scripts/gpu-check, and its --sweep) with small n.
 # Needs the Vulkan loader and a driver: installed with apt-get when run as root, otherwise
 # this fails naming the packages. About a minute on 2 cores once built.
 set -euo pipefail
@@ -27,3 +28,31 @@ bin=target/checked/nqueens
 [ "$("$bin" count 12 --device gpu)" = 14200 ] || { echo "test-gpu: count 12 --device gpu" >&2; exit 1; }
 [ "$("$bin" count 14 --device gpu --unique)" = 45752 ] || { echo "test-gpu: count 14 --device gpu --unique" >&2; exit 1; }
 echo "count 12 --device gpu: 14200; count 14 --device gpu --unique: 45752"
+
+echo "== the prepared device check, small n"
+scripts/gpu-check --binary "$bin" --min-n 9 --max-n 12 --cpu-n 12 --out target/gpu-check.tsv
+scripts/gpu-check --binary "$bin" --sweep --sweep-n 10 --time-limit 240 --out target/gpu-sweep.tsv
+for tsv in target/gpu-check.tsv target/gpu-sweep.tsv; do
+    # A header and a row per run, every one counted right.
+    awk -F'\t' 'NR > 1 { rows++; if ($3 != "ok") bad++ } END { exit !(rows >= 5 && !bad) }' "$tsv" ||
+        { echo "test-gpu: $tsv lacks rows or has a failed run" >&2; cat "$tsv" >&2; exit 1; }
+done
+
+echo "== gpu-check fails on a wrong count"
+stub=$(mktemp -d)
+cat > "$stub/nqueens" <<'STUB'
+#!/bin/sh
+# A binary that lists a GPU and counts every board as 1 solution.
+case "$1" in
+    devices) echo "index  kind  backend  name (driver)  limits"; echo "0      discrete GPU  Vulkan  Stub  storage binding 128 MiB" ;;
+    count) echo 1; echo "method=counter elapsed=0.001s nodes=1" >&2 ;;
+esac
+STUB
+chmod +x "$stub/nqueens"
+if scripts/gpu-check --binary "$stub/nqueens" --min-n 8 --max-n 8 --cpu-n 8 --out "$stub/check.tsv" 2> "$stub/err"; then
+    echo "test-gpu: gpu-check passed a wrong count" >&2; exit 1
+fi
+grep -q "WRONG: gpu n = 8 counted 1, published 92" "$stub/err" ||
+    { echo "test-gpu: gpu-check did not name the wrong count" >&2; cat "$stub/err" >&2; exit 1; }
+rm -rf "$stub"
+echo "gpu-check: a wrong count fails (exit 1)"

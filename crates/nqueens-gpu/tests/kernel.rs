@@ -5,8 +5,9 @@
 use nqueens::engines::counter::device::{self, SubBoard};
 use nqueens::engines::counter::{Counter, TaskList};
 use nqueens::instances::oeis;
-use nqueens_gpu::{Choice, GpuCounter};
+use nqueens_gpu::{Choice, Frame, GpuCounter, Memory, Tables, Tuning};
 
+/// The machine's first adapter with the defaults for its kind.
 fn gpu() -> GpuCounter {
     match GpuCounter::open(Choice::Any) {
         Ok(Some(gpu)) => gpu,
@@ -15,13 +16,53 @@ fn gpu() -> GpuCounter {
     }
 }
 
-#[test]
-fn every_sub_board_gets_the_cpu_loops_answer() {
-    let mut gpu = gpu();
-    let mut compared = 0;
-    let mut tied = 0;
-    let mut gave_up = 0;
-    for n in 4..=13u32 {
+fn open(tuning: Tuning) -> GpuCounter {
+    match GpuCounter::open_tuned(Choice::Any, tuning) {
+        Ok(Some(gpu)) => gpu,
+        Ok(None) => unreachable!("Choice::Any never answers None"),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// Every kernel the tuning can choose: each frame and stack, table place, refill and
+/// last-row rule, over the workgroup sizes in turn; and one without wgpu's checks. (The
+/// rows and budget are the software driver's, which suit a GPU's test as well.)
+fn variants() -> Vec<Tuning> {
+    let mut variants = Vec::new();
+    let sizes = [32, 64, 128, 256];
+    for (frame, stack) in [
+        (Frame::Queen, Memory::Private),
+        (Frame::Queen, Memory::Workgroup),
+        (Frame::Wide, Memory::Private),
+    ] {
+        for tables in [Tables::Storage, Tables::Workgroup] {
+            for refill in [true, false] {
+                for last_row in [true, false] {
+                    variants.push(Tuning {
+                        workgroup: sizes[variants.len() % sizes.len()],
+                        frame,
+                        stack,
+                        tables,
+                        refill,
+                        last_row,
+                        ..Tuning::software()
+                    });
+                }
+            }
+        }
+    }
+    variants.push(Tuning {
+        checks: false,
+        ..Tuning::gpu()
+    });
+    variants
+}
+
+/// Compares the kernel with the CPU loop on every sub-board of n = 4..=`max_n` cut at four
+/// rows; returns the sub-boards compared, tied ones among them, and ones given up.
+fn compare(gpu: &mut GpuCounter, max_n: u32) -> (usize, usize, usize) {
+    let (mut compared, mut tied, mut gave_up) = (0, 0, 0);
+    for n in 4..=max_n {
         let list = TaskList::new(n);
         let prefixes: Vec<&[u8]> = list.ids().map(|id| list.prefix(id)).collect();
         for start in [
@@ -39,16 +80,42 @@ fn every_sub_board_gets_the_cpu_loops_answer() {
                     continue;
                 };
                 let expected = device::count_sub_board(n, board);
-                assert_eq!(*found, expected, "n = {n}, sub-board {board:?}");
+                assert_eq!(
+                    *found,
+                    expected,
+                    "n = {n}, sub-board {board:?}, {}",
+                    gpu.tuning()
+                );
                 tied += usize::from(expected.tied.unique > 0);
                 compared += 1;
             }
         }
     }
+    (compared, tied, gave_up)
+}
+
+#[test]
+fn every_sub_board_gets_the_cpu_loops_answer() {
+    let (compared, tied, gave_up) = compare(&mut gpu(), 13);
     assert!(compared > 5_000, "{compared}");
     assert!(gave_up < compared / 10, "{gave_up} of {compared} given up");
     // Some go through the kernel's exact symmetry check.
     assert!(tied > 100, "{tied}");
+}
+
+#[test]
+fn every_variant_of_the_kernel_gets_the_cpu_loops_answer() {
+    for tuning in variants() {
+        let mut gpu = open(tuning);
+        let (compared, tied, gave_up) = compare(&mut gpu, 11);
+        assert!(compared > 2_000, "{compared}, {}", gpu.tuning());
+        assert!(
+            gave_up < compared / 10,
+            "{gave_up} of {compared}, {}",
+            gpu.tuning()
+        );
+        assert!(tied > 50, "{tied}, {}", gpu.tuning());
+    }
 }
 
 #[test]
@@ -79,6 +146,28 @@ fn counts_on_the_gpu_match_oeis_up_to_15() {
         let report = counter.run(n, &Default::default()).unwrap();
         assert_eq!(report.total, oeis::total(n).unwrap(), "n = {n}");
         assert_eq!(report.unique, oeis::unique(n).unwrap(), "n = {n}");
+    }
+}
+
+#[test]
+fn counts_with_the_gpus_tuning_match_oeis_and_the_cpus_nodes() {
+    // Queen frames, refill and the last-row rule, with two batches queued: on a software
+    // driver the budget is small, so sub-boards are given up, cut deeper and sent again.
+    let mut counter = Counter::new(1);
+    counter.device = Some(nqueens::engines::counter::SharedDevice::new(open(Tuning {
+        rows: 9,
+        ..Tuning::gpu()
+    })));
+    let mut cpu = Counter::new(2);
+    for n in [1, 5, 8, 11, 13] {
+        let report = counter.run(n, &Default::default()).unwrap();
+        let expected = cpu.run(n, &Default::default()).unwrap();
+        assert_eq!(report.total, oeis::total(n).unwrap(), "n = {n}");
+        assert_eq!(
+            (report.unique, report.nodes),
+            (expected.unique, expected.nodes),
+            "n = {n}"
+        );
     }
 }
 

@@ -247,6 +247,13 @@ fn run_counter(
     args.method.report(&counter, report.elapsed);
     if let (true, Some(device)) = (args.method.stats, &counter.device) {
         eprintln!("device={}", device.describe());
+        // The device's own figures, after the whole run's rate.
+        let rate = report.new_nodes as f64 / report.elapsed.as_secs_f64().max(1e-9);
+        let mut line = format!("nodes_per_s={rate:.3e}");
+        for (name, value) in device.stats() {
+            line.push_str(&format!(" {name}={value}"));
+        }
+        eprintln!("{line}");
     }
     if args.unique {
         args.method.report_symmetries(problem);

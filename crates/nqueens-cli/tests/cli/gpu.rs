@@ -56,10 +56,48 @@ mod on_a_gpu {
         assert_eq!((code, stdout.as_str()), (0, "14200\n"), "{stderr}");
         assert!(stderr.contains("method=counter "), "{stderr}");
         assert!(stderr.contains("device="), "{stderr}");
+        // The device's own figures: the rate, the host's split and the tuning in force.
+        for figure in [
+            "nodes_per_s=",
+            "sub_boards=",
+            "split_per_s=",
+            "gpu_wait=",
+            "steps_per_node=",
+            "tuning=rows=",
+        ] {
+            assert!(stderr.contains(figure), "{figure}: {stderr}");
+        }
         let (code, stdout, stderr) = run(&["count", "14", "--device", "gpu", "--unique"]);
         assert_eq!((code, stdout.as_str()), (0, "45752\n"), "{stderr}");
         // Nothing but the count and the stats: no driver chatter on stderr.
         assert_eq!(stderr, "");
+    }
+
+    #[test]
+    fn the_tuning_variables_choose_the_kernel_and_bad_values_are_usage_errors() {
+        let out = nqueens()
+            .args(["count", "11", "--device", "gpu", "--stats"])
+            .env("NQUEENS_GPU_FRAME", "queen")
+            .env("NQUEENS_GPU_STACK", "workgroup")
+            .env("NQUEENS_GPU_WORKGROUP", "128")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.stdout, b"2680\n", "{stderr}");
+        assert!(
+            stderr.contains("workgroup=128,frame=queen,stack=workgroup"),
+            "{stderr}"
+        );
+        let out = nqueens()
+            .args(["count", "8", "--device", "gpu"])
+            .env("NQUEENS_GPU_WORKGROUP", "100")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(
+            String::from_utf8(out.stderr).unwrap(),
+            "error: NQUEENS_GPU_WORKGROUP=100: expected 32, 64, 128 or 256\n"
+        );
     }
 
     #[test]

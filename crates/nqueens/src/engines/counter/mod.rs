@@ -1009,18 +1009,24 @@ mod tests {
         let n = 13;
         let whole = Counter::new(2).run(n, &RunOptions::default()).unwrap();
         let dir = tempfile::tempdir().unwrap();
-        let device = SharedDevice::new(device::SplitOnCpu::default());
         let budget = (whole.nodes / 20) as u64;
-        let (report, stops, positions) =
-            count_in_stops(n, &dir.path().join("gpu"), budget, 6, Some(device.clone()));
-        assert_eq!(report.total, whole.total);
-        assert_eq!(report.nodes, whole.nodes);
-        assert!(stops >= 2 && positions > 0, "{stops} {positions}");
-        // Positions written by the threads resume on the device, and the other way round.
-        let path = dir.path().join("mixed");
-        let _ = count_in_stops(n, &path, budget, 6, None);
-        let (report, _, _) = count_in_stops(n, &path, budget, 6, Some(device));
-        assert_eq!(report.nodes, whole.nodes);
+        // A device that answers each batch at once, and one with two batches queued.
+        for pipelined in [false, true] {
+            let mut cpu = device::SplitOnCpu::default();
+            cpu.pipelined = pipelined;
+            let device = SharedDevice::new(cpu);
+            let path = dir.path().join(format!("gpu-{pipelined}"));
+            let (report, stops, positions) =
+                count_in_stops(n, &path, budget, 6, Some(device.clone()));
+            assert_eq!(report.total, whole.total);
+            assert_eq!(report.nodes, whole.nodes, "pipelined: {pipelined}");
+            assert!(stops >= 2 && positions > 0, "{stops} {positions}");
+            // Positions written by the threads resume on the device, and the other way round.
+            let path = dir.path().join(format!("mixed-{pipelined}"));
+            let _ = count_in_stops(n, &path, budget, 6, None);
+            let (report, _, _) = count_in_stops(n, &path, budget, 6, Some(device));
+            assert_eq!(report.nodes, whole.nodes, "pipelined: {pipelined}");
+        }
     }
 
     #[test]
