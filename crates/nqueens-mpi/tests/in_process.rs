@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use nqueens::engines::counter::checkpoint::record_line;
 use nqueens::engines::counter::{
-    Checkpoint, Counter, RunOptions, Shard, SplitList, TaskCounter, TaskId,
+    Checkpoint, Counter, Report, RunOptions, Shard, SplitList, TaskCounter, TaskId,
 };
 use nqueens::instances::oeis;
 use nqueens_mpi::pool::Workers;
@@ -334,6 +334,28 @@ fn raise_later(flag: &Arc<AtomicBool>, delay: Duration) {
     });
 }
 
+/// Resumes the job of `list` on two ranks from the checkpoint at `path` (tasks cut at `cut`)
+/// and checks that it reaches the published count with `whole`'s nodes, placing only the
+/// `left` queens its positions had not placed.
+fn resume_from_positions(
+    list: &Arc<SplitList>,
+    workers: impl Fn(usize) -> Workers + Sync,
+    cut: usize,
+    path: &std::path::Path,
+    whole: &Report,
+    left: u128,
+) {
+    let settings = |_| Settings {
+        cut,
+        ..Settings::new(list)
+    };
+    let (outcome, _) = job_with_settings(list, 2, workers, settings, Some(path), None);
+    let report = outcome.unwrap().report;
+    assert_eq!(report.total, oeis::total(list.n()).unwrap());
+    assert_eq!(report.nodes, whole.nodes, "node for node");
+    assert_eq!(report.new_nodes, left, "went on from the positions");
+}
+
 /// A job stopped inside its tasks (first by one worker rank's own signal, which stops the
 /// whole job, then by every rank's, until the checkpoint holds a task in part: a stop that
 /// lands between a task's start and its first piece leaves none) keeps the pieces of its
@@ -375,15 +397,7 @@ fn a_stopped_job_keeps_the_pieces_of_its_tasks_on_every_rank_and_resumes_from_th
         assert!(stops < 10, "no stop left a task in part");
     };
     assert!(taken > 0);
-    let settings = |_| Settings {
-        cut,
-        ..Settings::new(&list)
-    };
-    let (outcome, _) = job_with_settings(&list, 2, threads, settings, Some(&path), None);
-    let report = outcome.unwrap().report;
-    assert_eq!(report.total, oeis::total(n).unwrap());
-    assert_eq!(report.nodes, whole.nodes, "node for node");
-    assert_eq!(report.new_nodes, left, "went on from the positions");
+    resume_from_positions(&list, threads, cut, &path, &whole, left);
 }
 
 /// A rank counting on a device (here the CPU stand-in for a GPU) stops between two batches of
@@ -425,15 +439,7 @@ fn a_device_rank_stops_between_batches_and_its_task_goes_on_from_its_pieces() {
         assert!(stops < 10, "no stop left a task in part");
     };
     assert!(taken > 0);
-    let settings = |_| Settings {
-        cut,
-        ..Settings::new(&list)
-    };
-    let (outcome, _) = job_with_settings(&list, 2, workers, settings, Some(&path), None);
-    let report = outcome.unwrap().report;
-    assert_eq!(report.total, oeis::total(n).unwrap());
-    assert_eq!(report.nodes, whole.nodes, "node for node");
-    assert_eq!(report.new_nodes, left, "went on from the positions");
+    resume_from_positions(&list, workers, cut, &path, &whole, left);
 }
 
 /// A checkpoint that `nqueens count` left with tasks in part (its pieces cut where the job

@@ -27,7 +27,7 @@
 //! Superseded positions stay in the file, and a long run of many threads writes many: a
 //! thousand ranks of sixteen threads write 16,000 lines every ten minutes, about 4.8 million
 //! in the 50 hours they take at n = 27, beyond the 2 million position lines the reader allows
-//! a file of its 1.96 million tasks (one per task plus [`SPARE_POSITIONS`]; a file longer than
+//! a file of its 1.96 million tasks (one per task plus `SPARE_POSITIONS`; a file longer than
 //! the bound is refused unread, so that no mistaken path makes a run read gigabytes). So
 //! before a run's position lines pass one per task plus half the spare, the run compacts the
 //! file ([`Checkpoint::compact`]): the header, the results and the last position of each

@@ -72,7 +72,7 @@ pub trait Device: Send {
     fn describe(&self) -> String;
 
     /// The results of the tasks of the n×n board with these prefixes (from the standard
-    /// [`TaskList`] of n), in the same order: each exactly what
+    /// [`TaskList`](super::TaskList) of n), in the same order: each exactly what
     /// [`TaskCounter`](super::TaskCounter) gives for the task.
     fn solve_batch(&mut self, n: u32, prefixes: &[&[u8]]) -> Result<Vec<TaskResult>, DeviceError>;
 

@@ -16,7 +16,7 @@
 //! # What it costs
 //!
 //! A probe is O(n) rows of O(n) squares with the lookahead: a few thousand instructions, half a
-//! microsecond at n = 27. [`estimate`] spends about [`PROBES`] probes on a task list (at least
+//! microsecond at n = 27. `estimate` spends about [`PROBES`] probes on a task list (at least
 //! one per task, at most 64): a twentieth of a second of one core at n = 17, a second at
 //! n = 27 (1.96 million tasks), done beside the count and only when progress is shown. Each task's probes draw from a generator seeded by its id, so
 //! the model is the same in every run.
@@ -30,7 +30,7 @@ use super::kernel::TaskBoard;
 use super::tasks::{self, Class, TaskId};
 use super::work::Work;
 
-/// Probes [`estimate`] spends on a task list, about.
+/// Probes `estimate` spends on a task list, about.
 pub const PROBES: usize = 1 << 18;
 
 /// Knuth's estimate of the queens the counting loop places below `start` on `board` (the
