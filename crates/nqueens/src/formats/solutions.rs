@@ -181,7 +181,8 @@ impl<R: BufRead> SolutionReader<R> {
             let mut line_done = false;
             // A byte outside ASCII, which ends the line with an error naming its character.
             let mut foreign = None;
-            for &byte in buf {
+            while used < buf.len() {
+                let byte = buf[used];
                 used += 1;
                 if let Some(seen) = self.bom_seen {
                     if byte == BOM[seen] {
@@ -215,7 +216,18 @@ impl<R: BufRead> SolutionReader<R> {
                         if state.number.is_none() && !state.bang {
                             state.token_column = state.column;
                         }
-                        let value = state.number.unwrap_or(0) * 10 + u64::from(byte - b'0');
+                        let mut value = state.number.unwrap_or(0) * 10 + u64::from(byte - b'0');
+                        // The rest of the number's digits in this buffer, in a loop of their
+                        // own: they are most of the bytes of a file of solutions, and need no
+                        // other check (the value stays below 2^36, so no overflow).
+                        while value <= u64::from(u32::MAX)
+                            && used < buf.len()
+                            && buf[used].is_ascii_digit()
+                        {
+                            value = value * 10 + u64::from(buf[used] - b'0');
+                            used += 1;
+                            state.column += 1;
+                        }
                         if value > u64::from(u32::MAX) {
                             return Err(syntax(self.line, &state, "number too large".into()));
                         }
