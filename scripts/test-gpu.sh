@@ -22,7 +22,8 @@ cargo test -p nqueens-gpu --profile checked
 cargo test -p nqueens-cli --features gpu --profile checked --test cli gpu::
 
 echo "== the README's GPU example"
-cargo build -p nqueens-cli --features gpu --profile checked
+# The binary the CLI tests above ran, built with `--features gpu` (a `cargo build` here would
+# build it again: without the tests' dev-dependencies, the shared crates' features differ).
 bin=target/checked/nqueens
 "$bin" devices
 [ "$("$bin" count 12 --device gpu)" = 14200 ] || { echo "test-gpu: count 12 --device gpu" >&2; exit 1; }

@@ -124,7 +124,7 @@ fn enumerate(problem: &Problem, encoding: Encoding) -> u64 {
 #[test]
 fn enumeration_gives_a000170_with_both_encodings() {
     for encoding in [Encoding::Pairwise, Encoding::Compact] {
-        for n in 1..=10 {
+        for n in 1..=9 {
             let expected = oeis::total(n).unwrap();
             let count = enumerate(&Problem::new(n).unwrap(), encoding);
             assert_eq!(u128::from(count), expected, "n = {n}, {encoding}");
