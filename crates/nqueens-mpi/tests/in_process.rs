@@ -334,6 +334,46 @@ fn raise_later(flag: &Arc<AtomicBool>, delay: Duration) {
     });
 }
 
+/// Runs the job of `list` on `ranks` ranks (pieces cut at `cut`, checkpoint at `path`) and
+/// stops it after `delay` by a flag the ranks `stopped(tries, rank)` names see, again and again
+/// until the checkpoint holds a task in part (a stop that lands between a task's start and its
+/// first piece leaves none); each job must end interrupted with every worker rank stopped.
+/// Gives the nodes the positions left of `whole`, and the tasks in part.
+#[allow(clippy::too_many_arguments)]
+fn stop_until_a_task_is_in_part(
+    list: &Arc<SplitList>,
+    ranks: usize,
+    workers: impl Fn(usize) -> Workers + Sync,
+    stopped: impl Fn(usize, usize) -> bool + Sync,
+    delay: Duration,
+    path: &Path,
+    cut: usize,
+    whole: u128,
+) -> (u128, usize) {
+    for tries in 0..10 {
+        let flag = Arc::new(AtomicBool::new(false));
+        let settings = |rank| Settings {
+            cut,
+            stop: stopped(tries, rank).then(|| flag.clone()),
+            positions_every: Duration::from_secs(3600),
+        };
+        raise_later(&flag, delay);
+        let (outcome, endings) =
+            job_with_settings(list, ranks, &workers, settings, Some(path), None);
+        assert!(
+            matches!(outcome, Err(MpiError::Interrupted { .. })),
+            "not interrupted: {outcome:?}"
+        );
+        // Every worker rank stopped (on its own flag, or on rank 0's word).
+        assert_eq!(endings, vec![Ending::Stopped; ranks - 1]);
+        let (left, taken) = nodes_left(list, path, cut, whole);
+        if taken > 0 {
+            return (left, taken);
+        }
+    }
+    panic!("no stop left a task in part");
+}
+
 /// Resumes the job of `list` on two ranks from the checkpoint at `path` (tasks cut at `cut`)
 /// and checks that it reaches the published count with `whole`'s nodes, placing only the
 /// `left` queens its positions had not placed.
@@ -372,30 +412,19 @@ fn a_stopped_job_keeps_the_pieces_of_its_tasks_on_every_rank_and_resumes_from_th
     let whole = job(&list, 2, 1, None).unwrap().report;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("n17.ckpt");
-    let mut stops = 0;
-    let (left, taken) = loop {
-        let stopped_ranks = if stops == 0 { &[2][..] } else { &[0, 1, 2] };
-        let flag = Arc::new(AtomicBool::new(false));
-        let settings = |rank| Settings {
-            cut,
-            stop: stopped_ranks.contains(&rank).then(|| flag.clone()),
-            positions_every: Duration::from_secs(3600),
-        };
-        raise_later(&flag, Duration::from_millis(150));
-        let (outcome, endings) = job_with_settings(&list, 3, threads, settings, Some(&path), None);
-        assert!(
-            matches!(outcome, Err(MpiError::Interrupted { .. })),
-            "not interrupted: {outcome:?}"
-        );
-        // Every worker rank stopped (on its own flag, or on rank 0's word).
-        assert_eq!(endings, [Ending::Stopped, Ending::Stopped]);
-        stops += 1;
-        let (left, taken) = nodes_left(&list, &path, cut, whole.nodes);
-        if taken > 0 {
-            break (left, taken);
-        }
-        assert!(stops < 10, "no stop left a task in part");
-    };
+    // The first stop on one worker rank's own flag, which stops the whole job; then on every
+    // rank's.
+    let stopped = |tries: usize, rank: usize| tries > 0 || rank == 2;
+    let (left, taken) = stop_until_a_task_is_in_part(
+        &list,
+        3,
+        threads,
+        stopped,
+        Duration::from_millis(150),
+        &path,
+        cut,
+        whole.nodes,
+    );
     assert!(taken > 0);
     resume_from_positions(&list, threads, cut, &path, &whole, left);
 }
@@ -416,28 +445,16 @@ fn a_device_rank_stops_between_batches_and_its_task_goes_on_from_its_pieces() {
         1 => Workers::Device(SharedDevice::new(SplitOnCpu::default())),
         _ => Workers::Threads(1),
     };
-    let mut stops = 0;
-    let (left, taken) = loop {
-        let flag = Arc::new(AtomicBool::new(false));
-        let settings = |_| Settings {
-            cut,
-            stop: Some(flag.clone()),
-            positions_every: Duration::from_secs(3600),
-        };
-        raise_later(&flag, Duration::from_millis(100));
-        let (outcome, endings) = job_with_settings(&list, 2, workers, settings, Some(&path), None);
-        assert!(
-            matches!(outcome, Err(MpiError::Interrupted { .. })),
-            "not interrupted: {outcome:?}"
-        );
-        assert_eq!(endings, [Ending::Stopped]);
-        stops += 1;
-        let (left, taken) = nodes_left(&list, &path, cut, whole.nodes);
-        if taken > 0 {
-            break (left, taken);
-        }
-        assert!(stops < 10, "no stop left a task in part");
-    };
+    let (left, taken) = stop_until_a_task_is_in_part(
+        &list,
+        2,
+        workers,
+        |_, _| true,
+        Duration::from_millis(100),
+        &path,
+        cut,
+        whole.nodes,
+    );
     assert!(taken > 0);
     resume_from_positions(&list, workers, cut, &path, &whole, left);
 }
