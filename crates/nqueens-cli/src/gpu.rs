@@ -3,7 +3,7 @@
 
 use anyhow::{Result, bail};
 use clap::ValueEnum;
-use nqueens::engines::counter::SharedDevice;
+use nqueens::runs::SharedDevice;
 
 use crate::Status;
 
@@ -38,7 +38,7 @@ pub fn list() -> Result<Status> {
 #[cfg(feature = "gpu")]
 mod imp {
     use anyhow::Result;
-    use nqueens::engines::counter::SharedDevice;
+    use nqueens::runs::SharedDevice;
     use nqueens_gpu::{Choice, GpuCounter};
 
     use super::DeviceChoice;
@@ -87,7 +87,7 @@ mod imp {
 #[cfg(not(feature = "gpu"))]
 mod imp {
     use anyhow::{Result, bail};
-    use nqueens::engines::counter::SharedDevice;
+    use nqueens::runs::SharedDevice;
 
     use super::DeviceChoice;
     use crate::Status;

@@ -1,5 +1,5 @@
 //! The nqueens counter on a GPU: [`GpuCounter`] is a [`Device`] for
-//! [`Counter::run`](nqueens::engines::counter::Counter::run), running the counter's loop as a
+//! [`CountRun::run`](nqueens::runs::CountRun::run), running the counter's loop as a
 //! WGSL compute shader through `wgpu` (Vulkan, Metal or DX12; Mesa's software Vulkan driver,
 //! lavapipe, where there is no GPU).
 //!
@@ -42,10 +42,10 @@ use std::fmt;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use nqueens::engines::counter::device::{
+use nqueens::engines::counter::{MAX_N, TaskResult};
+use nqueens::runs::device::{
     self, ClassTable, Device, DeviceError, Split, SplitBuffers, SubBoard, SubBoardResult,
 };
-use nqueens::engines::counter::{MAX_N, TaskResult};
 use wgpu::util::DeviceExt;
 
 pub use tuning::{Frame, MAX_BUDGET, Memory, SOFTWARE_BUDGET, STACK_ROWS, Tables, Tuning};

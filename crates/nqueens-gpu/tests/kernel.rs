@@ -2,9 +2,10 @@
 //! Vulkan driver where there is no GPU: `scripts/test-gpu.sh` installs it). No adapter is a
 //! failure, never a skip.
 
-use nqueens::engines::counter::device::{self, SubBoard};
-use nqueens::engines::counter::{Counter, TaskList};
+use nqueens::engines::counter::TaskList;
 use nqueens::instances::oeis;
+use nqueens::runs::CountRun;
+use nqueens::runs::device::{self, SubBoard};
 use nqueens_gpu::{Choice, Frame, GpuCounter, Memory, Tables, Tuning};
 
 /// The machine's first adapter with the defaults for its kind.
@@ -140,8 +141,8 @@ fn the_first_rows_are_in_the_upload() {
 
 #[test]
 fn counts_on_the_gpu_match_oeis_up_to_15() {
-    let mut counter = Counter::new(1);
-    counter.device = Some(nqueens::engines::counter::SharedDevice::new(gpu()));
+    let mut counter = CountRun::new(1);
+    counter.device = Some(nqueens::runs::SharedDevice::new(gpu()));
     for n in 1..=15 {
         let report = counter.run(n, &Default::default()).unwrap();
         assert_eq!(report.total, oeis::total(n).unwrap(), "n = {n}");
@@ -153,12 +154,12 @@ fn counts_on_the_gpu_match_oeis_up_to_15() {
 fn counts_with_the_gpus_tuning_match_oeis_and_the_cpus_nodes() {
     // Queen frames, refill and the last-row rule, with two batches queued: on a software
     // driver the budget is small, so sub-boards are given up, cut deeper and sent again.
-    let mut counter = Counter::new(1);
-    counter.device = Some(nqueens::engines::counter::SharedDevice::new(open(Tuning {
+    let mut counter = CountRun::new(1);
+    counter.device = Some(nqueens::runs::SharedDevice::new(open(Tuning {
         rows: 9,
         ..Tuning::gpu()
     })));
-    let mut cpu = Counter::new(2);
+    let mut cpu = CountRun::new(2);
     for n in [1, 5, 8, 11, 13] {
         let report = counter.run(n, &Default::default()).unwrap();
         let expected = cpu.run(n, &Default::default()).unwrap();
@@ -178,7 +179,7 @@ fn gpu_and_cpu_give_each_task_the_same_result() {
     let n = 14;
     let list = TaskList::new(n);
     let prefixes: Vec<&[u8]> = list.ids().map(|id| list.prefix(id)).collect();
-    let on_gpu = nqueens::engines::counter::Device::solve_batch(&mut gpu, n, &prefixes).unwrap();
+    let on_gpu = nqueens::runs::Device::solve_batch(&mut gpu, n, &prefixes).unwrap();
     let mut cpu = nqueens::engines::counter::TaskCounter::default();
     let split = nqueens::engines::counter::SplitList::new(n, 0);
     for (id, found) in list.ids().zip(on_gpu) {
@@ -199,7 +200,7 @@ fn sub_boards_given_up_are_cut_deeper_until_counted() {
     let split = device::split(n, &prefixes, 4);
     let first = gpu.count_sub_boards(n, &split.boards).unwrap();
     assert!(first.iter().filter(|f| f.is_none()).count() > split.boards.len() / 2);
-    let on_gpu = nqueens::engines::counter::Device::solve_batch(&mut gpu, n, &prefixes).unwrap();
+    let on_gpu = nqueens::runs::Device::solve_batch(&mut gpu, n, &prefixes).unwrap();
     let mut cpu = nqueens::engines::counter::TaskCounter::default();
     let list = nqueens::engines::counter::SplitList::new(n, 0);
     for (id, found) in list.ids().zip(on_gpu) {

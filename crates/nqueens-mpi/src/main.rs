@@ -14,7 +14,8 @@ use mpi::Threading;
 use mpi::point_to_point::{Destination, MatchedReceiveVec, Source};
 use mpi::topology::{Communicator, SimpleCommunicator};
 use mpi::traits::Root;
-use nqueens::engines::counter::{self, MAX_N, SplitList, distributed::MAX_EXTRA_ROWS};
+use nqueens::engines::counter::{MAX_N, SplitList};
+use nqueens::runs::{self, distributed::MAX_EXTRA_ROWS};
 use nqueens_mpi::session::{self, CoordinatorLink, MpiError, WorkerLink};
 use nqueens_mpi::{Coordination, Ending, Settings, Workers, efficiency};
 use nqueens_support::interrupt;
@@ -288,7 +289,7 @@ fn run(world: &SimpleCommunicator, args: &CountArgs) -> Result<(), (u8, anyhow::
     } else {
         "a hardware fault (memory, CPU) on one of the machines is the likely cause: count again"
     };
-    counter::check_published(
+    runs::check_published(
         "the count",
         report.n,
         report.total,
@@ -338,7 +339,7 @@ fn interrupted_line(
 /// The GPU of index `local` (the rank's index among the ranks of its node); with more ranks
 /// than GPUs on a node, ranks share them round robin, with a warning.
 #[cfg(feature = "gpu")]
-fn open_gpu(rank: i32, local: usize) -> Result<counter::SharedDevice> {
+fn open_gpu(rank: i32, local: usize) -> Result<runs::SharedDevice> {
     let count = nqueens_gpu::adapters().len();
     if count == 0 {
         return Err(nqueens_gpu::GpuError::NoAdapter.into());
@@ -351,11 +352,11 @@ fn open_gpu(rank: i32, local: usize) -> Result<counter::SharedDevice> {
     }
     let gpu = nqueens_gpu::GpuCounter::open(nqueens_gpu::Choice::Index(local % count))?
         .ok_or_else(|| anyhow!("no GPU {}", local % count))?;
-    Ok(counter::SharedDevice::new(gpu))
+    Ok(runs::SharedDevice::new(gpu))
 }
 
 #[cfg(not(feature = "gpu"))]
-fn open_gpu(_rank: i32, _local: usize) -> Result<counter::SharedDevice> {
+fn open_gpu(_rank: i32, _local: usize) -> Result<runs::SharedDevice> {
     Err(anyhow!(
         "--device gpu: this nqueens-mpi was built without GPU support: build it with `cargo build --release -p nqueens-mpi --features mpi,gpu`"
     ))

@@ -21,9 +21,8 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use nqueens::engines::counter::pieces::Step;
-use nqueens::engines::counter::{
-    Partial, SharedDevice, SplitList, TaskCounter, TaskEnd, TaskId, TaskResult, device,
-};
+use nqueens::engines::counter::{Partial, SplitList, TaskCounter, TaskEnd, TaskId, TaskResult};
+use nqueens::runs::{SharedDevice, device};
 
 /// How often (at most) a worker thread says where its task has got.
 const MOVED_INTERVAL: Duration = Duration::from_millis(100);
@@ -409,7 +408,7 @@ mod tests {
     #[test]
     fn a_device_pool_counts_every_task_pushed_in_batches() {
         // The CPU stand-in for a GPU: the same batches, the same results.
-        use nqueens::engines::counter::device::SplitOnCpu;
+        use nqueens::runs::device::SplitOnCpu;
         let list = Arc::new(SplitList::new(11, 1));
         let device = SharedDevice::new(SplitOnCpu::default());
         let mut pool = Pool::with(list.clone(), &Workers::Device(device), list.cut(PIECE_ROWS));
@@ -430,7 +429,7 @@ mod tests {
     #[test]
     fn a_failing_device_is_reported() {
         struct Broken;
-        impl nqueens::engines::counter::Device for Broken {
+        impl nqueens::runs::Device for Broken {
             fn describe(&self) -> String {
                 "a broken GPU".to_string()
             }
@@ -438,8 +437,8 @@ mod tests {
                 &mut self,
                 _n: u32,
                 _prefixes: &[&[u8]],
-            ) -> Result<Vec<TaskResult>, nqueens::engines::counter::DeviceError> {
-                Err(nqueens::engines::counter::DeviceError("lost".to_string()))
+            ) -> Result<Vec<TaskResult>, nqueens::runs::DeviceError> {
+                Err(nqueens::runs::DeviceError("lost".to_string()))
             }
         }
         let list = Arc::new(SplitList::new(8, 0));

@@ -29,11 +29,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use nqueens::engines::counter::checkpoint::POSITION_INTERVAL;
 use nqueens::engines::counter::pieces::PIECE_ROWS;
-use nqueens::engines::counter::{
-    Checkpoint, CounterError, Partial, Report as CountReport, Shard, SplitList, TaskId, TaskResult,
-};
+use nqueens::engines::counter::{Partial, SplitList, TaskId, TaskResult};
+use nqueens::runs::checkpoint::POSITION_INTERVAL;
+use nqueens::runs::{Checkpoint, CounterError, Report as CountReport, Shard};
 
 use crate::pool::{Done, Pool, Workers};
 use crate::schedule::{Coordinator, Prefetch, RankStats, ScheduleError};

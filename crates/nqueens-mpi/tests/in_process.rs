@@ -7,11 +7,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Duration;
 
-use nqueens::engines::counter::checkpoint::record_line;
-use nqueens::engines::counter::{
-    Checkpoint, Counter, Report, RunOptions, Shard, SplitList, TaskCounter, TaskId,
-};
+use nqueens::engines::counter::{SplitList, TaskCounter, TaskId};
 use nqueens::instances::oeis;
+use nqueens::runs::checkpoint::record_line;
+use nqueens::runs::{Checkpoint, CountRun, Report, RunOptions, Shard};
 use nqueens_mpi::pool::Workers;
 use nqueens_mpi::{
     Coordination, CoordinatorLink, Ending, MpiError, Outcome, Settings, WorkerLink, work,
@@ -138,8 +137,8 @@ fn job_with_settings(
 #[test]
 fn ranks_with_devices_count_beside_ranks_with_threads() {
     // The CPU stand-in for a GPU on every other rank (rank 0 included), threads on the rest.
-    use nqueens::engines::counter::SharedDevice;
-    use nqueens::engines::counter::device::SplitOnCpu;
+    use nqueens::runs::SharedDevice;
+    use nqueens::runs::device::SplitOnCpu;
     for n in [8, 11, 12] {
         let list = Arc::new(SplitList::new(n, 0));
         let workers = |rank: usize| {
@@ -196,9 +195,7 @@ fn a_killed_job_resumes_from_its_checkpoint_without_double_counting() {
     let list = Arc::new(SplitList::new(12, 0));
     // What a killed job leaves: the header, the results of some tasks in the order they
     // finished, and a torn last line.
-    let mut text = list
-        .header(nqueens::engines::counter::Shard::ALL)
-        .line(4242);
+    let mut text = list.header(nqueens::runs::Shard::ALL).line(4242);
     let mut counter = TaskCounter::default();
     let done: Vec<TaskId> = list.ids().filter(|id| id.0 % 3 == 1).collect();
     for &id in done.iter().rev() {
@@ -268,9 +265,7 @@ fn a_raised_stop_flag_ends_the_count_and_the_same_command_resumes() {
     let path = dir.path().join("n11.ckpt");
     let list = Arc::new(SplitList::new(11, 0));
     // A first run that recorded every other task.
-    let mut text = list
-        .header(nqueens::engines::counter::Shard::ALL)
-        .line(4242);
+    let mut text = list.header(nqueens::runs::Shard::ALL).line(4242);
     let mut counter = TaskCounter::default();
     let done: Vec<TaskId> = list.ids().filter(|id| id.0 % 2 == 0).collect();
     for &id in &done {
@@ -432,8 +427,8 @@ fn a_stopped_job_keeps_the_pieces_of_its_tasks_on_every_rank_and_resumes_from_th
 /// pieces and says where its task in part got; the job resumes from there node for node.
 #[test]
 fn a_device_rank_stops_between_batches_and_its_task_goes_on_from_its_pieces() {
-    use nqueens::engines::counter::SharedDevice;
-    use nqueens::engines::counter::device::SplitOnCpu;
+    use nqueens::runs::SharedDevice;
+    use nqueens::runs::device::SplitOnCpu;
     let n = 16;
     let list = Arc::new(SplitList::new(n, 0));
     let cut = list.cut(7);
@@ -475,7 +470,7 @@ fn a_job_resumes_a_count_checkpoint_from_its_positions() {
     // budget is checked on its result) leaves that thread's next task with no piece done.
     let (left, taken) = (1..10)
         .find_map(|stops| {
-            let mut counter = Counter::new(2);
+            let mut counter = CountRun::new(2);
             counter.piece_rows = 7;
             counter.limits.nodes = Some((whole.nodes / 10) as u64);
             assert!(counter.run(n, &options).is_err(), "stop {stops}");

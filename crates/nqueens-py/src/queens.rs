@@ -10,9 +10,9 @@ use std::time::Duration;
 
 use nqueens::board::Numbering;
 use nqueens::engine::Limits;
-use nqueens::engines::counter::{self, Counter, RunOptions, Shard};
 use nqueens::formats::read;
 use nqueens::formats::render::{self, Colour, Format, SvgStyle};
+use nqueens::runs::{self, CountRun, RunOptions, Shard};
 use nqueens::{Config, Job, Method, Outcome, Problem, ProgressSink, Queen};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -679,7 +679,7 @@ pub fn count_shard<'py>(
         stop,
         None,
         move || {
-            let mut counter = Counter::new(threads);
+            let mut counter = CountRun::new(threads);
             counter.limits = limits;
             counter
                 .run(
@@ -709,7 +709,7 @@ pub fn _merge_json(texts: Vec<String>) -> PyResult<(u128, u128)> {
         .enumerate()
         .map(|(i, text)| (format!("shard result #{i}"), text))
         .collect();
-    let merged = counter::shard::merge(&sources).map_err(value_error)?;
+    let merged = runs::shard::merge(&sources).map_err(value_error)?;
     Ok((merged.total, merged.unique))
 }
 

@@ -13,7 +13,7 @@
 use std::time::Instant;
 
 use nqueens::engines::counter::TaskList;
-use nqueens::engines::counter::device::{self, Split, SplitBuffers};
+use nqueens::runs::device::{self, Split, SplitBuffers};
 
 fn main() {
     let args: Vec<usize> = std::env::args()

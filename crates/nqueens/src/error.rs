@@ -44,10 +44,10 @@ pub enum Error {
     },
     /// A counter run failed (checkpoint or shard files).
     #[error(transparent)]
-    Counter(#[from] crate::engines::counter::error::CounterError),
+    Counter(#[from] crate::runs::error::CounterError),
     /// A shard name that is not `I/K`.
     #[error(transparent)]
-    Shard(#[from] crate::engines::counter::part::ShardSyntax),
+    Shard(#[from] crate::runs::part::ShardSyntax),
     /// A partial-board file that does not parse.
     #[error(transparent)]
     PartialBoard(#[from] crate::formats::partial::ParseError),

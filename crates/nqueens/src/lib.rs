@@ -37,6 +37,7 @@ pub mod formats;
 pub mod instances;
 mod job;
 pub mod methods;
+pub mod runs;
 pub mod trace;
 
 pub use board::verify::{Violation, verify};

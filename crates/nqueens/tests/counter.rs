@@ -3,17 +3,18 @@
 
 use std::path::Path;
 
-use nqueens::engines::counter::{self, Counter, Report, RunOptions, Shard, TaskList};
+use nqueens::engines::counter::{self, TaskList};
+use nqueens::runs::{self, CountRun, Report, RunOptions, Shard};
 use nqueens::{Engine, Problem, instances::oeis};
 
 fn whole(n: u32, threads: usize) -> Report {
-    Counter::new(threads)
+    CountRun::new(threads)
         .run(n, &RunOptions::default())
         .unwrap()
 }
 
 fn with_checkpoint(n: u32, threads: usize, path: &Path) -> Result<Report, nqueens::Error> {
-    Counter::new(threads).run_with_checkpoint(n, path)
+    CountRun::new(threads).run_with_checkpoint(n, path)
 }
 
 /// Counts the whole n×n board with each of 1..=4 threads and checks every report against OEIS.
@@ -48,7 +49,7 @@ fn counts_match_oeis_at_16_to_18_for_every_thread_count() {
 
 #[test]
 fn the_engine_api_counts_and_says_what_it_did() {
-    let mut counter = Counter::new(2);
+    let mut counter = CountRun::new(2);
     let counts = counter.count(&Problem::new(11).unwrap(), true).unwrap();
     assert_eq!(counts.total, 2680);
     assert_eq!(counts.unique, Some(341));
@@ -84,7 +85,7 @@ fn shards_merged_give_the_whole_count() {
                     shard: Some(Shard::new(1, k).unwrap()),
                 };
                 assert!(
-                    Counter::new(1).run(n, &options).is_err(),
+                    CountRun::new(1).run(n, &options).is_err(),
                     "n = {n}, K = {k}"
                 );
                 continue;
@@ -97,19 +98,19 @@ fn shards_merged_give_the_whole_count() {
                     checkpoint: None,
                     shard: Some(shard),
                 };
-                let report = Counter::new(2).run(n, &options).unwrap();
+                let report = CountRun::new(2).run(n, &options).unwrap();
                 tasks += report.tasks;
                 lines.push((format!("shard{i}.json"), report.shard_result().to_json()));
             }
             assert_eq!(tasks, TaskList::new(n).len() as u64, "n = {n}, K = {k}");
             // Any order.
             lines.reverse();
-            let merged = counter::shard::merge(&lines).unwrap();
+            let merged = runs::shard::merge(&lines).unwrap();
             assert_eq!(merged.total, oeis::total(n).unwrap(), "n = {n}, K = {k}");
             assert_eq!(merged.unique, oeis::unique(n).unwrap(), "n = {n}, K = {k}");
             assert_eq!((merged.n, merged.shards), (n, k));
             if k > 1 {
-                let error = counter::shard::merge(&lines[1..]).unwrap_err().to_string();
+                let error = runs::shard::merge(&lines[1..]).unwrap_err().to_string();
                 assert!(error.starts_with("missing shard"), "{error}");
             }
         }
@@ -193,7 +194,7 @@ fn a_checkpoint_of_another_count_is_refused() {
         checkpoint: Some(path.clone()),
         shard: Some(Shard::new(2, 3).unwrap()),
     };
-    let error = Counter::new(1).run(9, &options).unwrap_err().to_string();
+    let error = CountRun::new(1).run(9, &options).unwrap_err().to_string();
     assert_eq!(
         error,
         format!(
@@ -216,7 +217,7 @@ fn shard_checkpoints_resume_too() {
         checkpoint: Some(path.clone()),
         shard: Some(Shard::new(2, 3).unwrap()),
     };
-    let first = Counter::new(2).run(12, &options).unwrap();
+    let first = CountRun::new(2).run(12, &options).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
     let half: String = text
         .lines()
@@ -224,14 +225,14 @@ fn shard_checkpoints_resume_too() {
         .map(|l| format!("{l}\n"))
         .collect();
     std::fs::write(&path, half).unwrap();
-    let resumed = Counter::new(2).run(12, &options).unwrap();
+    let resumed = CountRun::new(2).run(12, &options).unwrap();
     assert!(resumed.resumed > 0);
     assert_eq!((resumed.total, resumed.unique), (first.total, first.unique));
 }
 
 #[test]
 fn too_large_boards_are_refused() {
-    let error = Counter::new(1)
+    let error = CountRun::new(1)
         .run(33, &RunOptions::default())
         .unwrap_err()
         .to_string();
@@ -343,7 +344,7 @@ fn fuzz_the_shard_reader() {
                 checkpoint: None,
                 shard: Some(Shard::new(i, 3).unwrap()),
             };
-            let report = Counter::new(1).run(n, &options).unwrap();
+            let report = CountRun::new(1).run(n, &options).unwrap();
             (format!("s{i}.json"), report.shard_result().to_json())
         })
         .collect();
@@ -354,7 +355,7 @@ fn fuzz_the_shard_reader() {
         let which = rng.below(3) as usize;
         let damaged = mutate(sources[which].1.as_bytes(), &mut rng);
         sources[which].1 = String::from_utf8_lossy(&damaged).into_owned();
-        match counter::shard::merge(&sources) {
+        match runs::shard::merge(&sources) {
             Ok(result) => {
                 assert_eq!(result.total, oeis::total(n).unwrap(), "case {case}");
                 merged += 1;
@@ -413,7 +414,7 @@ fn a_forged_checkpoint_is_caught_by_the_published_count() {
         .take(4)
         .map(|f| f.parse().unwrap())
         .collect();
-    let forged = counter::checkpoint::record_line(
+    let forged = runs::checkpoint::record_line(
         fingerprint,
         counter::TaskId(fields[0] as u32),
         &counter::TaskResult {
@@ -442,7 +443,7 @@ fn more_shards_than_tasks_are_refused_before_counting() {
         checkpoint: None,
         shard: Some(Shard::new(1, u32::MAX).unwrap()),
     };
-    let error = Counter::new(1).run(10, &options).unwrap_err().to_string();
+    let error = CountRun::new(1).run(10, &options).unwrap_err().to_string();
     assert_eq!(
         error,
         format!(

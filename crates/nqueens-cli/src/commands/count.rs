@@ -8,8 +8,9 @@ use std::time::Instant;
 use anyhow::{Result, anyhow, bail};
 use clap::Args;
 use nqueens::Job;
-use nqueens::engines::counter::{self, Counter, CounterError, RunOptions, Shard};
+use nqueens::engines::counter;
 use nqueens::methods::Method;
+use nqueens::runs::{self, CountRun, CounterError, RunOptions, Shard};
 
 use crate::args::{BoardArgs, MethodArgs, all_cores};
 use crate::gpu::DeviceChoice;
@@ -124,7 +125,7 @@ pub fn run(args: CountArgs) -> Result<Status> {
             "a bug in the {} method or a hardware fault (memory, CPU) is the likely cause",
             engine.name()
         );
-        counter::check_published(
+        runs::check_published(
             "the count",
             problem.n(),
             counts.total,
@@ -178,7 +179,7 @@ fn run_counter(
     args: &CountArgs,
     problem: &nqueens::Problem,
     threads: usize,
-    device: Option<counter::SharedDevice>,
+    device: Option<runs::SharedDevice>,
 ) -> Result<Status> {
     let method = args.method.method;
     if !matches!(method, Method::Auto | Method::Counter) {
@@ -207,7 +208,7 @@ fn run_counter(
         }
     }
     let (config, progress) = args.method.config(threads);
-    let mut counter = Counter::new(threads);
+    let mut counter = CountRun::new(threads);
     counter.progress = config.progress.clone();
     counter.limits = config.limits.clone();
     counter.device = device;
@@ -271,7 +272,7 @@ fn run_counter(
 }
 
 /// What an interrupted counter run kept: the tasks in its checkpoint, if it has one.
-fn interrupted_count(counter: &Counter, options: &RunOptions) -> Interrupted {
+fn interrupted_count(counter: &CountRun, options: &RunOptions) -> Interrupted {
     let seconds = crate::interrupt::elapsed_seconds();
     match (&options.checkpoint, saved_line(counter, options)) {
         (None, _) => Interrupted(format!(
@@ -289,7 +290,7 @@ fn interrupted_count(counter: &Counter, options: &RunOptions) -> Interrupted {
 
 /// `: K of T tasks saved in FILE, and P more in part — run the same command to resume`, for
 /// a run that had its checkpoint open.
-fn saved_line(counter: &Counter, options: &RunOptions) -> Option<String> {
+fn saved_line(counter: &CountRun, options: &RunOptions) -> Option<String> {
     let path = options.checkpoint.as_ref()?;
     let saved = counter.saved()?;
     let in_part = match saved.in_part {

@@ -322,7 +322,7 @@ fn edited_and_truncated_checkpoints_are_refused_or_recounted() {
         })
         .unwrap();
     let f = numbers(&lines[victim]);
-    lines[victim] = nqueens::engines::counter::checkpoint::record_line(
+    lines[victim] = nqueens::runs::checkpoint::record_line(
         fingerprint,
         nqueens::engines::counter::TaskId(f[0] as u32),
         &nqueens::engines::counter::TaskResult {
@@ -502,8 +502,7 @@ fn damaged_edited_and_forged_shard_files_never_merge_to_a_wrong_count() {
     }
     // Resealed: an implausible subtotal, then a plausible wrong one (exit 1, no number).
     let reseal = |subtotal: u128, unique: u128| {
-        let mut r: nqueens::engines::counter::ShardResult =
-            serde_json::from_str(&original).unwrap();
+        let mut r: nqueens::runs::ShardResult = serde_json::from_str(&original).unwrap();
         (r.subtotal, r.unique) = (subtotal, unique);
         std::fs::write(&files[1], r.sealed().to_json()).unwrap();
     };
@@ -514,7 +513,7 @@ fn damaged_edited_and_forged_shard_files_never_merge_to_a_wrong_count() {
         2,
         "subtotal 1000000000000000000000000000000 is not between 1 and 8 times unique 3",
     );
-    let good: nqueens::engines::counter::ShardResult = serde_json::from_str(&original).unwrap();
+    let good: nqueens::runs::ShardResult = serde_json::from_str(&original).unwrap();
     reseal(good.subtotal + 8, good.unique + 1);
     for extra in [&[][..], &["--unique"][..]] {
         let args = merge(&files, extra);

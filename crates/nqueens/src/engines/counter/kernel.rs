@@ -760,7 +760,7 @@ mod tests {
         for n in 8..=13u32 {
             // The standard list and the lists split one and two rows deeper.
             for extra in 0..=2 {
-                let list = super::super::distributed::SplitList::new(n, extra);
+                let list = super::super::split::SplitList::new(n, extra);
                 for id in list.ids() {
                     let prefix = list.prefix(id).unwrap();
                     assert_eq!(Loop::best(n, prefix), Loop::Lanes);

@@ -248,6 +248,43 @@ mod avx2 {
         unsafe { _mm256_storeu_si256(eight.as_mut_ptr().cast(), x) }
     }
 
+    /// The lanes whose child (`columns`, `left`, `right`: the masks after its queen) leaves
+    /// one of the next `K` rows (their blocked squares in `below`) without a free square: the
+    /// lookahead, inlined into [`Search::expand`].
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn dead_ahead<const K: usize>(
+        columns: __m256i,
+        left: __m256i,
+        right: __m256i,
+        below: &[__m256i; 4],
+    ) -> __m256i {
+        let ones = _mm256_set1_epi32(-1);
+        let row_full = |k: usize, l: __m256i, r: __m256i| {
+            _mm256_cmpeq_epi32(
+                _mm256_or_si256(_mm256_or_si256(columns, l), _mm256_or_si256(r, below[k])),
+                ones,
+            )
+        };
+        let mut dead = row_full(0, left, right);
+        if K > 1 {
+            let l = _mm256_slli_epi32::<1>(left);
+            let r = _mm256_srli_epi32::<1>(right);
+            dead = _mm256_or_si256(dead, row_full(1, l, r));
+        }
+        if K > 2 {
+            let l = _mm256_slli_epi32::<2>(left);
+            let r = _mm256_srli_epi32::<2>(right);
+            dead = _mm256_or_si256(dead, row_full(2, l, r));
+        }
+        if K > 3 {
+            let l = _mm256_slli_epi32::<3>(left);
+            let r = _mm256_srli_epi32::<3>(right);
+            dead = _mm256_or_si256(dead, row_full(3, l, r));
+        }
+        dead
+    }
+
     impl Search<'_, '_> {
         /// Searches every node of level `d` to the end (or until the stop flag is seen).
         #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
@@ -342,31 +379,10 @@ mod avx2 {
                 let child_left = _mm256_slli_epi32::<1>(_mm256_or_si256(left, bit));
                 let child_right = _mm256_srli_epi32::<1>(_mm256_or_si256(right, bit));
                 // A child dies if one of the next K rows has no free square.
-                let row_full = |k: usize, l: __m256i, r: __m256i| {
-                    _mm256_cmpeq_epi32(
-                        _mm256_or_si256(
-                            _mm256_or_si256(child_columns, l),
-                            _mm256_or_si256(r, below[k]),
-                        ),
-                        ones,
-                    )
-                };
-                let mut dead = _mm256_or_si256(empty, row_full(0, child_left, child_right));
-                if K > 1 {
-                    let l = _mm256_slli_epi32::<1>(child_left);
-                    let r = _mm256_srli_epi32::<1>(child_right);
-                    dead = _mm256_or_si256(dead, row_full(1, l, r));
-                }
-                if K > 2 {
-                    let l = _mm256_slli_epi32::<2>(child_left);
-                    let r = _mm256_srli_epi32::<2>(child_right);
-                    dead = _mm256_or_si256(dead, row_full(2, l, r));
-                }
-                if K > 3 {
-                    let l = _mm256_slli_epi32::<3>(child_left);
-                    let r = _mm256_srli_epi32::<3>(child_right);
-                    dead = _mm256_or_si256(dead, row_full(3, l, r));
-                }
+                let dead = _mm256_or_si256(
+                    empty,
+                    dead_ahead::<K>(child_columns, child_left, child_right, &below),
+                );
                 self.found.nodes += u64::from((!lane_mask(empty) & 0xff).count_ones());
                 let survivors = !lane_mask(dead) & 0xff;
                 // The child's link: its parent's index and tie flag, and the flag of this queen.

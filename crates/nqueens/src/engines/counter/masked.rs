@@ -40,11 +40,22 @@
 use std::fmt::Write as _;
 
 use super::attacks::State;
-use super::checkpoint::BoardMark;
 use super::kernel::{RowMasks, TaskBoard};
 use super::tasks::{Fingerprint, Fnv1a, TaskId, full_mask, list_fingerprint};
 use crate::board::Problem;
 use crate::board::symmetry::{Group, Symmetry};
+
+/// What names a board with fixed queens or blocked squares in a checkpoint header: a
+/// fingerprint of the squares each row allows, and the number of symmetries the count's
+/// classes are taken under (1: every solution is its own class; the task list's fingerprint
+/// names the symmetries themselves).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardMark {
+    /// The board's fingerprint.
+    pub squares: Fingerprint,
+    /// Symmetries of the board the classes are counted under (1 to 8).
+    pub symmetries: u32,
+}
 
 /// Tasks the prefixes aim at ([`prefixes`] takes the level of the tree nearest it): enough
 /// that 16 threads and more finish together, few enough that each task's set-up and its
@@ -213,94 +224,4 @@ fn fingerprint_of(text: &str) -> Fingerprint {
 fn index_of(symmetry: Symmetry) -> String {
     let at = Symmetry::ALL.iter().position(|&s| s == symmetry);
     at.map_or_else(String::new, |i| i.to_string())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::Queen;
-    use crate::board::naive;
-    use crate::engines::counter::pieces::PIECE_ROWS;
-    use crate::engines::counter::{Counter, Report, RunOptions};
-    use nqueens_support::SplitMix64;
-
-    /// The counter's run of `problem` on `threads` threads, in pieces of `piece_rows` rows.
-    fn count(problem: &Problem, unique: bool, threads: usize, piece_rows: usize) -> Report {
-        let mut counter = Counter::new(threads);
-        counter.piece_rows = piece_rows;
-        counter
-            .run_problem(problem, unique, &RunOptions::default())
-            .unwrap()
-    }
-
-    /// Random boards with blocked squares and fixed queens, some symmetric: the masked
-    /// counter's totals equal the naive oracle's, and its unique counts the number of classes
-    /// the oracle's solutions fall into under the board's group, on one and on three threads,
-    /// with tasks whole or cut into pieces of two rows (solutions found above the cut too).
-    #[test]
-    fn masked_counts_match_the_oracle_and_its_classes() {
-        let mut rng = SplitMix64::new(80);
-        let mut symmetric = 0;
-        for round in 0..240 {
-            let n = 1 + rng.below(9);
-            let mut blocked: Vec<Queen> = (0..rng.below(2 * n))
-                .map(|_| Queen::new(rng.below(n), rng.below(n)))
-                .collect();
-            if round % 2 == 0 {
-                // Close the set under the half turn, so that some symmetry survives.
-                let turned: Vec<Queen> = blocked
-                    .iter()
-                    .map(|&q| Queen::new(n - 1 - q.row, n - 1 - q.col))
-                    .collect();
-                blocked.extend(turned);
-            }
-            let fixed: Vec<Queen> = if round % 5 == 0 {
-                vec![Queen::new(rng.below(n), rng.below(n))]
-            } else {
-                Vec::new()
-            };
-            let Ok(problem) = Problem::with_blocks(n, fixed, blocked) else {
-                continue;
-            };
-            let solutions = naive::solutions(&problem);
-            let group = Group::of(&problem);
-            symmetric += usize::from(!group.is_trivial());
-            let classes = solutions.iter().filter(|s| group.is_canonical(s)).count();
-            for (threads, piece_rows) in [(1, PIECE_ROWS), (3, 2)] {
-                let report = count(&problem, true, threads, piece_rows);
-                assert_eq!(report.total, solutions.len() as u128, "{problem:?}");
-                assert_eq!(report.unique, classes as u128, "{problem:?}");
-                // Without classes every solution of a masked board is its own (the whole
-                // board counts its classes always).
-                let report = count(&problem, false, threads, piece_rows);
-                if problem.is_completion() {
-                    assert_eq!(report.unique, report.total, "{problem:?}");
-                }
-            }
-        }
-        assert!(symmetric > 30, "only {symmetric} symmetric boards drawn");
-    }
-
-    /// Boards of n = 10..14 with blocks, where the lanes loop runs the tasks (on CPUs that have
-    /// it): the counts agree with plain backtracking.
-    #[test]
-    fn masked_counts_agree_with_backtracking_on_larger_boards() {
-        use crate::Engine;
-        let mut rng = SplitMix64::new(81);
-        for n in 10..=14 {
-            let blocked: Vec<Queen> = (0..3 * n)
-                .map(|_| Queen::new(rng.below(n), rng.below(n)))
-                .collect();
-            let problem = Problem::with_blocks(n, [], blocked).unwrap();
-            let expected = crate::engines::backtrack::Backtrack::default()
-                .count(&problem, false)
-                .unwrap()
-                .total;
-            assert_eq!(
-                count(&problem, false, 2, PIECE_ROWS).total,
-                expected,
-                "n = {n}"
-            );
-        }
-    }
 }

@@ -41,7 +41,6 @@ use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::attacks::State;
-use super::error::CounterError;
 use super::kernel::{Loop, Scratch, TaskBoard, TaskResult};
 use super::tasks::{self, Class, TaskId};
 
@@ -270,13 +269,13 @@ impl<'b> Rest<'b> {
 
     /// The next piece to count; `Ok(None)` after the last. A position that names more pieces
     /// than the task has (a checkpoint line that passed its check value but not this walk) is
-    /// [`CounterError::BadPosition`].
-    pub(crate) fn next_piece(&mut self) -> Result<Option<Piece>, CounterError> {
+    /// [`BadPosition`].
+    pub(crate) fn next_piece(&mut self) -> Result<Option<Piece>, BadPosition> {
         while !self.over {
             let Some(piece) = self.walk.next_piece(&self.board) else {
                 self.over = true;
                 if self.given < self.skip {
-                    return Err(CounterError::BadPosition {
+                    return Err(BadPosition {
                         id: self.id,
                         pieces: self.skip,
                         has: self.given,
@@ -302,6 +301,21 @@ impl<'b> Rest<'b> {
     }
 }
 
+/// A saved position inside a task that names more pieces than the task has (a position
+/// that passed its check value but not the task's walk).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the checkpoint says {pieces} pieces of task {id} are done, but the task has only {has}: the file was damaged or edited (delete the task's lines to count it again)"
+)]
+pub struct BadPosition {
+    /// The task.
+    pub id: TaskId,
+    /// Pieces the position names.
+    pub pieces: u64,
+    /// Pieces the task has.
+    pub has: u64,
+}
+
 /// Counts the task `id` (prefix `prefix` of the n×n board, searched on `board`) in pieces from
 /// `from` on, by the fastest loop this CPU has, calling `on_piece` with the task's position
 /// after each piece; stops between pieces or inside one once `stop` is raised, and then
@@ -317,7 +331,7 @@ pub(crate) fn count_task(
     stop: &AtomicBool,
     scratch: &mut Scratch,
     on_piece: &mut dyn FnMut(&Partial),
-) -> Result<TaskEnd, CounterError> {
+) -> Result<TaskEnd, BadPosition> {
     if prefix.len() == n as usize {
         // Tiny boards: the prefix is a whole solution.
         let mut result = TaskResult::default();
@@ -353,9 +367,9 @@ pub(crate) fn class_board(n: u32, prefix: &[u8]) -> Cow<'static, TaskBoard> {
 mod tests {
     use super::*;
     use crate::engines::counter::TaskList;
-    use crate::engines::counter::distributed::SplitList;
     use crate::engines::counter::kernel;
     use crate::engines::counter::kernel::NEVER;
+    use crate::engines::counter::split::SplitList;
 
     /// Every task of n = 5..=13, cut at every row from its prefix down: the same result, node
     /// for node, as one search of the whole task.

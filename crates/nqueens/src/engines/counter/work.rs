@@ -1,17 +1,15 @@
 //! The work of one count: its task list, and the board each task is searched on. The whole
 //! board's tasks ([`TaskList`]) are searched on their class's board, one per class; a board
 //! with fixed queens or blocked squares has a list of its own ([`MaskedList`]) and one board
-//! for all its tasks. [`super::Counter::run_problem`] runs either the same way: threads or a
-//! device, pieces, positions, checkpoints. A module of its own, below the counter's run and
-//! the work model (`estimate`), which both read it.
+//! for all its tasks. A count runs either the same way (module `drive`, and a long run in
+//! `crate::runs`): threads or a device, pieces, positions, checkpoints. A module of its own,
+//! below the counter's run and the work model (`estimate`), which both read it.
 
 use std::borrow::Cow;
 
-use super::checkpoint::Header;
 use super::kernel::TaskBoard;
 use super::masked::MaskedList;
 use super::pieces;
-use super::shard::Shard;
 use super::tasks::{Fingerprint, TaskId, TaskList};
 use crate::board::Problem;
 
@@ -80,21 +78,6 @@ impl Work {
     /// Whether this is the whole board.
     pub(crate) fn is_whole(&self) -> bool {
         matches!(self, Work::Whole(_))
-    }
-
-    /// The checkpoint header of a run over `shard` of these tasks.
-    pub(crate) fn header(&self, shard: Shard) -> Header {
-        match self {
-            Work::Whole(list) => Header::new(list, shard),
-            Work::Masked(list) => Header {
-                n: list.n(),
-                depth: list.depth(),
-                tasks: list.len(),
-                fingerprint: list.fingerprint(),
-                shard,
-                board: Some(list.mark()),
-            },
-        }
     }
 
     /// The board every task is searched on, if they share one (a board with fixed queens or

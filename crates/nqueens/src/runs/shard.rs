@@ -21,10 +21,10 @@ use serde::{Deserialize, Serialize};
 
 use nqueens_support::{excerpt, strip_bom};
 
-use super::MAX_N;
 use super::checksum;
 use super::error::{CounterError, check_published};
-use super::tasks::{Fingerprint, TaskList};
+use crate::engines::counter::MAX_N;
+use crate::engines::counter::tasks::{Fingerprint, TaskList};
 
 /// The most bytes a shard file can need (its JSON line is about 250 bytes).
 pub const MAX_SHARD_FILE: usize = 4096;

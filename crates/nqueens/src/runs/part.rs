@@ -5,7 +5,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::tasks::TaskId;
+use crate::engines::counter::tasks::TaskId;
 
 /// One part of a count split K ways (`1/1` is the whole count).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1,12 +1,14 @@
-//! What can go wrong in a counter run beyond a bad problem (files and their contents, a
+//! What can go wrong in a long count beyond a bad problem (files and their contents, a
 //! device, a count that contradicts the published one), and the check against the published
-//! table. A module of its own, below the counter and its parts and below the crate's error
-//! enum, which lifts [`CounterError`]: the errors do not depend on the engines.
+//! table. A module of its own, below the run's parts and below the crate's error enum, which
+//! lifts [`CounterError`].
 
 use std::path::PathBuf;
 
 use super::part::Shard;
-use super::tasks::TaskId;
+use crate::engines::counter::ledger::Overflow;
+use crate::engines::counter::pieces::BadPosition;
+use crate::engines::counter::tasks::TaskId;
 use crate::instances::oeis;
 
 /// A device failed (lost, out of memory, a driver error): its own words.
@@ -97,7 +99,7 @@ pub enum CounterError {
     /// The device counting the tasks failed; the tasks it finished are kept.
     #[error("{device} failed: {source}")]
     Device {
-        /// The device ([`super::Device::describe`]).
+        /// The device ([`super::device::Device::describe`]).
         device: String,
         /// What went wrong.
         source: DeviceError,
@@ -105,6 +107,22 @@ pub enum CounterError {
     /// A sum beyond `u128` (no board this counter can finish comes near).
     #[error("the count overflowed 128 bits")]
     Overflow,
+}
+
+impl From<Overflow> for CounterError {
+    fn from(_: Overflow) -> Self {
+        CounterError::Overflow
+    }
+}
+
+impl From<BadPosition> for CounterError {
+    fn from(bad: BadPosition) -> Self {
+        CounterError::BadPosition {
+            id: bad.id,
+            pieces: bad.pieces,
+            has: bad.has,
+        }
+    }
 }
 
 /// The published (total, unique) counts of n, or zeros beyond the table.

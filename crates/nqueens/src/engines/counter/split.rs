@@ -1,12 +1,10 @@
-//! The counter's narrow interface for front ends that schedule tasks themselves (the MPI front
-//! end, `nqueens-mpi`): a task list that can be split deeper, and counting one task by id.
+//! Task lists for front ends that schedule tasks themselves (the MPI front end, `nqueens-mpi`,
+//! through `crate::runs::distributed`): a task list that can be split deeper, and counting
+//! one task by id.
 //!
-//! [`Counter::run`](super::Counter::run) owns its threads, its checkpoint and its schedule. A
-//! distributed front end needs the pieces instead: the deterministic list of tasks
-//! ([`SplitList`]), a way to count one task on any machine from n and its id alone
-//! ([`TaskCounter`]), and the checkpoint header of the list ([`SplitList::header`]), so that
-//! a coordinator can record each result exactly once in the same format `count --checkpoint`
-//! uses.
+//! A distributed front end needs the search's hooks rather than a whole run: the
+//! deterministic list of tasks ([`SplitList`]) and a way to count one task on any machine
+//! from n and its id alone ([`TaskCounter`]), in pieces from a saved position.
 //!
 //! # Splitting deeper
 //!
@@ -18,15 +16,13 @@
 //! the prefixes in lexicographic order, ids their positions, and the fingerprint the format's
 //! own (`nqueens-counter-tasks v2 n=<n> depth=<depth>` and one line per prefix), so it differs
 //! from the standard list's, and a checkpoint or shard result of one is never taken for the
-//! other. With `extra = 0` the list *is* the standard one, fingerprint included.
+//! other. With `extra = 0` the list *is* the standard one, fingerprint included. Building the
+//! list costs one pass over the legal prefixes (O(tasks · depth)); a prefix is a slice lookup.
 
 use std::sync::atomic::AtomicBool;
 
-use super::checkpoint::Header;
-use super::error::CounterError;
 use super::kernel::{self, Scratch, TaskResult};
-use super::pieces::{self, Partial, TaskEnd};
-use super::shard::Shard;
+use super::pieces::{self, BadPosition, Partial, TaskEnd};
 use super::tasks::{Class, ClassRules, Fingerprint, TaskId, TaskList, full_mask, list_fingerprint};
 
 /// The most rows a list may be split beyond the standard depth.
@@ -134,18 +130,6 @@ impl SplitList {
         (0..self.len() as u32).map(TaskId)
     }
 
-    /// The checkpoint header of a count of `shard` of this list.
-    pub fn header(&self, shard: Shard) -> Header {
-        Header {
-            n: self.n,
-            depth: self.depth,
-            tasks: self.len(),
-            fingerprint: self.fingerprint,
-            shard,
-            board: None,
-        }
-    }
-
     /// The row its tasks are cut into pieces at, for pieces of `piece_rows` rows
     /// ([`pieces::cut_row`]): every rank of a job must use the same.
     pub fn cut(&self, piece_rows: usize) -> usize {
@@ -200,7 +184,7 @@ impl TaskCounter {
     /// list's [`cut`](SplitList::cut), or a position saved by an earlier run), calling
     /// `on_piece` with its position after each piece; stops within milliseconds once `stop`
     /// is raised and says where it got. The finished result is [`count`](Self::count)'s,
-    /// node for node. A position the task does not have is [`CounterError::BadPosition`].
+    /// node for node. A position the task does not have is [`BadPosition`].
     ///
     /// # Panics
     /// If `id` is beyond the list.
@@ -211,7 +195,7 @@ impl TaskCounter {
         from: &Partial,
         stop: &AtomicBool,
         on_piece: &mut dyn FnMut(&Partial),
-    ) -> Result<TaskEnd, CounterError> {
+    ) -> Result<TaskEnd, BadPosition> {
         let n = list.n();
         let prefix = list.prefix(id).expect("a task of the list");
         let board = pieces::class_board(n, prefix);
@@ -336,8 +320,5 @@ mod tests {
         assert_eq!(SplitList::new(4, 2).extra(), 0);
         assert_eq!(SplitList::new(5, 2).extra(), 1);
         assert_eq!(SplitList::new(20, 9).extra(), MAX_EXTRA_ROWS);
-        let header = SplitList::new(10, 1).header(Shard::ALL);
-        assert_eq!(header.depth, 5);
-        assert_eq!(header.tasks, SplitList::new(10, 1).len());
     }
 }
