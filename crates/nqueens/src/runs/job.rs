@@ -1,12 +1,11 @@
-//! A long count as a job: today's `Counter::run_problem`, in parts of one job each. A run
-//! [`prepare`s](CountRun::prepare) its work (the board's tasks, the shard, the cut row), opens
-//! its books (module `records`: the checkpoint's finished tasks and positions, the tasks still
-//! to count), hands the count to the search's driver (`engines::counter::drive`: worker
-//! threads or a device's driver, batched hand-offs, progress, limits) with the checkpoint as
-//! its [`Records`](crate::engines::counter::drive::Records), and [`close`s](CountRun::close)
-//! the books: the checkpoint synced, what it holds, the check against the published counts,
-//! the report. Besides the count itself a run costs O(tasks) (its lists) and one checkpoint
-//! line a finished task.
+//! A long count as a job: what was `Counter::run_problem`, in parts of one job each. A run
+//! prepares its work (the board's tasks, the shard, the cut row), opens its books (module
+//! `records`: the checkpoint's finished tasks and positions, the tasks still to count), hands
+//! the count to the search's driver (`engines::counter::drive`: worker threads or a device's
+//! driver, batched hand-offs, progress, limits) with the checkpoint as its records, and
+//! closes the books: the checkpoint synced, what it holds, the check against the published
+//! counts, the report. Besides the count itself a run costs O(tasks) (its lists) and one
+//! checkpoint line a finished task.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -68,8 +68,8 @@
 //! The count is split into tasks by pre-placing the first rows ([`tasks`]: the same list, with
 //! the same ids and fingerprint, for every run of one n; [`split`] splits it deeper). Worker
 //! threads pull task ids from a shared counter and hand their results, in batches, to the
-//! thread that runs the count, which adds them up (in `u128`, checked: [`ledger`]) and reports
-//! progress ([`drive`]).
+//! thread that runs the count, which adds them up (in `u128`, checked: module `ledger`) and reports
+//! progress (module `drive`).
 //!
 //! At the record sizes a task lasts minutes to hours, so a task is counted in *pieces*
 //! ([`pieces`]): both loops look at a stop flag every millisecond or so, a stopped task says how
@@ -79,7 +79,7 @@
 //! the work done and an ETA.
 //!
 //! These are the hooks `crate::runs` drives a long count through: the task list, pieces and
-//! positions, the stop flag, and each task's result ([`drive::Records`]); there they go to
+//! positions, the stop flag, and each task's result (`drive::Records`); there they go to
 //! checkpoints, shards, a device's driver and distributed runs.
 //!
 //! # References
@@ -207,7 +207,7 @@ impl Engine for Counter {
 
     /// The whole board by symmetry classes; a board with fixed queens or blocked squares under
     /// per-row masks (module `masked`), up to the symmetries the board keeps; on the CPU
-    /// threads ([`drive`]).
+    /// threads (module `drive`).
     fn count(&mut self, problem: &Problem, unique: bool) -> Result<Counts, Error> {
         let job = if unique { Job::CountUnique } else { Job::Count };
         self.check(job, problem)?;

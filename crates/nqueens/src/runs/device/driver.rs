@@ -19,7 +19,7 @@ use crate::runs::error::CounterError;
 /// `on_step` where each task got after every batch and each finished task's result; returns
 /// when `next` has no task left and every task is counted, when `stop` is raised (checked
 /// between batches), or when `on_step` says to (returns false). The driver of
-/// [`Counter::run`](super::Counter::run)'s device and of an MPI rank's.
+/// [`CountRun::run`](crate::runs::CountRun::run)'s device and of an MPI rank's.
 ///
 /// Sizing by time alone fails where a batch's time is not its work: a batch lasts at least as
 /// long as its largest search, which on a GPU runs on one lane, ten to a hundred times slower

@@ -1,6 +1,6 @@
 //! Counting on a device that runs thousands of small searches at once (a GPU): the counter's
 //! tasks cut into *sub-boards* on the host, the per-class tables a device kernel reads, and
-//! the [`Device`] trait through which [`Counter::run`](super::Counter::run) drives one.
+//! the [`Device`] trait through which [`CountRun::run`](super::CountRun::run) drives one.
 //!
 //! # The invariant
 //!
@@ -27,7 +27,7 @@
 //!
 //! Splitting visits only the top `start_row` rows, a small fraction of the tree for the
 //! depths [`start_row`] picks; a sub-board is 9 words to upload and its result 8 words to read
-//! back. Batches are sized by the caller ([`Counter::run`](super::Counter::run) aims at a
+//! back. Batches are sized by the caller ([`CountRun::run`](super::CountRun::run) aims at a
 //! quarter of a second a batch), so progress, Ctrl-C, time limits and checkpoints work at
 //! batch granularity with no change to the task list.
 
@@ -79,7 +79,7 @@ pub trait Device: Send {
     fn describe(&self) -> String;
 
     /// The results of the tasks of the n×n board with these prefixes (from the standard
-    /// [`TaskList`](super::TaskList) of n), in the same order: each exactly what
+    /// [`TaskList`](crate::engines::counter::TaskList) of n), in the same order: each exactly what
     /// [`TaskCounter`](super::TaskCounter) gives for the task.
     fn solve_batch(&mut self, n: u32, prefixes: &[&[u8]]) -> Result<Vec<TaskResult>, DeviceError>;
 

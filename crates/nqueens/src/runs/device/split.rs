@@ -171,7 +171,7 @@ impl Split {
 }
 
 /// Cuts the tasks with these prefixes (tasks of the n×n board, 1 ≤ n ≤ 32) at `start_row`
-/// (see the [module documentation](self)); tasks at least that deep stay whole.
+/// (see the [module documentation](super)); tasks at least that deep stay whole.
 pub fn split(n: u32, prefixes: &[&[u8]], start_row: usize) -> Split {
     let mut out = Split::default();
     split_into(n, prefixes, start_row, 0, &mut out.host, &mut out.boards);
