@@ -5,7 +5,7 @@ use anyhow::{Result, bail};
 use clap::ValueEnum;
 use nqueens::engines::counter::SharedDevice;
 
-use crate::Status;
+use crate::status::Status;
 
 /// Where `count` runs the counter.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -42,7 +42,7 @@ mod imp {
     use nqueens_gpu::{Choice, GpuCounter};
 
     use super::DeviceChoice;
-    use crate::Status;
+    use crate::status::Status;
 
     pub fn open(choice: DeviceChoice, index: Option<usize>) -> Result<Option<SharedDevice>> {
         let choice = match (choice, index) {
@@ -90,7 +90,7 @@ mod imp {
     use nqueens::engines::counter::SharedDevice;
 
     use super::DeviceChoice;
-    use crate::Status;
+    use crate::status::Status;
 
     const NO_GPU: &str = "this nqueens was built without GPU support: build it with `cargo build --release --features gpu` (it needs a Vulkan, Metal or DX12 driver at run time)";
 

@@ -15,7 +15,7 @@ use crate::args::{BoardArgs, MethodArgs, all_cores};
 use crate::gpu::DeviceChoice;
 use crate::interrupt::Interrupted;
 use crate::output;
-use crate::{Failure, Status};
+use crate::status::{Failure, Status};
 
 /// Count the solutions (all of them, or up to symmetry with --unique) and print the number.
 #[derive(Debug, Args)]
@@ -236,7 +236,8 @@ fn run_counter(
         Err(nqueens::Error::GaveUp { method, reason }) if options.checkpoint.is_some() => {
             // Say what the checkpoint kept, as an interruption does.
             drop(progress);
-            let gave_up = crate::gave_up_line(&reason.to_string(), &format!("{method} method"));
+            let gave_up =
+                crate::status::gave_up_line(&reason.to_string(), &format!("{method} method"));
             let kept = saved_line(&counter, &options).unwrap_or_default();
             eprintln!("{gave_up}{kept}");
             return Ok(Status::GaveUp);
