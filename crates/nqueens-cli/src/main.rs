@@ -1,9 +1,15 @@
 //! `nqueens`: solve, enumerate and count N-Queens with any method.
 //!
-//! Every subcommand lives in its own module under `commands/`; the flag groups they share are in
-//! `args`. Errors travel as `anyhow::Error` and are turned into one line on stderr and an exit
-//! code here: 0 success, 1 no solution (or a failed check), 2 usage error, 3 gave up at a limit.
-//! A closed stdout (`nqueens list 12 | head`) ends the program quietly with 0. Ctrl-C during a
+//! The floors, top to bottom; every import runs downward. This file parses the command line
+//! and turns each command's result into an exit code. `commands/` holds one module per
+//! subcommand (`bench` hands its work to the `nqueens_bench` crate; `man` and `completions`
+//! describe the command line that this file hands them). Below them, the modules the
+//! commands share: `args` (the flag groups), then `gpu` and `output` (where files go), and at
+//! the bottom `progress`, `interrupt` (Ctrl-C) and `status` (what a command's result means).
+//!
+//! Errors travel as `anyhow::Error` and are turned into one line on stderr and an exit code
+//! here: 0 success, 1 no solution (or a failed check), 2 usage error, 3 gave up at a limit. A
+//! closed stdout (`nqueens list 12 | head`) ends the program quietly with 0. Ctrl-C during a
 //! search stops it cleanly with 130 (see `interrupt`).
 
 mod args;

@@ -1,5 +1,10 @@
 //! `nqueens count`: count solutions, optionally with a checkpoint (`--checkpoint`) or one shard
 //! of the count (`--shard I/K`, printed as JSON for `nqueens merge`); both use the counter.
+//!
+//! The flags are resolved once, before anything is counted, into a `Count` (the board, the
+//! job, the report flags, where the answer goes) and what counts it (the method's engine, or
+//! the counter for the runs only it can do); the count then runs from that value alone, so
+//! no flag is read again and no check is left for after a run of hours.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -12,7 +17,7 @@ use nqueens::methods::Method;
 use nqueens::{Engine, Job, Problem};
 
 use crate::args::{BoardArgs, MethodArgs, all_cores};
-use crate::gpu::DeviceChoice;
+use crate::gpu::{self, DeviceChoice};
 use crate::interrupt::Interrupted;
 use crate::output;
 use crate::progress::ProgressLine;
@@ -81,6 +86,7 @@ enum Counting {
     Counter(Box<Counter>, RunOptions),
 }
 
+/// Resolves the flags, then counts with the engine or the counter.
 pub fn run(args: CountArgs) -> Result<Status> {
     let (count, counting) = Count::resolve(args)?;
     match counting {
@@ -104,12 +110,7 @@ impl Count {
             Job::Count
         };
         let threads = args.threads.map_or_else(all_cores, |t| t as usize);
-        let device = if args.device == DeviceChoice::Cpu && args.gpu_index.is_none() {
-            None
-        } else {
-            refuse_on_a_device(&args, &problem)?;
-            crate::gpu::open(args.device, args.gpu_index)?
-        };
+        let device = gpu::open(args.device, args.gpu_index, args.method.method, &problem)?;
         let by_counter = args.checkpoint.is_some() || args.shard.is_some() || device.is_some();
         if by_counter {
             refuse_for_the_counter(&args, &problem)?;
@@ -271,30 +272,6 @@ impl Count {
         out.flush()?;
         Ok(Status::Success)
     }
-}
-
-/// What only the counter counts, on a CPU or a GPU: whole boards up to its limit.
-fn refuse_on_a_device(args: &CountArgs, problem: &Problem) -> Result<()> {
-    let method = args.method.method;
-    if !matches!(method, Method::Auto | Method::Counter) {
-        bail!(
-            "--device counts with the counter method, not {} (leave out --method)",
-            method.name()
-        );
-    }
-    if problem.is_completion() {
-        bail!(
-            "--device counts whole boards only: the counter relies on the board's symmetry, which fixed queens and blocked squares break (leave out --device to count such a board on the CPU)"
-        );
-    }
-    if problem.n() > counter::MAX_N {
-        bail!(
-            "--device counts boards up to n = {}; n = {} is too large",
-            counter::MAX_N,
-            problem.n()
-        );
-    }
-    Ok(())
 }
 
 /// What `--checkpoint`, `--shard` and `--device` refuse: another method, a shard of a board
