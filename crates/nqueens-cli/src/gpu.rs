@@ -68,7 +68,7 @@ mod imp {
     use nqueens::engines::counter::SharedDevice;
     use nqueens_gpu::{Choice, GpuCounter};
 
-    use super::DeviceChoice;
+    use crate::gpu::DeviceChoice;
     use crate::status::Status;
 
     pub fn open(choice: DeviceChoice, index: Option<usize>) -> Result<Option<SharedDevice>> {
