@@ -14,7 +14,7 @@ fn whole(n: u32, threads: usize) -> Report {
 }
 
 fn with_checkpoint(n: u32, threads: usize, path: &Path) -> Result<Report, nqueens::Error> {
-    CountRun::new(threads).run_with_checkpoint(n, path)
+    Ok(CountRun::new(threads).run_with_checkpoint(n, path)?)
 }
 
 /// Counts the whole n×n board with each of 1..=4 threads and checks every report against OEIS.

@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 
 use super::part::Shard;
+use crate::engine::EngineError;
 use crate::engines::counter::ledger::Overflow;
 use crate::engines::counter::pieces::BadPosition;
 use crate::engines::counter::tasks::TaskId;
@@ -16,10 +17,15 @@ use crate::instances::oeis;
 #[error("{0}")]
 pub struct DeviceError(pub String);
 
-/// What can go wrong in a counter run beyond a bad problem: files and their contents.
+/// What can go wrong in a long count: the search's own refusals and stops, files and their
+/// contents, a device, a total that contradicts the published one.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum CounterError {
+    /// The search refused the job or stopped at a limit (the crate-wide error lifts it as
+    /// its own engine error).
+    #[error(transparent)]
+    Engine(#[from] EngineError),
     /// Reading or writing a file failed (the system's message is the error's source, so a
     /// caller printing the chain, like the CLI, shows it once).
     #[error("{}", path.display())]

@@ -16,12 +16,11 @@ use super::error::{CounterError, check_published};
 use super::records::{Books, CheckpointRecords};
 use super::shard::{Shard, ShardResult};
 use crate::board::Problem;
-use crate::engine::{Counts, Engine, Job, Limits, ProgressSink, Stats};
+use crate::engine::{Counts, Engine, EngineError, Job, Limits, ProgressSink, Stats};
 use crate::engines::counter::drive::{self, Driven, Plan, Workers};
 use crate::engines::counter::ledger::Ledger;
 use crate::engines::counter::work::Work;
 use crate::engines::counter::{Counter, Fingerprint, kernel, pieces};
-use crate::error::Error; // FLOOR: the engine floor's error once it lands on main.
 
 /// Options of one [`CountRun::run`].
 #[derive(Clone, Debug, Default)]
@@ -147,12 +146,17 @@ impl CountRun {
 
     /// Counts the solutions of the n×n board (or of one shard of its task list), resuming from
     /// and appending to a checkpoint if asked.
-    pub fn run(&mut self, n: u32, options: &RunOptions) -> Result<Report, Error> {
-        self.run_problem(&Problem::new(n)?, true, options)
+    pub fn run(&mut self, n: u32, options: &RunOptions) -> Result<Report, CounterError> {
+        let problem = Problem::new(n).map_err(EngineError::from)?;
+        self.run_problem(&problem, true, options)
     }
 
     /// [`run`](Self::run) with a checkpoint file and no shard.
-    pub fn run_with_checkpoint(&mut self, n: u32, checkpoint: &Path) -> Result<Report, Error> {
+    pub fn run_with_checkpoint(
+        &mut self,
+        n: u32,
+        checkpoint: &Path,
+    ) -> Result<Report, CounterError> {
         self.run(
             n,
             &RunOptions {
@@ -173,7 +177,7 @@ impl CountRun {
         problem: &Problem,
         unique: bool,
         options: &RunOptions,
-    ) -> Result<Report, Error> {
+    ) -> Result<Report, CounterError> {
         self.counter = Counter::new(self.threads);
         self.counter.progress = self.progress.clone();
         self.counter.limits = self.limits.clone();
@@ -223,26 +227,26 @@ impl CountRun {
         problem: &Problem,
         unique: bool,
         options: &RunOptions,
-    ) -> Result<Prepared, Error> {
+    ) -> Result<Prepared, CounterError> {
         let job = if unique { Job::CountUnique } else { Job::Count };
         self.counter.check(job, problem)?;
         let n = problem.n();
         let work = Work::of(problem, unique);
         let shard = options.shard.unwrap_or(Shard::ALL);
         if shard.count() > 1 && !work.is_whole() {
-            return Err(Error::Unsupported {
+            return Err(EngineError::Unsupported {
                 method: self.counter.name(),
                 job,
                 reason: "a board with fixed queens or blocked squares is counted in one part (shards split the whole board)".into(),
-            });
+            }
+            .into());
         }
         if shard.count() > 1 && shard.count() as usize > work.len() {
             return Err(CounterError::TooManyShards {
                 shard,
                 n,
                 tasks: work.len(),
-            }
-            .into());
+            });
         }
         let mine = shard.len_of(work.len());
         let cut = pieces::cut_row(n, work.depth(), self.piece_rows);
@@ -264,7 +268,7 @@ impl CountRun {
         mut file: Option<Checkpoint>,
         driven: Driven<'_, CounterError>,
         started: Instant,
-    ) -> Result<Report, Error> {
+    ) -> Result<Report, CounterError> {
         let Driven { mut ledger, end } = driven;
         let gave_up = match end {
             Ok(gave_up) => gave_up,
@@ -274,7 +278,7 @@ impl CountRun {
                 if let Some(file) = file.as_mut() {
                     let _ = file.sync();
                 }
-                return Err(e.into());
+                return Err(e);
             }
         };
         let mine = prepared.mine as u64;
@@ -288,10 +292,11 @@ impl CountRun {
             });
         }
         if let Some(reason) = gave_up {
-            return Err(Error::GaveUp {
+            return Err(EngineError::GaveUp {
                 method: self.counter.name(),
                 reason,
-            });
+            }
+            .into());
         }
         self.check_published(prepared, books, &ledger)?;
         let sums = &ledger.sums;
@@ -347,7 +352,7 @@ impl Engine for CountRun {
         self.counter.jobs()
     }
 
-    fn check(&self, job: Job, problem: &Problem) -> Result<(), Error> {
+    fn check(&self, job: Job, problem: &Problem) -> Result<(), EngineError> {
         self.counter.check(job, problem)
     }
 
@@ -356,9 +361,14 @@ impl Engine for CountRun {
     }
 
     /// By [`CountRun::run_problem`], with no checkpoint and no shard (on the device if one is
-    /// set).
-    fn count(&mut self, problem: &Problem, unique: bool) -> Result<Counts, Error> {
-        let report = self.run_problem(problem, unique, &RunOptions::default())?;
+    /// set): a failure of the run's own (a device's, say) is the engine's [`EngineError::Failed`].
+    fn count(&mut self, problem: &Problem, unique: bool) -> Result<Counts, EngineError> {
+        let report = self
+            .run_problem(problem, unique, &RunOptions::default())
+            .map_err(|e| match e {
+                CounterError::Engine(e) => e,
+                other => EngineError::Failed(Box::new(other)),
+            })?;
         Ok(Counts {
             total: report.total,
             unique: unique.then_some(report.unique),

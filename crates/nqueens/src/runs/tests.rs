@@ -6,12 +6,13 @@ use std::path::Path;
 
 use nqueens_support::{LimitReached, SplitMix64};
 
+use super::CounterError;
 use super::device::{self, SharedDevice};
 use super::{CountRun, Report, RunOptions};
 use crate::board::naive;
 use crate::board::symmetry::Group;
+use crate::engine::EngineError;
 use crate::engines::counter::pieces::PIECE_ROWS;
-use crate::error::Error;
 use crate::{Engine, Problem, Queen};
 
 /// Runs the count of n into `path` with a node budget of `budget` a run (and pieces of
@@ -49,10 +50,10 @@ fn board_in_stops(
         counter.device = device.clone();
         match counter.run_problem(problem, unique, &options) {
             Ok(report) => return (report, stops, positions),
-            Err(Error::GaveUp {
+            Err(CounterError::Engine(EngineError::GaveUp {
                 reason: LimitReached::Nodes,
                 ..
-            }) => {
+            })) => {
                 stops += 1;
                 let text = std::fs::read_to_string(path).unwrap();
                 positions += text.lines().filter(|l| l.contains(':')).count();

@@ -64,8 +64,8 @@ pub trait Records {
 /// The records of a plain count: none.
 pub struct NoRecords;
 
-/// What a plain count could fail with, and never does: a sum beyond `u128` (it would take
-/// 2^64 tasks), or a position its task does not have (it has no saved positions).
+/// What a plain count can fail with on its own terms (in principle: a sum beyond `u128`
+/// would take 2^64 tasks, and a plain count has no saved positions).
 #[derive(Debug, thiserror::Error)]
 pub enum PlainError {
     /// A sum beyond `u128`.

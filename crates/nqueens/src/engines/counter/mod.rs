@@ -110,8 +110,7 @@ pub(crate) mod work;
 use std::collections::HashMap;
 
 use crate::board::Problem;
-use crate::engine::{Counts, Engine, Job, Limits, ProgressSink, Stats};
-use crate::error::Error; // FLOOR: the engine floor's error once it lands on main.
+use crate::engine::{Counts, Engine, EngineError, Job, Limits, ProgressSink, Stats};
 use drive::{NoRecords, Plan, Workers};
 use work::Work;
 
@@ -182,9 +181,9 @@ impl Engine for Counter {
         &[Job::Count, Job::CountUnique]
     }
 
-    fn check(&self, job: Job, problem: &Problem) -> Result<(), Error> {
+    fn check(&self, job: Job, problem: &Problem) -> Result<(), EngineError> {
         let unsupported = |reason: &str| {
-            Err(Error::Unsupported {
+            Err(EngineError::Unsupported {
                 method: self.name(),
                 job,
                 reason: reason.into(),
@@ -208,7 +207,7 @@ impl Engine for Counter {
     /// The whole board by symmetry classes; a board with fixed queens or blocked squares under
     /// per-row masks (module `masked`), up to the symmetries the board keeps; on the CPU
     /// threads (module `drive`).
-    fn count(&mut self, problem: &Problem, unique: bool) -> Result<Counts, Error> {
+    fn count(&mut self, problem: &Problem, unique: bool) -> Result<Counts, EngineError> {
         let job = if unique { Job::CountUnique } else { Job::Count };
         self.check(job, problem)?;
         let n = problem.n();
@@ -227,15 +226,12 @@ impl Engine for Counter {
         match driven.end {
             Ok(None) => {}
             Ok(Some(reason)) => {
-                return Err(Error::GaveUp {
+                return Err(EngineError::GaveUp {
                     method: self.name(),
                     reason,
                 });
             }
-            // Both failures need what a plain count never has: a saved position, or 2^64 tasks.
-            Err(e) => {
-                unreachable!("a plain count starts every task afresh and sums far below 2^128: {e}")
-            }
+            Err(e) => return Err(EngineError::Failed(Box::new(e))),
         }
         let sums = driven.ledger.sums;
         let lanes = kernel::lanes_per_step(n, cut);
