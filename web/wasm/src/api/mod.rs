@@ -17,10 +17,10 @@ mod solve;
 use nqueens::formats::{partial, read};
 use nqueens::trace;
 use nqueens::{Config, Job, Method, Problem, Queen};
-
-use pictures::{gallery, svg};
 use serde::Deserialize;
 use serde_json::{Value, json};
+
+use pictures::{gallery, svg};
 use solve::solve;
 
 /// The largest board the page sends (the permutation plot of the construction).
