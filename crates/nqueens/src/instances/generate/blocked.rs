@@ -98,7 +98,7 @@ fn sparse_blocked(
     use std::collections::{HashMap, HashSet};
     let bytes = blocks.saturating_mul(BYTES_PER_SPARSE_BLOCK);
     let mut blocked: Vec<Queen> = Vec::new();
-    if crate::engines::construct::memory_available().is_some_and(|available| bytes > available)
+    if nqueens_support::memory_available().is_some_and(|available| bytes > available)
         || blocked.try_reserve_exact(blocks as usize).is_err()
     {
         return Err(GenerateError::BlocksTooLarge { n, blocks, bytes });

@@ -157,7 +157,7 @@ pub(super) fn check_request(n: u32, queens: u32, bytes: u64) -> Result<(), Gener
     if queens > max_queens(n) {
         return Err(GenerateError::TooManyQueens { n, queens });
     }
-    if crate::engines::construct::memory_available().is_some_and(|available| bytes > available) {
+    if nqueens_support::memory_available().is_some_and(|available| bytes > available) {
         return Err(GenerateError::TooLarge { n, queens, bytes });
     }
     Ok(())

@@ -41,7 +41,7 @@ pub fn random_partial(
     }
     let k = queens as usize;
     let bytes = memory_needed(n, queens);
-    if crate::engines::construct::memory_available().is_some_and(|available| bytes > available) {
+    if nqueens_support::memory_available().is_some_and(|available| bytes > available) {
         return Err(GenerateError::TooLarge { n, queens, bytes });
     }
     let log_draws = uniform_log_draws(n, queens);
