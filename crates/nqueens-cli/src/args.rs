@@ -15,6 +15,8 @@ use nqueens::formats::render::{Colour, Format, SvgStyle};
 use nqueens::methods::{Config, Method};
 use nqueens::{Engine, Job, Problem, Queen};
 
+pub use nqueens_bench::{method_parser, parse_n, time_limit_parser};
+
 use crate::output;
 use crate::progress::ProgressLine;
 
@@ -130,29 +132,8 @@ pub fn methods_able(
         .collect()
 }
 
-/// Parses the board size with a message that says what is expected.
-pub fn parse_n(text: &str) -> Result<u32, String> {
-    match text.trim().parse::<i128>() {
-        Ok(n) if n < 1 => Err("the board size must be at least 1".into()),
-        Ok(n) => {
-            u32::try_from(n).map_err(|_| format!("the board size must be at most {}", u32::MAX))
-        }
-        Err(_) => Err("expected a whole number, like 8".into()),
-    }
-}
-
 pub fn parse_square(text: &str) -> Result<Queen, String> {
     partial::parse_square(text).map_err(|e| e.reason.to_string())
-}
-
-/// A value parser listing the methods with their descriptions (for `--help` and errors).
-pub fn method_parser() -> impl TypedValueParser<Value = Method> {
-    PossibleValuesParser::new(
-        Method::ALL
-            .iter()
-            .map(|m| PossibleValue::new(m.name()).help(m.about())),
-    )
-    .map(|name| name.parse::<Method>().expect("a listed method"))
 }
 
 /// A value parser for `--encoding`.
@@ -216,18 +197,6 @@ pub fn at_least_one_u32(text: &str) -> Result<u32, String> {
     u32::try_from(k).map_err(|_| format!("must be at most {}", u32::MAX))
 }
 
-/// Parses `--time-limit`: a positive number of seconds, fractions allowed.
-pub fn time_limit_parser(text: &str) -> Result<Duration, String> {
-    let seconds: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| "expected a number of seconds, like 1.5".to_string())?;
-    if seconds.is_nan() || seconds <= 0.0 {
-        return Err("the time limit must be more than 0 seconds".into());
-    }
-    Duration::try_from_secs_f64(seconds).map_err(|_| "that time limit is too long".into())
-}
-
 impl MethodArgs {
     /// The settings to build engines with, and the progress display (if any) they report to.
     pub fn config(&self, threads: usize) -> (Config, Option<ProgressLine>) {
@@ -267,19 +236,19 @@ impl MethodArgs {
     /// [`engine_for`](Self::engine_for)); other errors unchanged.
     pub fn with_advice(
         &self,
-        err: nqueens::Error,
+        err: nqueens::EngineError,
         job: Job,
         problem: &Problem,
         config: &Config,
     ) -> anyhow::Error {
         let refused = match &err {
-            nqueens::Error::Unsupported { method, .. }
-            | nqueens::Error::TooLarge { method, .. } => *method,
+            nqueens::EngineError::Unsupported { method, .. }
+            | nqueens::EngineError::TooLarge { method, .. } => *method,
             _ => return err.into(),
         };
         let able = methods_able(job, problem, config, refused);
         match (able.as_slice(), &err) {
-            ([], nqueens::Error::Unsupported { job, reason, .. })
+            ([], nqueens::EngineError::Unsupported { job, reason, .. })
                 if self.method == Method::Auto =>
             {
                 anyhow::anyhow!("cannot {job}: {reason} (no method can)")

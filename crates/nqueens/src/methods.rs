@@ -4,7 +4,9 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::board::Problem;
-use crate::engine::{Engine, Job, Limits, Outcome, ProgressSink, Stats};
+pub use crate::engine::Config;
+use crate::engine::EngineError;
+use crate::engine::{Engine, Job, Limits, Outcome, Stats};
 use crate::engines::backtrack::Backtrack;
 use crate::engines::construct::Construct;
 use crate::engines::counter::{self, Counter};
@@ -12,7 +14,6 @@ use crate::engines::cp::Cp;
 use crate::engines::dlx::{self, Dlx};
 use crate::engines::local::Local;
 use crate::engines::sat::{self, Sat};
-use crate::error::Error;
 use nqueens_support::{Budget, LimitReached};
 
 /// A way to solve N-Queens, as users name it on the command line.
@@ -204,7 +205,12 @@ impl Method {
     /// board beyond the counter's [`counter::MAX_N`] rows, which only plain backtracking can
     /// do, without symmetry and in roughly [`backtrack_count_seconds`]. The error gives that
     /// estimate; asking for a search method by name runs it (with progress).
-    pub fn refuse_hopeless(self, job: Job, problem: &Problem, threads: usize) -> Result<(), Error> {
+    pub fn refuse_hopeless(
+        self,
+        job: Job,
+        problem: &Problem,
+        threads: usize,
+    ) -> Result<(), EngineError> {
         let n = problem.n();
         if self != Method::Auto
             || !matches!(job, Job::Count | Job::CountUnique)
@@ -215,7 +221,7 @@ impl Method {
         }
         let threads = threads.max(1);
         let plural = if threads == 1 { "" } else { "s" };
-        Err(Error::Unsupported {
+        Err(EngineError::Unsupported {
             method: self.name(),
             job,
             reason: format!(
@@ -235,7 +241,7 @@ impl Method {
         job: Job,
         problem: &Problem,
         config: &Config,
-    ) -> Result<Box<dyn Engine>, Error> {
+    ) -> Result<Box<dyn Engine>, EngineError> {
         self.refuse_hopeless(job, problem, config.threads)?;
         let engine = self.build(job, problem, config);
         engine.check(job, problem)?;
@@ -406,7 +412,7 @@ impl Engine for Portfolio {
         crate::engines::cp::MAX_N
     }
 
-    fn solve(&mut self, problem: &Problem) -> Result<Outcome, Error> {
+    fn solve(&mut self, problem: &Problem) -> Result<Outcome, EngineError> {
         self.check(Job::Solve, problem)?;
         if root_refutes(problem) {
             self.stats = Stats::default();
@@ -632,35 +638,6 @@ impl FromStr for Method {
             .copied()
             .find(|m| m.name() == s)
             .ok_or_else(|| UnknownMethod(s.to_string()))
-    }
-}
-
-/// Settings shared by the methods; each method reads the ones it understands. New settings
-/// arrive with new methods, so build one from `Config::default()` and set fields.
-#[derive(Clone, Debug)]
-#[non_exhaustive]
-pub struct Config {
-    /// Worker threads for methods that count in parallel.
-    pub threads: usize,
-    /// Seed for methods with randomness (`None`: a fixed default, so runs repeat).
-    pub seed: Option<u64>,
-    /// Where long runs report progress (`None`: nowhere).
-    pub progress: Option<ProgressSink>,
-    /// The CNF encoding of the SAT method.
-    pub encoding: sat::Encoding,
-    /// When to give up (node budget, time budget, stop flag); every method honours it.
-    pub limits: Limits,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            threads: 1,
-            seed: None,
-            progress: None,
-            encoding: sat::Encoding::default(),
-            limits: Limits::default(),
-        }
     }
 }
 

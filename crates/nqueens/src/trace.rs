@@ -37,12 +37,12 @@ use std::ops::ControlFlow;
 use serde::Serialize;
 
 use crate::board::{Problem, Queen};
+use crate::engine::EngineError;
 use crate::engine::{Engine, Job, LimitReached, Limits};
 use crate::engines::backtrack::{self, Backtrack};
 use crate::engines::cp::{self, Cp};
 use crate::engines::dlx::{self, Dlx, Encoding, Line};
 use crate::engines::sat::{self, Sat};
-use crate::error::Error;
 
 /// The largest board a replay takes: the domains travel as one 64-bit mask per row.
 pub const MAX_N: u32 = 64;
@@ -182,10 +182,10 @@ pub struct Settings {
 }
 
 /// The replay of `method` on `problem` as `settings` say.
-pub fn run(method: Method, problem: &Problem, settings: Settings) -> Result<Trace, Error> {
+pub fn run(method: Method, problem: &Problem, settings: Settings) -> Result<Trace, EngineError> {
     let n = problem.n();
     if n > MAX_N {
-        return Err(Error::Unsupported {
+        return Err(EngineError::Unsupported {
             method: method.name(),
             job: if settings.all { Job::List } else { Job::Solve },
             reason: format!("a replay takes boards up to n = {MAX_N}"),
@@ -344,7 +344,7 @@ pub fn run(method: Method, problem: &Problem, settings: Settings) -> Result<Trac
     };
     match end {
         Ok(_) => {}
-        Err(Error::GaveUp {
+        Err(EngineError::GaveUp {
             reason: LimitReached::Nodes,
             ..
         }) => trace.truncated = true,

@@ -8,8 +8,8 @@ use clap::Args;
 use nqueens::engines::counter::shard;
 
 use super::count::{same_file, wrong_total_fails};
-use crate::Status;
 use crate::output;
+use crate::status::Status;
 
 /// Add up the results of `nqueens count N --shard I/K` (one JSON line each), after checking
 /// that all K shards of one count are there exactly once, and print the total.
@@ -44,7 +44,7 @@ pub fn run(args: MergeArgs) -> Result<Status> {
     for path in &args.files {
         sources.push(read_shard_file(path)?);
     }
-    let merged = shard::merge(&sources).map_err(|e| wrong_total_fails(e.into()))?;
+    let merged = shard::merge(&sources).map_err(wrong_total_fails)?;
     if args.stats {
         eprintln!(
             "n={} shards={} tasks={} total={} unique={} nodes={} elapsed={:.3}s",

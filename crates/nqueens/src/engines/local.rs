@@ -62,8 +62,8 @@ use nqueens_support::{Budget, LimitReached, SplitMix64};
 
 use crate::board::verify::verify_bytes;
 use crate::board::{Problem, Solution};
+use crate::engine::EngineError;
 use crate::engine::{Engine, Job, Limits, Outcome, Progress, ProgressSink, Stats};
-use crate::error::Error;
 
 /// Rows an O(n) pass of the search (a shuffle, a start, a rescan) handles between two looks at
 /// its limits: a few milliseconds.
@@ -385,7 +385,7 @@ impl<B: BlockedSquares> Search<B> {
         blocked: B,
         seed: u64,
         budget: &Budget,
-    ) -> Result<Result<Self, LimitReached>, Error> {
+    ) -> Result<Result<Self, LimitReached>, EngineError> {
         let n = problem.n() as usize;
         // The columns (4n bytes), four bit sets of 2n lines (n bytes), for a completion the
         // movable rows and free columns (8n bytes and a flag a column), a blocked square's
@@ -399,7 +399,7 @@ impl<B: BlockedSquares> Search<B> {
             + 48 * problem.blocked().len() as u64
             + verify_bytes(problem.n());
         crate::engines::construct::check_memory("local", problem.n(), bytes)?;
-        let out_of_memory = || Error::OutOfMemory {
+        let out_of_memory = || EngineError::OutOfMemory {
             method: "local",
             n: problem.n(),
             bytes,
@@ -767,9 +767,9 @@ impl Engine for Local {
         true
     }
 
-    fn check(&self, job: Job, _problem: &Problem) -> Result<(), Error> {
+    fn check(&self, job: Job, _problem: &Problem) -> Result<(), EngineError> {
         if job != Job::Solve {
-            return Err(Error::Unsupported {
+            return Err(EngineError::Unsupported {
                 method: self.name(),
                 job,
                 reason: "local search finds one solution at a time and cannot prove there are \
@@ -780,7 +780,7 @@ impl Engine for Local {
         Ok(())
     }
 
-    fn solve(&mut self, problem: &Problem) -> Result<Outcome, Error> {
+    fn solve(&mut self, problem: &Problem) -> Result<Outcome, EngineError> {
         self.check(Job::Solve, problem)?;
         let n = problem.n();
         let attempts = self
@@ -824,7 +824,7 @@ impl Local {
         attempts: u32,
         max_steps: u64,
         budget: &mut Budget,
-    ) -> Result<Outcome, Error> {
+    ) -> Result<Outcome, EngineError> {
         let mut solved = false;
         let mut reached = None;
         for attempt in 1..=attempts {

@@ -11,7 +11,7 @@
 //! | [`counter`] | `counter` | the record-class counter: symmetry, threads, checkpoints, shards |
 //!
 //! Engines know nothing of the CLI: they take a [`Problem`](crate::Problem) and a
-//! [`Config`](crate::methods::Config), and report errors and limits in their own words.
+//! [`Config`](crate::engine::Config), and report errors and limits in their own words.
 
 pub mod backtrack;
 pub mod construct;

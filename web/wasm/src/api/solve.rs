@@ -65,7 +65,7 @@ pub(super) fn solve(
         });
         match (found, end) {
             (Some(solution), _) => Outcome::Found(solution),
-            (None, Err(nqueens::Error::GaveUp { reason, .. })) => Outcome::GaveUp {
+            (None, Err(nqueens::EngineError::GaveUp { reason, .. })) => Outcome::GaveUp {
                 reason: reason.to_string(),
             },
             (None, Err(e)) => return Err(e.to_string()),
