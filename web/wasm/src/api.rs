@@ -10,6 +10,7 @@
 
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
+use std::sync::LazyLock;
 
 use nqueens::board::symmetry;
 use nqueens::formats::{partial, read, render};
@@ -33,19 +34,18 @@ pub const REPLAY_MAX_N: u32 = 16;
 /// The node budget of one replay: beyond it the search is cut short (and says so).
 pub const REPLAY_NODES: u64 = 50_000;
 
-/// The methods the page offers, in the order of its picker (`auto` first, the default):
-/// every method of the library that finds solutions (the counter only counts whole boards,
-/// with threads the browser does not have).
-pub const METHODS: &[Method] = &[
-    Method::Auto,
-    Method::Backtrack,
-    Method::Dlx,
-    Method::DlxGadgets,
-    Method::Sat,
-    Method::Cp,
-    Method::Construct,
-    Method::Local,
-];
+/// The methods the page offers, in the order of its picker (`auto` first, the default): the
+/// rows of the library's table that say so ([`Descriptor::on_page`]): every method that finds
+/// solutions (the counter only counts whole boards, with threads the browser does not have).
+///
+/// [`Descriptor::on_page`]: nqueens::engine::Descriptor::on_page
+pub static METHODS: LazyLock<Vec<Method>> = LazyLock::new(|| {
+    Method::ALL
+        .iter()
+        .copied()
+        .filter(|m| m.descriptor().on_page)
+        .collect()
+});
 
 /// One request from the page.
 #[derive(Debug, Deserialize)]
@@ -506,7 +506,7 @@ mod tests {
     #[test]
     fn every_method_completes_a_board_and_keeps_the_fixed_queen() {
         let problem = Problem::with_fixed(8, [Queen::new(0, 0)]).unwrap();
-        for method in METHODS {
+        for method in METHODS.iter() {
             let answer = call(
                 json!({"op": "solve", "n": 8, "fix": [[1, 1]], "method": method.name(), "seed": 3}),
             );
@@ -622,7 +622,7 @@ mod tests {
         assert_eq!(check["blocked"], 4, "{check}");
 
         let mut refused = Vec::new();
-        for method in METHODS {
+        for method in METHODS.iter() {
             let answer = call(
                 json!({"op": "solve", "n": 8, "fix": [], "block": BLOCKED, "method": method.name(), "seed": 3}),
             );
