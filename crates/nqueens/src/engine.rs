@@ -16,7 +16,7 @@
 //! reports the engine's own work counters.
 //!
 //! Every search honours one [`Limits`] (node budget, time budget, stop flag; see
-//! [`nqueens_support::Budget`]), set through [`Config`](crate::methods::Config): a search that
+//! [`nqueens_support::Budget`]), set through [`Config`]: a search that
 //! reaches one answers [`Outcome::GaveUp`] for `solve` and [`Error::GaveUp`] for the other jobs.
 
 use std::fmt;

@@ -15,7 +15,7 @@
 //! its code, and its `impl Engine` reads it; [`crate::methods`] lists the rows.
 //!
 //! Engines know nothing of the CLI: they take a [`Problem`](crate::Problem) and a
-//! [`Config`](crate::methods::Config), and report errors and limits in their own words.
+//! [`Config`](crate::engine::Config), and report errors and limits in their own words.
 
 pub mod backtrack;
 pub mod construct;
