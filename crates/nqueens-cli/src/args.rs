@@ -267,19 +267,19 @@ impl MethodArgs {
     /// [`engine_for`](Self::engine_for)); other errors unchanged.
     pub fn with_advice(
         &self,
-        err: nqueens::Error,
+        err: nqueens::EngineError,
         job: Job,
         problem: &Problem,
         config: &Config,
     ) -> anyhow::Error {
         let refused = match &err {
-            nqueens::Error::Unsupported { method, .. }
-            | nqueens::Error::TooLarge { method, .. } => *method,
+            nqueens::EngineError::Unsupported { method, .. }
+            | nqueens::EngineError::TooLarge { method, .. } => *method,
             _ => return err.into(),
         };
         let able = methods_able(job, problem, config, refused);
         match (able.as_slice(), &err) {
-            ([], nqueens::Error::Unsupported { job, reason, .. })
+            ([], nqueens::EngineError::Unsupported { job, reason, .. })
                 if self.method == Method::Auto =>
             {
                 anyhow::anyhow!("cannot {job}: {reason} (no method can)")

@@ -195,7 +195,7 @@ fn report_error(err: &anyhow::Error) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     // Giving up at a limit is an answer (exit 3), said the same way by every command.
-    if let Some(nqueens::Error::GaveUp { method, reason }) = err.downcast_ref::<nqueens::Error>() {
+    if let Some(nqueens::EngineError::GaveUp { method, reason }) = engine_error(err) {
         let _ = writeln!(
             io::stderr(),
             "{}",
@@ -209,14 +209,16 @@ fn report_error(err: &anyhow::Error) -> ExitCode {
     let _ = writeln!(io::stderr(), "error: {message}");
     if err.downcast_ref::<Failure>().is_some() {
         ExitCode::from(1)
-    } else if matches!(
-        err.downcast_ref::<nqueens::Error>(),
-        Some(nqueens::Error::GaveUp { .. })
-    ) {
-        ExitCode::from(3)
     } else {
         ExitCode::from(2)
     }
+}
+
+/// The engine's error in `err`, whether it came straight from an engine or lifted into the
+/// crate's error.
+fn engine_error(err: &anyhow::Error) -> Option<&nqueens::EngineError> {
+    err.downcast_ref::<nqueens::EngineError>()
+        .or_else(|| err.downcast_ref::<nqueens::Error>()?.engine())
 }
 
 /// Help and version go to stdout with exit 0; any other command-line error becomes one line on

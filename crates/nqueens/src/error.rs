@@ -1,11 +1,12 @@
-//! The crate's error type: one enum, with a variant for each module's own error (`#[from]`,
-//! so `?` lifts any of them), plus the engines' shared refusals (too large, unsupported job,
-//! out of memory, gave up at a limit).
+//! The crate's error type, on the top floor: one enum with a variant for each floor's own error
+//! (`#[from]`, so `?` lifts any of them): the board's, the formats', the instances', the
+//! engines' ([`EngineError`]: too large, unsupported job, out of memory, gave up at a limit),
+//! the long runs' and the registry's. No module below this one names it.
 
 use thiserror::Error;
 
 use crate::board::ProblemError;
-use crate::job::Job;
+use crate::engine::EngineError;
 
 /// Everything that can go wrong in this crate, short of a bug.
 #[derive(Debug, Error)]
@@ -14,34 +15,10 @@ pub enum Error {
     /// The problem itself is malformed.
     #[error(transparent)]
     Problem(#[from] ProblemError),
-    /// The board is larger than the method supports.
-    #[error("the {method} method handles n up to {max}; n = {n} is too large")]
-    TooLarge {
-        /// The method's name.
-        method: &'static str,
-        /// The board size asked for.
-        n: u32,
-        /// The largest board size the method supports.
-        max: u32,
-    },
-    /// The method cannot do this job (on this problem).
-    #[error("the {method} method cannot {job}: {reason}")]
-    Unsupported {
-        /// The method's name.
-        method: &'static str,
-        /// What was asked.
-        job: Job,
-        /// Why not.
-        reason: String,
-    },
-    /// A search reached a limit (node budget, time budget or stop flag) before it finished.
-    #[error("the {method} method gave up: {reason}")]
-    GaveUp {
-        /// The method's name.
-        method: &'static str,
-        /// Which limit.
-        reason: nqueens_support::LimitReached,
-    },
+    /// An engine refused the job or did not finish it (too large, unsupported, a limit
+    /// reached, out of memory): the engine floor's own error.
+    #[error(transparent)]
+    Engine(#[from] EngineError),
     /// A counter run failed (checkpoint or shard files).
     #[error(transparent)]
     Counter(#[from] crate::engines::counter::error::CounterError),
@@ -78,20 +55,26 @@ pub enum Error {
     /// A method name that is not one of the methods.
     #[error(transparent)]
     UnknownMethod(#[from] UnknownMethod),
-    /// The board needs more memory than the machine can give.
-    #[error("the {method} method needs about {} MiB for n = {n}, more than could be allocated", bytes.div_ceil(1 << 20))]
-    OutOfMemory {
-        /// The method's name.
-        method: &'static str,
-        /// The board size asked for.
-        n: u32,
-        /// The bytes it asked for.
-        bytes: u64,
-    },
 }
 
-/// The error of parsing a method name (here, not beside the methods, so that the errors do
-/// not depend on the registry of methods, which depends on every engine).
+impl Error {
+    /// The engine's error inside, when this is one.
+    pub fn engine(&self) -> Option<&EngineError> {
+        match self {
+            Error::Engine(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// The limit that stopped a search, when one did.
+    pub fn gave_up(&self) -> Option<nqueens_support::LimitReached> {
+        self.engine().and_then(EngineError::gave_up)
+    }
+}
+
+/// The error of parsing a method name (here until the long runs leave the engines: the
+/// counter's run still returns this crate's error, and the registry of methods stands on the
+/// counter).
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("unknown method '{0}'")]
 pub struct UnknownMethod(pub String);

@@ -37,12 +37,12 @@ use std::ops::ControlFlow;
 use serde::Serialize;
 
 use crate::board::{Problem, Queen};
+use crate::engine::EngineError;
 use crate::engine::{Engine, Enumeration, Job, LimitReached, Limits, Stats};
 use crate::engines::backtrack::{self, Backtrack};
 use crate::engines::cp::{self, Cp};
 use crate::engines::dlx::{self, Dlx, Encoding, Line};
 use crate::engines::sat::{self, Sat};
-use crate::error::Error;
 use crate::methods;
 
 /// The largest board a replay takes: the domains travel as one 64-bit mask per row.
@@ -196,10 +196,10 @@ pub struct Settings {
 }
 
 /// The replay of `method` on `problem` as `settings` say.
-pub fn run(method: Method, problem: &Problem, settings: Settings) -> Result<Trace, Error> {
+pub fn run(method: Method, problem: &Problem, settings: Settings) -> Result<Trace, EngineError> {
     let n = problem.n();
     if n > MAX_N {
-        return Err(Error::Unsupported {
+        return Err(EngineError::Unsupported {
             method: method.name(),
             job: if settings.all { Job::List } else { Job::Solve },
             reason: format!("a replay takes boards up to n = {MAX_N}"),
@@ -226,7 +226,7 @@ pub fn run(method: Method, problem: &Problem, settings: Settings) -> Result<Trac
     };
     match end {
         Ok(_) => {}
-        Err(Error::GaveUp {
+        Err(EngineError::GaveUp {
             reason: LimitReached::Nodes,
             ..
         }) => trace.truncated = true,
@@ -247,7 +247,7 @@ fn replay_backtrack(
     settings: Settings,
     limits: Limits,
     trace: &mut Trace,
-) -> (Result<Enumeration, Error>, Stats) {
+) -> (Result<Enumeration, EngineError>, Stats) {
     let n = problem.n();
     let mut engine = Backtrack::new(1);
     engine.limits = limits;
@@ -274,7 +274,7 @@ fn replay_dlx(
     settings: Settings,
     limits: Limits,
     trace: &mut Trace,
-) -> (Result<Enumeration, Error>, Stats) {
+) -> (Result<Enumeration, EngineError>, Stats) {
     let mut engine = Dlx::new(Encoding::Secondary, settings.seed);
     engine.limits = limits;
     // By open level: the line branched on and the square tried there.
@@ -322,7 +322,7 @@ fn replay_cp(
     settings: Settings,
     limits: Limits,
     trace: &mut Trace,
-) -> (Result<Enumeration, Error>, Stats) {
+) -> (Result<Enumeration, EngineError>, Stats) {
     let n = problem.n();
     let mut engine = Cp::new();
     engine.seed = settings.seed;
@@ -373,7 +373,7 @@ fn replay_sat(
     settings: Settings,
     limits: Limits,
     trace: &mut Trace,
-) -> (Result<Enumeration, Error>, Stats) {
+) -> (Result<Enumeration, EngineError>, Stats) {
     let mut engine = Sat::new(sat::Encoding::Pairwise, settings.seed.unwrap_or(0));
     engine.limits = limits;
     let end = engine.trace(problem, settings.all, &mut |step| {

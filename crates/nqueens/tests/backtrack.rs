@@ -6,7 +6,7 @@ use std::ops::ControlFlow;
 use nqueens::board::naive;
 use nqueens::engines::backtrack::{Backtrack, MAX_N};
 use nqueens::{
-    Engine, Enumeration, Error, Outcome, Problem, Queen, Solution, board::symmetry,
+    Engine, EngineError, Enumeration, Outcome, Problem, Queen, Solution, board::symmetry,
     instances::oeis, verify,
 };
 use proptest::prelude::*;
@@ -133,7 +133,7 @@ fn list_stops_at_the_limit() {
 fn boards_beyond_64_are_refused_with_the_limit() {
     let err = Backtrack::default().count(&problem(65), false).unwrap_err();
     assert!(
-        matches!(err, Error::TooLarge { n: 65, max: 64, .. }),
+        matches!(err, EngineError::TooLarge { n: 65, max: 64, .. }),
         "{err}"
     );
     assert_eq!(

@@ -9,7 +9,9 @@ use nqueens::board::naive;
 use nqueens::board::symmetry::Group;
 use nqueens::engines::sat::Encoding;
 use nqueens::methods::{Config, Method};
-use nqueens::{Error, Job, Outcome, Problem, ProblemError, Queen, Solution, Violation, verify};
+use nqueens::{
+    EngineError, Job, Outcome, Problem, ProblemError, Queen, Solution, Violation, verify,
+};
 use nqueens_support::SplitMix64;
 
 /// A random board of size `n` with about `percent` % of its squares blocked and, sometimes, a
@@ -109,7 +111,7 @@ fn every_method_counts_lists_and_solves_blocked_boards_as_the_oracle_does_or_ref
                             "{}: {job:?} refused: {err}",
                             what(method)
                         );
-                        assert!(matches!(err, Error::Unsupported { .. }), "{err}");
+                        assert!(matches!(err, EngineError::Unsupported { .. }), "{err}");
                         continue;
                     }
                     match job {

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use nqueens::board::naive;
 use nqueens::instances::generate::{DEFAULT_TRIES, random_partial};
 use nqueens::methods::{Config, Method};
-use nqueens::{Engine, Error, Job, Outcome, Problem, formats::partial, verify};
+use nqueens::{Engine, EngineError, Job, Outcome, Problem, formats::partial, verify};
 
 /// One line of the manifest.
 #[derive(Debug)]
@@ -59,7 +59,7 @@ fn engine_for(method: Method, job: Job, problem: &Problem) -> Option<Box<dyn Eng
     let engine = method.build(job, problem, &Config::default());
     match engine.check(job, problem) {
         Ok(()) => Some(engine),
-        Err(Error::Unsupported { .. } | Error::TooLarge { .. }) => None,
+        Err(EngineError::Unsupported { .. } | EngineError::TooLarge { .. }) => None,
         Err(other) => panic!("{method}: unexpected error from check: {other}"),
     }
 }
@@ -317,7 +317,7 @@ fn every_method_agrees_on_the_hardest_study_boards() {
             let mut engine = method.build(Job::Solve, &problem, &config);
             match engine.check(Job::Solve, &problem) {
                 Ok(()) => {}
-                Err(Error::Unsupported { .. } | Error::TooLarge { .. }) => continue,
+                Err(EngineError::Unsupported { .. } | EngineError::TooLarge { .. }) => continue,
                 Err(other) => panic!("{method}: unexpected error from check: {other}"),
             }
             let name = match method {

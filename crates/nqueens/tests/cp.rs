@@ -8,8 +8,8 @@ use cp::Strength;
 use nqueens::engines::backtrack::Backtrack;
 use nqueens::engines::cp::{Cp, MAX_N};
 use nqueens::{
-    Engine, Enumeration, Error, LimitReached, Outcome, Problem, Queen, Solution, instances::oeis,
-    verify,
+    Engine, EngineError, Enumeration, LimitReached, Outcome, Problem, Queen, Solution,
+    instances::oeis, verify,
 };
 use proptest::prelude::*;
 
@@ -154,7 +154,7 @@ fn limits_give_up_and_say_why() {
     assert!(
         matches!(
             end,
-            Err(Error::GaveUp {
+            Err(EngineError::GaveUp {
                 reason: LimitReached::Nodes,
                 ..
             })
@@ -178,7 +178,7 @@ fn limits_give_up_and_say_why() {
 fn refuses_what_it_cannot_do() {
     let too_large = problem(MAX_N + 1);
     let err = Cp::default().solve(&too_large).unwrap_err();
-    assert!(matches!(err, Error::TooLarge { max: MAX_N, .. }));
+    assert!(matches!(err, EngineError::TooLarge { max: MAX_N, .. }));
     assert_eq!(
         err.to_string(),
         format!(

@@ -5,7 +5,7 @@ use std::ops::ControlFlow;
 
 use nqueens::engines::backtrack::Backtrack;
 use nqueens::engines::dlx::{Dlx, Encoding, encode};
-use nqueens::{Engine, Error, Job, Outcome, Problem, Queen, instances::oeis, verify};
+use nqueens::{Engine, EngineError, Job, Outcome, Problem, Queen, instances::oeis, verify};
 
 mod common;
 
@@ -145,7 +145,7 @@ fn limits_and_unsupported_jobs() {
     let big = Problem::new(1001).unwrap();
     assert!(matches!(
         engine.check(Job::Solve, &big),
-        Err(Error::TooLarge {
+        Err(EngineError::TooLarge {
             n: 1001,
             max: 1000,
             ..

@@ -323,7 +323,7 @@ fn solve(problem: &Problem, method: &str, seed: Option<u64>, index: u64) -> Resu
         });
         match (found, end) {
             (Some(solution), _) => Outcome::Found(solution),
-            (None, Err(nqueens::Error::GaveUp { reason, .. })) => Outcome::GaveUp {
+            (None, Err(nqueens::EngineError::GaveUp { reason, .. })) => Outcome::GaveUp {
                 reason: reason.to_string(),
             },
             (None, Err(e)) => return Err(e.to_string()),

@@ -131,7 +131,7 @@ pub fn run(args: CountArgs) -> Result<Status> {
             counts.unique,
             &cause,
         )
-        .map_err(|e| wrong_total_fails(e.into()))?;
+        .map_err(wrong_total_fails)?;
     }
     let mut out = output::open(args.output.as_deref())?;
     let shown = if args.unique {
@@ -233,7 +233,9 @@ fn run_counter(
         return Err(interrupted_count(&counter, &options).into());
     }
     let report = match report {
-        Err(nqueens::Error::GaveUp { method, reason }) if options.checkpoint.is_some() => {
+        Err(nqueens::Error::Engine(nqueens::EngineError::GaveUp { method, reason }))
+            if options.checkpoint.is_some() =>
+        {
             // Say what the checkpoint kept, as an interruption does.
             drop(progress);
             let gave_up = crate::gave_up_line(&reason.to_string(), &format!("{method} method"));
@@ -305,12 +307,17 @@ fn saved_line(counter: &Counter, options: &RunOptions) -> Option<String> {
 }
 
 /// A count that contradicts the published one is a failed check (exit 1), not a usage error.
-pub(crate) fn wrong_total_fails(error: nqueens::Error) -> anyhow::Error {
-    match error {
-        nqueens::Error::Counter(wrong @ CounterError::WrongTotal { .. }) => {
-            Failure(wrong.to_string()).into()
-        }
-        other => other.into(),
+pub(crate) fn wrong_total_fails(error: impl Into<nqueens::Error>) -> anyhow::Error {
+    let error = error.into();
+    let wrong = match &error {
+        nqueens::Error::Counter(wrong) => Some(wrong),
+        // The counter engine's own count carries its run's error inside.
+        nqueens::Error::Engine(nqueens::EngineError::Failed(inner)) => inner.downcast_ref(),
+        _ => None,
+    };
+    match wrong {
+        Some(wrong @ CounterError::WrongTotal { .. }) => Failure(wrong.to_string()).into(),
+        _ => error.into(),
     }
 }
 

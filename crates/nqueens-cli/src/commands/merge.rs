@@ -44,7 +44,7 @@ pub fn run(args: MergeArgs) -> Result<Status> {
     for path in &args.files {
         sources.push(read_shard_file(path)?);
     }
-    let merged = shard::merge(&sources).map_err(|e| wrong_total_fails(e.into()))?;
+    let merged = shard::merge(&sources).map_err(wrong_total_fails)?;
     if args.stats {
         eprintln!(
             "n={} shards={} tasks={} total={} unique={} nodes={} elapsed={:.3}s",

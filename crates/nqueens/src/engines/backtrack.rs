@@ -17,7 +17,7 @@
 //!
 //! Deliberately plain: no symmetry, no lookahead, no last-row shortcut. It is the honest
 //! reference the faster counter is measured against. Boards up to n = 64 fit the masks; larger
-//! boards are refused with [`Error::TooLarge`] (the construction, local search, CP and SAT
+//! boards are refused with [`EngineError::TooLarge`] (the construction, local search, CP and SAT
 //! methods handle them).
 
 use std::ops::ControlFlow;
@@ -26,12 +26,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::board::symmetry;
 use crate::board::{Problem, Solution};
+use crate::engine::EngineError;
 use crate::engine::descriptor::up_to;
 use crate::engine::{
     self, Budget, CountPace, Counts, Descriptor, Engine, Enumeration, Job, LimitReached, Limits,
     Progress, ProgressSink, Stats, Visit,
 };
-use crate::error::Error;
 
 /// The largest board the masks hold.
 pub const MAX_N: u32 = 64;
@@ -339,13 +339,13 @@ impl Backtrack {
     /// every solution), calling `watch` at every queen placed (one [`TraceStep::Place`] per
     /// node) and at every solution. For replaying the search step by step (the web page
     /// does); [`Engine::stats`] then has its counters, and a limit reached is
-    /// [`Error::GaveUp`].
+    /// [`EngineError::GaveUp`].
     pub fn trace(
         &mut self,
         problem: &Problem,
         all: bool,
         watch: &mut impl FnMut(TraceStep<'_>),
-    ) -> Result<Enumeration, Error> {
+    ) -> Result<Enumeration, EngineError> {
         self.check(crate::engine::trace_job(all).0, problem)?;
         self.enumerate(problem, &mut Tracer { watch, all })
     }
@@ -355,7 +355,7 @@ impl Backtrack {
         &mut self,
         problem: &Problem,
         watch: &mut impl Watch,
-    ) -> Result<Enumeration, Error> {
+    ) -> Result<Enumeration, EngineError> {
         let board = Board::new(problem);
         let mut solutions = 0u128;
         let mut budget = Budget::start(&self.limits);
@@ -374,7 +374,7 @@ impl Backtrack {
         match end {
             End::Complete => Ok(Enumeration::Complete),
             End::Stopped => Ok(Enumeration::Stopped),
-            End::GaveUp(reason) => Err(Error::GaveUp {
+            End::GaveUp(reason) => Err(EngineError::GaveUp {
                 method: self.name(),
                 reason,
             }),
@@ -408,14 +408,18 @@ impl Engine for Backtrack {
         &DESCRIPTOR
     }
 
-    fn for_each(&mut self, problem: &Problem, visit: &mut Visit<'_>) -> Result<Enumeration, Error> {
+    fn for_each(
+        &mut self,
+        problem: &Problem,
+        visit: &mut Visit<'_>,
+    ) -> Result<Enumeration, EngineError> {
         self.check(Job::List, problem)?;
         self.enumerate(problem, &mut |columns: &[u32]| {
             visit(&Solution::from_columns(columns.to_vec()))
         })
     }
 
-    fn count(&mut self, problem: &Problem, unique: bool) -> Result<Counts, Error> {
+    fn count(&mut self, problem: &Problem, unique: bool) -> Result<Counts, EngineError> {
         self.check(if unique { Job::CountUnique } else { Job::Count }, problem)?;
         let board = Board::new(problem);
         let group = unique.then(|| symmetry::Group::of(problem));
@@ -496,7 +500,7 @@ impl Engine for Backtrack {
         self.stats.set("nodes", u128::from(nodes));
         self.stats.set("tasks", first_row.len() as u128);
         if let Some(reason) = gave_up.into_inner().expect("workers finished") {
-            return Err(Error::GaveUp {
+            return Err(EngineError::GaveUp {
                 method: self.name(),
                 reason,
             });

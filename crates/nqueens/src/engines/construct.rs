@@ -31,8 +31,8 @@ use nqueens_support::{Budget, LimitReached};
 
 use crate::board::verify::verify_bytes;
 use crate::board::{Problem, Solution};
+use crate::engine::EngineError;
 use crate::engine::{Descriptor, Engine, Job, Limits, Outcome, Stats};
-use crate::error::Error;
 
 /// The `construct` method's row.
 pub static DESCRIPTOR: Descriptor = Descriptor {
@@ -70,12 +70,15 @@ pub fn columns(n: u32) -> Option<Vec<u32>> {
 /// Like [`columns`], but reports a board too large for memory as an error instead of aborting
 /// (the estimate covers the columns and the check of the answer that follows,
 /// [`verify_bytes`]), and stops at `limits` (looked at every [`ROWS_PER_LOOK`] rows).
-fn try_columns(n: u32, limits: &Limits) -> Result<Result<Option<Vec<u32>>, LimitReached>, Error> {
+fn try_columns(
+    n: u32,
+    limits: &Limits,
+) -> Result<Result<Option<Vec<u32>>, LimitReached>, EngineError> {
     let bytes = 4 * u64::from(n) + verify_bytes(n);
     check_memory("construct", n, bytes)?;
     let mut out = Vec::new();
     out.try_reserve_exact(n as usize)
-        .map_err(|_| Error::OutOfMemory {
+        .map_err(|_| EngineError::OutOfMemory {
             method: "construct",
             n,
             bytes,
@@ -87,15 +90,15 @@ fn try_columns(n: u32, limits: &Limits) -> Result<Result<Option<Vec<u32>>, Limit
 const ROWS_PER_LOOK: u32 = 1 << 22;
 
 /// Refuses, before anything is built, a job that would need about `bytes` of memory when that is
-/// more than this process can get ([`memory_available`]): [`Error::OutOfMemory`] names the
+/// more than this process can get ([`memory_available`]): [`EngineError::OutOfMemory`] names the
 /// method, n and the estimate in MiB. With no figure to go by (not Linux) every size passes, and
 /// callers still reserve with `try_reserve` so an allocation failure is an error, not an abort.
 ///
 /// Estimates need not be exact: the point is to refuse a board that needs ten times the
 /// machine, cleanly and at once, instead of being killed half-way through building it.
-pub fn check_memory(method: &'static str, n: u32, bytes: u64) -> Result<(), Error> {
+pub fn check_memory(method: &'static str, n: u32, bytes: u64) -> Result<(), EngineError> {
     match memory_available() {
-        Some(available) if bytes > available => Err(Error::OutOfMemory { method, n, bytes }),
+        Some(available) if bytes > available => Err(EngineError::OutOfMemory { method, n, bytes }),
         _ => Ok(()),
     }
 }
@@ -170,9 +173,9 @@ impl Engine for Construct {
         &DESCRIPTOR
     }
 
-    fn check(&self, job: Job, problem: &Problem) -> Result<(), Error> {
+    fn check(&self, job: Job, problem: &Problem) -> Result<(), EngineError> {
         if job != Job::Solve {
-            return Err(Error::Unsupported {
+            return Err(EngineError::Unsupported {
                 method: self.name(),
                 job,
                 reason: "a construction gives one solution; use a search method to list or count"
@@ -181,7 +184,7 @@ impl Engine for Construct {
         }
         crate::engine::check_blocks(self, job, problem)?;
         if problem.is_completion() {
-            return Err(Error::Unsupported {
+            return Err(EngineError::Unsupported {
                 method: self.name(),
                 job,
                 reason: "the construction cannot keep fixed queens; local search can".into(),
@@ -190,7 +193,7 @@ impl Engine for Construct {
         Ok(())
     }
 
-    fn solve(&mut self, problem: &Problem) -> Result<Outcome, Error> {
+    fn solve(&mut self, problem: &Problem) -> Result<Outcome, EngineError> {
         self.check(Job::Solve, problem)?;
         self.stats = Stats::default();
         let outcome = match try_columns(problem.n(), &self.limits)? {
@@ -326,7 +329,7 @@ mod tests {
         for job in [Job::List, Job::Count, Job::CountUnique] {
             assert!(matches!(
                 engine.check(job, &problem(8)),
-                Err(Error::Unsupported { .. })
+                Err(EngineError::Unsupported { .. })
             ));
         }
         let mut engine = Construct::default();

@@ -31,12 +31,12 @@ use std::ops::ControlFlow;
 use cp::{Restarts, SearchConfig, Solver, Status, Strength, ValueOrder, Var, VariableOrder, View};
 
 use crate::board::{Problem, Solution};
+use crate::engine::EngineError;
 use crate::engine::descriptor::up_to;
 use crate::engine::{
     self, Descriptor, Engine, Enumeration, Job, Limits, Outcome, Progress, ProgressSink, Stats,
     Visit,
 };
-use crate::error::Error;
 
 /// The largest board: n² bits of domains and up to 3n²/2 bits of trail (about 160 MB at 20,000).
 pub const MAX_N: u32 = 20_000;
@@ -78,7 +78,7 @@ pub struct Cp {
     /// middle-out one.
     pub seed: Option<u64>,
     /// When to give up (the node budget counts search nodes). [`Engine::solve`] then answers
-    /// [`Outcome::GaveUp`], and the other jobs [`Error::GaveUp`].
+    /// [`Outcome::GaveUp`], and the other jobs [`EngineError::GaveUp`].
     pub limits: Limits,
     /// Where long runs report progress (solutions and nodes so far).
     pub progress: Option<ProgressSink>,
@@ -293,7 +293,7 @@ impl Cp {
         values: ValueOrder,
         one: bool,
         visit: &mut Visit<'_>,
-    ) -> Result<Status, Error> {
+    ) -> Result<Status, EngineError> {
         self.run_watched(problem, values, one, visit, &mut |_| {
             ControlFlow::Continue(())
         })
@@ -308,7 +308,7 @@ impl Cp {
         problem: &Problem,
         all: bool,
         watch: &mut impl FnMut(TraceStep<'_>) -> ControlFlow<()>,
-    ) -> Result<Enumeration, Error> {
+    ) -> Result<Enumeration, EngineError> {
         let (job, after_solution) = crate::engine::trace_job(all);
         self.check(job, problem)?;
         let (values, one) = if all {
@@ -320,7 +320,7 @@ impl Cp {
         match self.run_watched(problem, values, one, &mut visit, watch)? {
             Status::Complete => Ok(Enumeration::Complete),
             Status::Stopped => Ok(Enumeration::Stopped),
-            Status::GaveUp(reason) => Err(Error::GaveUp {
+            Status::GaveUp(reason) => Err(EngineError::GaveUp {
                 method: self.name(),
                 reason,
             }),
@@ -334,7 +334,7 @@ impl Cp {
         one: bool,
         visit: &mut Visit<'_>,
         watch: &mut W,
-    ) -> Result<Status, Error> {
+    ) -> Result<Status, EngineError> {
         let mut model = Model::new(problem, self.strength);
         let config = SearchConfig {
             variables: VariableOrder::FirstFail,
@@ -383,19 +383,23 @@ impl Engine for Cp {
         &DESCRIPTOR
     }
 
-    fn for_each(&mut self, problem: &Problem, visit: &mut Visit<'_>) -> Result<Enumeration, Error> {
+    fn for_each(
+        &mut self,
+        problem: &Problem,
+        visit: &mut Visit<'_>,
+    ) -> Result<Enumeration, EngineError> {
         self.check(Job::List, problem)?;
         match self.run(problem, ValueOrder::Min, false, visit)? {
             Status::Complete => Ok(Enumeration::Complete),
             Status::Stopped => Ok(Enumeration::Stopped),
-            Status::GaveUp(reason) => Err(Error::GaveUp {
+            Status::GaveUp(reason) => Err(EngineError::GaveUp {
                 method: self.name(),
                 reason,
             }),
         }
     }
 
-    fn solve(&mut self, problem: &Problem) -> Result<Outcome, Error> {
+    fn solve(&mut self, problem: &Problem) -> Result<Outcome, EngineError> {
         self.check(Job::Solve, problem)?;
         let mut found = None;
         let status = self.run(problem, ValueOrder::MiddleOut, true, &mut |s| {

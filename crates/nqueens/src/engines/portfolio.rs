@@ -11,10 +11,10 @@
 use nqueens_support::{Budget, LimitReached};
 
 use crate::board::Problem;
+use crate::engine::EngineError;
 use crate::engine::{Config, Descriptor, Engine, Job, Limits, Outcome, Stats};
 use crate::engines::cp::{self, Cp};
 use crate::engines::dlx::{self, Dlx};
-use crate::error::Error;
 
 /// The first node budget of each engine in a [`Portfolio`] round, on top of two nodes per free
 /// row (what a run without a single failure needs).
@@ -118,7 +118,7 @@ impl Engine for Portfolio {
         &[Job::Solve]
     }
 
-    fn solve(&mut self, problem: &Problem) -> Result<Outcome, Error> {
+    fn solve(&mut self, problem: &Problem) -> Result<Outcome, EngineError> {
         self.check(Job::Solve, problem)?;
         if root_refutes(problem) {
             self.stats = Stats::default();

@@ -36,16 +36,15 @@
 
 use std::cell::RefCell;
 use std::ops::ControlFlow;
-use std::str::FromStr;
 
 use sat::{ClauseCounter, ClauseSink, Header, Lit, Model, Solver, Var};
 
 use crate::board::{Problem, Queen, Solution};
+use crate::engine::EngineError;
 use crate::engine::descriptor::up_to;
 use crate::engine::{
     self, Descriptor, Engine, Enumeration, Job, LimitReached, Limits, Stats, Visit,
 };
-use crate::error::Error;
 
 /// The largest board either encoding takes.
 pub const MAX_N: u32 = {
@@ -81,55 +80,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     count_pace: None,
 };
 
-/// How the at-most-one constraints are written.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Encoding {
-    /// The pairwise encoding: about 5n³/3 binary clauses.
-    #[default]
-    Pairwise,
-    /// Sequential-counter at-most-one: about 10n² clauses.
-    Compact,
-}
-
-impl Encoding {
-    /// Both encodings, in the order of `--help`.
-    pub const ALL: &'static [Encoding] = &[Encoding::Pairwise, Encoding::Compact];
-
-    /// The name users type.
-    pub fn name(self) -> &'static str {
-        match self {
-            Encoding::Pairwise => "pairwise",
-            Encoding::Compact => "compact",
-        }
-    }
-
-    /// The largest board the engine takes with this encoding: beyond it the formula does not
-    /// fit in memory (pairwise) or the variables in DIMACS's 31 bits (compact).
-    pub const fn max_n(self) -> u32 {
-        match self {
-            Encoding::Pairwise => 600,
-            Encoding::Compact => 15_000,
-        }
-    }
-}
-
-impl std::fmt::Display for Encoding {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Encoding {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Encoding::ALL
-            .iter()
-            .copied()
-            .find(|e| e.name() == s)
-            .ok_or_else(|| format!("unknown encoding '{s}'; expected pairwise or compact"))
-    }
-}
+pub use crate::engine::Encoding;
 
 /// Lines of at most this many squares get pairwise at-most-one clauses in the compact
 /// encoding too (for k ≤ 4, k(k−1)/2 ≤ 3k − 4 + aux: no larger, and no new variables).
@@ -425,7 +376,11 @@ impl Engine for Sat {
         self.encoding.max_n()
     }
 
-    fn for_each(&mut self, problem: &Problem, visit: &mut Visit<'_>) -> Result<Enumeration, Error> {
+    fn for_each(
+        &mut self,
+        problem: &Problem,
+        visit: &mut Visit<'_>,
+    ) -> Result<Enumeration, EngineError> {
         self.check(Job::List, problem)?;
         self.enumerate(problem, &mut sat::Silent, visit)
     }
@@ -510,13 +465,13 @@ impl Sat {
     /// every solution, each after the blocking clause of the ones before), with the same
     /// settings and so the same decisions, calling `watch` at every decision, conflict,
     /// learnt clause, restart and solution. For replaying the search step by step;
-    /// [`Engine::stats`] then has its counters, and a limit reached is [`Error::GaveUp`].
+    /// [`Engine::stats`] then has its counters, and a limit reached is [`EngineError::GaveUp`].
     pub fn trace(
         &mut self,
         problem: &Problem,
         all: bool,
         watch: &mut impl FnMut(TraceStep<'_>),
-    ) -> Result<Enumeration, Error> {
+    ) -> Result<Enumeration, EngineError> {
         let (job, after_solution) = crate::engine::trace_job(all);
         self.check(job, problem)?;
         let watch = RefCell::new(watch);
@@ -536,13 +491,13 @@ impl Sat {
         problem: &Problem,
         observer: &mut O,
         visit: &mut Visit<'_>,
-    ) -> Result<Enumeration, Error> {
+    ) -> Result<Enumeration, EngineError> {
         let n = problem.n();
         // Ask for the memory before building anything, as the construction does: a board
         // too large for this machine is refused with the figure, never an allocation abort.
         let size = formula_size(problem, self.encoding);
         let bytes = estimated_bytes(problem, self.encoding);
-        let out_of_memory = || Error::OutOfMemory {
+        let out_of_memory = || EngineError::OutOfMemory {
             method: "sat",
             n,
             bytes,
@@ -603,7 +558,7 @@ impl Sat {
             sat::Enumeration::Complete(_) => Ok(Enumeration::Complete),
             sat::Enumeration::Stopped(_) => match ran_out {
                 None => Ok(Enumeration::Stopped),
-                Some(reason) => Err(Error::GaveUp {
+                Some(reason) => Err(EngineError::GaveUp {
                     method: self.name(),
                     reason,
                 }),
@@ -615,7 +570,7 @@ impl Sat {
                     sat::StopReason::Stopped => LimitReached::Stopped,
                     sat::StopReason::OutOfMemory => return Err(out_of_memory()),
                 };
-                Err(Error::GaveUp {
+                Err(EngineError::GaveUp {
                     method: self.name(),
                     reason,
                 })
@@ -640,7 +595,7 @@ mod tests {
         assert!(
             matches!(
                 result,
-                Err(Error::GaveUp {
+                Err(EngineError::GaveUp {
                     reason: LimitReached::Time,
                     ..
                 })

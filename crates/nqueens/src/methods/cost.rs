@@ -11,9 +11,9 @@
 
 use super::Method;
 use crate::board::Problem;
+use crate::engine::EngineError;
 use crate::engine::Job;
 use crate::engines::{backtrack, counter};
-use crate::error::Error;
 
 /// Solutions plain backtracking counts per second per thread, roughly (about 10⁶ measured at
 /// n = 16 on a loaded machine; a fast core does a few times more).
@@ -40,7 +40,12 @@ impl Method {
     /// board beyond the counter's [`counter::MAX_N`] rows, which only plain backtracking can
     /// do, without symmetry and in roughly [`backtrack_count_seconds`]. The error gives that
     /// estimate; asking for a search method by name runs it (with progress).
-    pub fn refuse_hopeless(self, job: Job, problem: &Problem, threads: usize) -> Result<(), Error> {
+    pub fn refuse_hopeless(
+        self,
+        job: Job,
+        problem: &Problem,
+        threads: usize,
+    ) -> Result<(), EngineError> {
         let n = problem.n();
         if self != Method::Auto
             || !matches!(job, Job::Count | Job::CountUnique)
@@ -51,7 +56,7 @@ impl Method {
         }
         let threads = threads.max(1);
         let plural = if threads == 1 { "" } else { "s" };
-        Err(Error::Unsupported {
+        Err(EngineError::Unsupported {
             method: self.name(),
             job,
             reason: format!(

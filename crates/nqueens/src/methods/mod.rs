@@ -14,9 +14,10 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::board::Problem;
-use crate::engine::{Descriptor, Engine, Job, Limits, ProgressSink};
+pub use crate::engine::Config;
+use crate::engine::EngineError;
+use crate::engine::{Descriptor, Engine, Job};
 use crate::engines::{backtrack, construct, counter, cp, dlx, local, sat};
-use crate::error::Error;
 
 pub mod auto;
 pub mod cost;
@@ -101,7 +102,7 @@ impl Method {
         job: Job,
         problem: &Problem,
         config: &Config,
-    ) -> Result<Box<dyn Engine>, Error> {
+    ) -> Result<Box<dyn Engine>, EngineError> {
         self.refuse_hopeless(job, problem, config.threads)?;
         let engine = self.build(job, problem, config);
         engine.check(job, problem)?;
@@ -131,35 +132,6 @@ impl FromStr for Method {
             .copied()
             .find(|m| m.name() == s)
             .ok_or_else(|| UnknownMethod(s.to_string()))
-    }
-}
-
-/// Settings shared by the methods; each method reads the ones it understands. New settings
-/// arrive with new methods, so build one from `Config::default()` and set fields.
-#[derive(Clone, Debug)]
-#[non_exhaustive]
-pub struct Config {
-    /// Worker threads for methods that count in parallel.
-    pub threads: usize,
-    /// Seed for methods with randomness (`None`: a fixed default, so runs repeat).
-    pub seed: Option<u64>,
-    /// Where long runs report progress (`None`: nowhere).
-    pub progress: Option<ProgressSink>,
-    /// The CNF encoding of the SAT method.
-    pub encoding: sat::Encoding,
-    /// When to give up (node budget, time budget, stop flag); every method honours it.
-    pub limits: Limits,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            threads: 1,
-            seed: None,
-            progress: None,
-            encoding: sat::Encoding::default(),
-            limits: Limits::default(),
-        }
     }
 }
 

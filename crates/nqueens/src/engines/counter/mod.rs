@@ -128,6 +128,7 @@ use std::time::{Duration, Instant};
 use nqueens_support::LimitReached;
 
 use crate::board::Problem;
+use crate::engine::EngineError;
 use crate::engine::{
     Budget, Counts, Descriptor, Engine, Job, Limits, Progress, ProgressSink, Stats,
 };
@@ -319,11 +320,12 @@ impl Counter {
         let tasks = Work::of(problem, unique);
         let shard = options.shard.unwrap_or(Shard::ALL);
         if shard.count() > 1 && !tasks.is_whole() {
-            return Err(Error::Unsupported {
+            return Err(EngineError::Unsupported {
                 method: self.name(),
                 job,
                 reason: "a board with fixed queens or blocked squares is counted in one part (shards split the whole board)".into(),
-            });
+            }
+            .into());
         }
         if shard.count() > 1 && shard.count() as usize > tasks.len() {
             return Err(CounterError::TooManyShards {
@@ -557,10 +559,11 @@ impl Counter {
             });
         }
         if let Some(reason) = gave_up {
-            return Err(Error::GaveUp {
+            return Err(EngineError::GaveUp {
                 method: self.name(),
                 reason,
-            });
+            }
+            .into());
         }
         report(&ledger);
         let sums = &ledger.sums;
@@ -791,9 +794,9 @@ impl Engine for Counter {
         &DESCRIPTOR
     }
 
-    fn check(&self, job: Job, problem: &Problem) -> Result<(), Error> {
+    fn check(&self, job: Job, problem: &Problem) -> Result<(), EngineError> {
         let unsupported = |reason: &str| {
-            Err(Error::Unsupported {
+            Err(EngineError::Unsupported {
                 method: self.name(),
                 job,
                 reason: reason.into(),
@@ -813,8 +816,15 @@ impl Engine for Counter {
     /// By [`Counter::run_problem`]: the whole board by symmetry classes (on the device if one
     /// is set); a board with fixed queens or blocked squares on the CPU threads, under per-row
     /// masks (module `masked`), up to the symmetries the board keeps.
-    fn count(&mut self, problem: &Problem, unique: bool) -> Result<Counts, Error> {
-        let report = self.run_problem(problem, unique, &RunOptions::default())?;
+    fn count(&mut self, problem: &Problem, unique: bool) -> Result<Counts, EngineError> {
+        // A run without files fails only as an engine does, or on the device.
+        let report = self
+            .run_problem(problem, unique, &RunOptions::default())
+            .map_err(|e| match e {
+                Error::Engine(e) => e,
+                Error::Counter(e) => EngineError::Failed(Box::new(e)),
+                other => EngineError::Failed(Box::new(other)),
+            })?;
         Ok(Counts {
             total: report.total,
             unique: unique.then_some(report.unique),
@@ -879,10 +889,10 @@ mod tests {
             counter.device = device.clone();
             match counter.run_problem(problem, unique, &options) {
                 Ok(report) => return (report, stops, positions),
-                Err(Error::GaveUp {
+                Err(Error::Engine(EngineError::GaveUp {
                     reason: LimitReached::Nodes,
                     ..
-                }) => {
+                })) => {
                     stops += 1;
                     let text = std::fs::read_to_string(path).unwrap();
                     positions += text.lines().filter(|l| l.contains(':')).count();

@@ -70,11 +70,11 @@ use exact_cover::{Config, EngineChoice, OptionId, Solver};
 use bitboard::BoardSearch;
 
 use crate::board::{Problem, Queen, Solution};
+use crate::engine::EngineError;
 use crate::engine::descriptor::up_to;
 use crate::engine::{
     self, Counts, Descriptor, Engine, Enumeration, Job, Limits, Outcome, Stats, Visit,
 };
-use crate::error::Error;
 
 /// The largest board the exact cover methods build (their matrices grow as n²).
 pub const MAX_N: u32 = 1000;
@@ -470,9 +470,9 @@ impl Dlx {
 
 impl Dlx {
     /// The error of a search that a limit ended.
-    fn gave_up(&self, solver: &Solver) -> Result<(), Error> {
+    fn gave_up(&self, solver: &Solver) -> Result<(), EngineError> {
         match solver.gave_up() {
-            Some(reason) => Err(Error::GaveUp {
+            Some(reason) => Err(EngineError::GaveUp {
                 method: self.name(),
                 reason,
             }),
@@ -487,13 +487,13 @@ impl Dlx {
     /// the same settings and so the same nodes, calling `watch` at every step the exact cover
     /// engine takes (one [`TraceStep::Branch`] per node) and at every solution. For replaying
     /// the search step by step (the web page does); [`Engine::stats`] then has its counters,
-    /// and a limit reached is [`Error::GaveUp`].
+    /// and a limit reached is [`EngineError::GaveUp`].
     pub fn trace(
         &mut self,
         problem: &Problem,
         all: bool,
         watch: &mut impl FnMut(TraceStep<'_>),
-    ) -> Result<Enumeration, Error> {
+    ) -> Result<Enumeration, EngineError> {
         self.check(crate::engine::trace_job(all).0, problem)?;
         let instance = encode(problem, self.encoding);
         let mut solver = if all {
@@ -555,7 +555,11 @@ impl Engine for Dlx {
         }
     }
 
-    fn for_each(&mut self, problem: &Problem, visit: &mut Visit<'_>) -> Result<Enumeration, Error> {
+    fn for_each(
+        &mut self,
+        problem: &Problem,
+        visit: &mut Visit<'_>,
+    ) -> Result<Enumeration, EngineError> {
         self.check(Job::List, problem)?;
         let instance = encode(problem, self.encoding);
         let mut solver = instance.solver(self.seed, self.engine);
@@ -566,7 +570,7 @@ impl Engine for Dlx {
         Ok(end.into())
     }
 
-    fn solve(&mut self, problem: &Problem) -> Result<Outcome, Error> {
+    fn solve(&mut self, problem: &Problem) -> Result<Outcome, EngineError> {
         self.check(Job::Solve, problem)?;
         if let Some(mut search) = self.board_search(problem) {
             let result = search.solve(&self.limits);
@@ -598,7 +602,7 @@ impl Engine for Dlx {
         })
     }
 
-    fn count(&mut self, problem: &Problem, unique: bool) -> Result<Counts, Error> {
+    fn count(&mut self, problem: &Problem, unique: bool) -> Result<Counts, EngineError> {
         self.check(if unique { Job::CountUnique } else { Job::Count }, problem)?;
         if unique {
             // Symmetry classes need the boards: enumerate.

@@ -12,7 +12,7 @@ use super::passes::{ROWS_PER_LOOK, each_row, shuffle};
 use super::{GREEDY_TRIES, Start};
 use crate::board::Problem;
 use crate::board::verify::verify_bytes;
-use crate::error::Error;
+use crate::engine::EngineError;
 
 /// Which rows may move, and the columns they share.
 #[derive(Clone, Debug)]
@@ -84,7 +84,7 @@ impl<B: BlockedSquares> Search<B> {
         blocked: B,
         seed: u64,
         budget: &Budget,
-    ) -> Result<Result<Self, LimitReached>, Error> {
+    ) -> Result<Result<Self, LimitReached>, EngineError> {
         let n = problem.n() as usize;
         // The columns (4n bytes), four bit sets of 2n lines (n bytes), for a completion the
         // movable rows and free columns (8n bytes and a flag a column), a blocked square's
@@ -98,7 +98,7 @@ impl<B: BlockedSquares> Search<B> {
             + 48 * problem.blocked().len() as u64
             + verify_bytes(problem.n());
         crate::engines::construct::check_memory("local", problem.n(), bytes)?;
-        let out_of_memory = || Error::OutOfMemory {
+        let out_of_memory = || EngineError::OutOfMemory {
             method: "local",
             n: problem.n(),
             bytes,

@@ -8,17 +8,17 @@ use super::blocks::{BlockedSquares, Blocks, NoBlocks};
 use super::search::Search;
 use super::{DESCRIPTOR, Local};
 use crate::board::{Problem, Solution};
+use crate::engine::EngineError;
 use crate::engine::{Descriptor, Engine, Job, Outcome, Progress, Stats};
-use crate::error::Error;
 
 impl Engine for Local {
     fn descriptor(&self) -> &'static Descriptor {
         &DESCRIPTOR
     }
 
-    fn check(&self, job: Job, _problem: &Problem) -> Result<(), Error> {
+    fn check(&self, job: Job, _problem: &Problem) -> Result<(), EngineError> {
         if job != Job::Solve {
-            return Err(Error::Unsupported {
+            return Err(EngineError::Unsupported {
                 method: self.name(),
                 job,
                 reason: "local search finds one solution at a time and cannot prove there are \
@@ -29,7 +29,7 @@ impl Engine for Local {
         Ok(())
     }
 
-    fn solve(&mut self, problem: &Problem) -> Result<Outcome, Error> {
+    fn solve(&mut self, problem: &Problem) -> Result<Outcome, EngineError> {
         self.check(Job::Solve, problem)?;
         let n = problem.n();
         let attempts = self
@@ -73,7 +73,7 @@ impl Local {
         attempts: u32,
         max_steps: u64,
         budget: &mut Budget,
-    ) -> Result<Outcome, Error> {
+    ) -> Result<Outcome, EngineError> {
         let mut solved = false;
         let mut reached = None;
         for attempt in 1..=attempts {

@@ -16,8 +16,13 @@
 //! reports the engine's own work counters.
 //!
 //! Every search honours one [`Limits`] (node budget, time budget, stop flag; see
-//! [`nqueens_support::Budget`]), set through [`Config`]: a search that
-//! reaches one answers [`Outcome::GaveUp`] for `solve` and [`Error::GaveUp`] for the other jobs.
+//! [`nqueens_support::Budget`]), set through [`Config`]: a search that reaches one answers [`Outcome::GaveUp`] for `solve` and
+//! [`EngineError::GaveUp`] for the other jobs.
+//!
+//! This is the ground floor every engine stands on: the trait and its answers, the [`Job`]s,
+//! the [`Config`] every method reads, each method's row ([`Descriptor`]), and the engines' own
+//! error, [`EngineError`]. It depends
+//! on the board alone, and the engines depend on it, never on the floors above them.
 
 use std::fmt;
 use std::ops::ControlFlow;
@@ -27,14 +32,17 @@ use crate::board::symmetry;
 pub use nqueens_support::{Budget, LimitReached, Limits};
 
 use crate::board::{Problem, Solution};
-use crate::error::Error;
-pub use crate::job::Job;
+
+mod config;
+mod error;
+mod job;
+
+pub use config::{Config, Encoding};
+pub use error::EngineError;
+pub use job::Job;
 
 pub mod descriptor;
 pub use descriptor::{CountPace, Descriptor};
-// Until `Config` moves down to this floor (`engine/config.rs`), the rows build engines from
-// it under this name, so that no engine names `crate::methods`.
-pub use crate::methods::Config;
 
 /// The answer to "find a solution".
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -209,22 +217,26 @@ pub trait Engine: Send {
     }
 
     /// Whether this engine can do `job` on `problem`; the error says why not
-    /// ([`Error::Unsupported`] or [`Error::TooLarge`]). Every other method calls it first.
+    /// ([`EngineError::Unsupported`] or [`EngineError::TooLarge`]). Every other method calls it first.
     ///
     /// The default ([`check_standard`]) refuses jobs not in [`Engine::jobs`], boards beyond
     /// [`Engine::max_n`], and blocked squares unless [`Engine::takes_blocks`]; an engine
     /// overrides it to give a reason of its own.
-    fn check(&self, job: Job, problem: &Problem) -> Result<(), Error> {
+    fn check(&self, job: Job, problem: &Problem) -> Result<(), EngineError> {
         check_standard(self, job, problem)
     }
 
     /// Visits solutions until the callback breaks or all were seen. Each solution is visited
     /// once. The default refuses: it is for engines whose [`Engine::jobs`] has no
     /// [`Job::List`].
-    fn for_each(&mut self, problem: &Problem, visit: &mut Visit<'_>) -> Result<Enumeration, Error> {
+    fn for_each(
+        &mut self,
+        problem: &Problem,
+        visit: &mut Visit<'_>,
+    ) -> Result<Enumeration, EngineError> {
         let _ = visit;
         self.check(Job::List, problem)?;
-        Err(Error::Unsupported {
+        Err(EngineError::Unsupported {
             method: self.name(),
             job: Job::List,
             reason: "it has no enumeration".into(),
@@ -233,7 +245,7 @@ pub trait Engine: Send {
 
     /// Finds one solution, or proves there is none; a limit reached first is
     /// [`Outcome::GaveUp`].
-    fn solve(&mut self, problem: &Problem) -> Result<Outcome, Error> {
+    fn solve(&mut self, problem: &Problem) -> Result<Outcome, EngineError> {
         self.check(Job::Solve, problem)?;
         let mut found = None;
         let end = self.for_each(problem, &mut |s| {
@@ -242,7 +254,7 @@ pub trait Engine: Send {
         });
         match (found, end) {
             (Some(solution), _) => Ok(Outcome::Found(solution)),
-            (None, Err(Error::GaveUp { reason, .. })) => Ok(Outcome::GaveUp {
+            (None, Err(EngineError::GaveUp { reason, .. })) => Ok(Outcome::GaveUp {
                 reason: reason.to_string(),
             }),
             (None, end) => end.map(|_| Outcome::NoSolution),
@@ -255,7 +267,7 @@ pub trait Engine: Send {
         problem: &Problem,
         limit: Option<u64>,
         visit: &mut Visit<'_>,
-    ) -> Result<Enumeration, Error> {
+    ) -> Result<Enumeration, EngineError> {
         self.check(Job::List, problem)?;
         let Some(limit) = limit else {
             return self.for_each(problem, visit);
@@ -282,7 +294,7 @@ pub trait Engine: Send {
     ///
     /// The default enumerates every solution and counts the canonical ones
     /// ([`symmetry::Group::is_canonical`]) for the unique count.
-    fn count(&mut self, problem: &Problem, unique: bool) -> Result<Counts, Error> {
+    fn count(&mut self, problem: &Problem, unique: bool) -> Result<Counts, EngineError> {
         self.check(if unique { Job::CountUnique } else { Job::Count }, problem)?;
         count_by_enumeration(self, problem, unique)
     }
@@ -299,7 +311,7 @@ pub fn count_by_enumeration<E: Engine + ?Sized>(
     engine: &mut E,
     problem: &Problem,
     unique: bool,
-) -> Result<Counts, Error> {
+) -> Result<Counts, EngineError> {
     let group = unique.then(|| symmetry::Group::of(problem));
     let mut counts = Counts {
         total: 0,
@@ -324,11 +336,11 @@ pub fn check_standard<E: Engine + ?Sized>(
     engine: &E,
     job: Job,
     problem: &Problem,
-) -> Result<(), Error> {
+) -> Result<(), EngineError> {
     let jobs = engine.jobs();
     if !jobs.contains(&job) {
         let can: Vec<String> = jobs.iter().map(Job::to_string).collect();
-        return Err(Error::Unsupported {
+        return Err(EngineError::Unsupported {
             method: engine.name(),
             job,
             reason: format!("it can only {}", can.join(" or ")),
@@ -344,11 +356,11 @@ pub fn check_blocks<E: Engine + ?Sized>(
     engine: &E,
     job: Job,
     problem: &Problem,
-) -> Result<(), Error> {
+) -> Result<(), EngineError> {
     if problem.blocked().is_empty() || engine.takes_blocks() {
         return Ok(());
     }
-    Err(Error::Unsupported {
+    Err(EngineError::Unsupported {
         method: engine.name(),
         job,
         reason: "it does not take blocked squares".into(),
@@ -356,9 +368,9 @@ pub fn check_blocks<E: Engine + ?Sized>(
 }
 
 /// The size check of an engine that handles boards of at most `max` rows.
-pub fn check_size(method: &'static str, problem: &Problem, max: u32) -> Result<(), Error> {
+pub fn check_size(method: &'static str, problem: &Problem, max: u32) -> Result<(), EngineError> {
     if problem.n() > max {
-        return Err(Error::TooLarge {
+        return Err(EngineError::TooLarge {
             method,
             n: problem.n(),
             max,

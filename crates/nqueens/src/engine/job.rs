@@ -1,6 +1,5 @@
-//! The four jobs a caller asks of an engine. A module of its own, below both the engines
-//! ([`crate::engine`]) and the errors ([`crate::error`]), which name a job when an engine
-//! refuses one.
+//! The four jobs a caller asks of an engine; the engine floor's error names one when an
+//! engine refuses it.
 
 use std::fmt;
 
