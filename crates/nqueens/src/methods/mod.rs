@@ -169,4 +169,18 @@ mod tests {
             assert_eq!(engine.name(), m.name());
         }
     }
+
+    #[test]
+    fn a_row_lists_exactly_the_jobs_its_engine_does_on_a_plain_board() {
+        let board = Problem::new(8).unwrap();
+        for &m in Method::ALL.iter().filter(|&&m| m != Method::Auto) {
+            for job in crate::engine::ALL_JOBS.iter().copied() {
+                let done = m
+                    .build(job, &board, &Config::default())
+                    .check(job, &board)
+                    .is_ok();
+                assert_eq!(m.descriptor().jobs.contains(&job), done, "{m} {job}");
+            }
+        }
+    }
 }
