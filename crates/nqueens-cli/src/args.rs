@@ -15,6 +15,8 @@ use nqueens::formats::render::{Colour, Format, SvgStyle};
 use nqueens::methods::{Config, Method};
 use nqueens::{Engine, Job, Problem, Queen};
 
+pub use nqueens_bench::{method_parser, parse_n, time_limit_parser};
+
 use crate::output;
 use crate::progress::ProgressLine;
 
@@ -130,29 +132,8 @@ pub fn methods_able(
         .collect()
 }
 
-/// Parses the board size with a message that says what is expected.
-pub fn parse_n(text: &str) -> Result<u32, String> {
-    match text.trim().parse::<i128>() {
-        Ok(n) if n < 1 => Err("the board size must be at least 1".into()),
-        Ok(n) => {
-            u32::try_from(n).map_err(|_| format!("the board size must be at most {}", u32::MAX))
-        }
-        Err(_) => Err("expected a whole number, like 8".into()),
-    }
-}
-
 pub fn parse_square(text: &str) -> Result<Queen, String> {
     partial::parse_square(text).map_err(|e| e.reason.to_string())
-}
-
-/// A value parser listing the methods with their descriptions (for `--help` and errors).
-pub fn method_parser() -> impl TypedValueParser<Value = Method> {
-    PossibleValuesParser::new(
-        Method::ALL
-            .iter()
-            .map(|m| PossibleValue::new(m.name()).help(m.about())),
-    )
-    .map(|name| name.parse::<Method>().expect("a listed method"))
 }
 
 /// A value parser for `--encoding`.
@@ -214,18 +195,6 @@ pub fn at_least_one(text: &str) -> Result<u64, String> {
 pub fn at_least_one_u32(text: &str) -> Result<u32, String> {
     let k = at_least_one(text)?;
     u32::try_from(k).map_err(|_| format!("must be at most {}", u32::MAX))
-}
-
-/// Parses `--time-limit`: a positive number of seconds, fractions allowed.
-pub fn time_limit_parser(text: &str) -> Result<Duration, String> {
-    let seconds: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| "expected a number of seconds, like 1.5".to_string())?;
-    if seconds.is_nan() || seconds <= 0.0 {
-        return Err("the time limit must be more than 0 seconds".into());
-    }
-    Duration::try_from_secs_f64(seconds).map_err(|_| "that time limit is too long".into())
 }
 
 impl MethodArgs {

@@ -3,9 +3,11 @@
 
 use anyhow::{Result, bail};
 use clap::ValueEnum;
-use nqueens::engines::counter::SharedDevice;
+use nqueens::Problem;
+use nqueens::engines::counter::{self, SharedDevice};
+use nqueens::methods::Method;
 
-use crate::Status;
+use crate::status::Status;
 
 /// Where `count` runs the counter.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -19,13 +21,38 @@ pub enum DeviceChoice {
     Auto,
 }
 
-/// The device `choice` names, opened; `None` for the CPU.
-pub fn open(choice: DeviceChoice, index: Option<usize>) -> Result<Option<SharedDevice>> {
-    if choice == DeviceChoice::Cpu {
-        if index.is_some() {
-            bail!("--gpu-index picks a GPU: it needs --device gpu (or auto)");
-        }
+/// The device `choice` names (`--device`, `--gpu-index`) for a count of `problem` by
+/// `method`, opened; `None` for the CPU. Only the counter counts on a device, and only whole
+/// boards up to its limit: anything else is refused before a device is opened.
+pub fn open(
+    choice: DeviceChoice,
+    index: Option<usize>,
+    method: Method,
+    problem: &Problem,
+) -> Result<Option<SharedDevice>> {
+    if choice == DeviceChoice::Cpu && index.is_none() {
         return Ok(None);
+    }
+    if !matches!(method, Method::Auto | Method::Counter) {
+        bail!(
+            "--device counts with the counter method, not {} (leave out --method)",
+            method.name()
+        );
+    }
+    if problem.is_completion() {
+        bail!(
+            "--device counts whole boards only: the counter relies on the board's symmetry, which fixed queens and blocked squares break (leave out --device to count such a board on the CPU)"
+        );
+    }
+    if problem.n() > counter::MAX_N {
+        bail!(
+            "--device counts boards up to n = {}; n = {} is too large",
+            counter::MAX_N,
+            problem.n()
+        );
+    }
+    if choice == DeviceChoice::Cpu {
+        bail!("--gpu-index picks a GPU: it needs --device gpu (or auto)");
     }
     imp::open(choice, index)
 }
@@ -41,8 +68,8 @@ mod imp {
     use nqueens::engines::counter::SharedDevice;
     use nqueens_gpu::{Choice, GpuCounter};
 
-    use super::DeviceChoice;
-    use crate::Status;
+    use crate::gpu::DeviceChoice;
+    use crate::status::Status;
 
     pub fn open(choice: DeviceChoice, index: Option<usize>) -> Result<Option<SharedDevice>> {
         let choice = match (choice, index) {
@@ -90,7 +117,7 @@ mod imp {
     use nqueens::engines::counter::SharedDevice;
 
     use super::DeviceChoice;
-    use crate::Status;
+    use crate::status::Status;
 
     const NO_GPU: &str = "this nqueens was built without GPU support: build it with `cargo build --release --features gpu` (it needs a Vulkan, Metal or DX12 driver at run time)";
 

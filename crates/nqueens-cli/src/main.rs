@@ -1,9 +1,15 @@
 //! `nqueens`: solve, enumerate and count N-Queens with any method.
 //!
-//! Every subcommand lives in its own module under `commands/`; the flag groups they share are in
-//! `args`. Errors travel as `anyhow::Error` and are turned into one line on stderr and an exit
-//! code here: 0 success, 1 no solution (or a failed check), 2 usage error, 3 gave up at a limit.
-//! A closed stdout (`nqueens list 12 | head`) ends the program quietly with 0. Ctrl-C during a
+//! The floors, top to bottom; every import runs downward. This file parses the command line
+//! and turns each command's result into an exit code. `commands/` holds one module per
+//! subcommand (`bench` hands its work to the `nqueens_bench` crate; `man` and `completions`
+//! describe the command line that this file hands them). Below them, the modules the
+//! commands share: `args` (the flag groups), then `gpu` and `output` (where files go), and at
+//! the bottom `progress`, `interrupt` (Ctrl-C) and `status` (what a command's result means).
+//!
+//! Errors travel as `anyhow::Error` and are turned into one line on stderr and an exit code
+//! here: 0 success, 1 no solution (or a failed check), 2 usage error, 3 gave up at a limit. A
+//! closed stdout (`nqueens list 12 | head`) ends the program quietly with 0. Ctrl-C during a
 //! search stops it cleanly with 130 (see `interrupt`).
 
 mod args;
@@ -12,11 +18,14 @@ mod gpu;
 mod interrupt;
 mod output;
 mod progress;
+mod status;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+use crate::status::{Failure, Status, gave_up_line};
 
 /// `--version`: the version and the optional features this binary was built with.
 const VERSION: &str = concat!(
@@ -61,39 +70,20 @@ enum Command {
     Merge(commands::merge::MergeArgs),
     Devices(commands::devices::DevicesArgs),
     Verify(commands::verify_file::VerifyArgs),
-    Bench(commands::bench::BenchArgs),
+    Bench(nqueens_bench::BenchArgs),
     #[command(hide = true)]
-    BenchRun(commands::bench::BenchRunArgs),
+    BenchRun(nqueens_bench::BenchRunArgs),
     GenCompletion(commands::gen_completion::GenCompletionArgs),
     GenBlocked(commands::gen_blocked::GenBlockedArgs),
     Completions(commands::completions::CompletionsArgs),
     Man(commands::man::ManArgs),
 }
 
-/// The whole command-line definition, for the commands that describe it (completions, man).
-pub fn cli_definition() -> clap::Command {
+/// The whole command-line definition, handed to the commands that describe it (completions,
+/// man).
+fn cli_definition() -> clap::Command {
     <Cli as clap::CommandFactory>::command()
 }
-
-/// What a command found, as an exit status.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    /// It did what was asked.
-    Success,
-    /// The problem has no solution (exit 1).
-    NoSolution,
-    /// A limit stopped the method before it decided (exit 3).
-    GaveUp,
-    /// `nqueens sat`: the formula is satisfiable (exit 10, as SAT solvers do).
-    Satisfiable,
-    /// `nqueens sat`: the formula is unsatisfiable (exit 20).
-    Unsatisfiable,
-}
-
-/// An error that means "the check failed" rather than "you used me wrongly": exit 1, not 2.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct Failure(pub String);
 
 fn main() -> ExitCode {
     #[cfg(feature = "gpu")]
@@ -136,8 +126,8 @@ fn main() -> ExitCode {
         Command::BenchRun(args) => commands::bench::run_child_job(args),
         Command::GenCompletion(args) => commands::gen_completion::run(args),
         Command::GenBlocked(args) => commands::gen_blocked::run(args),
-        Command::Completions(args) => commands::completions::run(args),
-        Command::Man(args) => commands::man::run(args),
+        Command::Completions(args) => commands::completions::run(args, cli_definition()),
+        Command::Man(args) => commands::man::run(args, cli_definition()),
     };
     // Outputs appear only when the command succeeded; on every other exit their temporary
     // files are deleted and what the targets held is kept.
@@ -172,16 +162,6 @@ fn report_interruption(err: Option<anyhow::Error>) -> ExitCode {
     };
     let _ = writeln!(io::stderr(), "{message}");
     ExitCode::from(interrupt::EXIT_CODE)
-}
-
-/// The one line of a search that stopped at a limit (exit 3): `gave up: time limit reached
-/// (dlx method)`; a reason that already says "gave up" is kept as it is.
-pub fn gave_up_line(reason: &str, by: &str) -> String {
-    if reason.starts_with("gave up") {
-        format!("{reason} ({by})")
-    } else {
-        format!("gave up: {reason} ({by})")
-    }
 }
 
 /// Prints an error as one line and picks the exit code.

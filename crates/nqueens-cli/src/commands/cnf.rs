@@ -5,9 +5,9 @@ use clap::Args;
 use nqueens::engines::sat::{self as queens_cnf, Encoding};
 use sat::DimacsWriter;
 
-use crate::Status;
 use crate::args::{BoardArgs, encoding_parser};
 use crate::output;
+use crate::status::Status;
 
 /// Write the board as a DIMACS CNF formula (variable i·n + j + 1 is a queen on row i, column
 /// j, 0-based); fixed queens become unit clauses.

@@ -5,7 +5,7 @@ use anyhow::Result;
 use clap::Args;
 use clap_complete::Shell;
 
-use crate::Status;
+use crate::status::Status;
 
 /// Print a shell completion script.
 ///
@@ -22,9 +22,9 @@ pub struct CompletionsArgs {
     pub shell: Shell,
 }
 
-/// Writes the script to standard output.
-pub fn run(args: CompletionsArgs) -> Result<Status> {
-    let mut command = crate::cli_definition();
+/// Writes the script for `command` (the whole command-line definition, from `main`) to
+/// standard output.
+pub fn run(args: CompletionsArgs, mut command: clap::Command) -> Result<Status> {
     let mut out = std::io::stdout().lock();
     clap_complete::generate(args.shell, &mut command, "nqueens", &mut out);
     Ok(Status::Success)

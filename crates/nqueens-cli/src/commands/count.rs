@@ -1,21 +1,27 @@
 //! `nqueens count`: count solutions, optionally with a checkpoint (`--checkpoint`) or one shard
 //! of the count (`--shard I/K`, printed as JSON for `nqueens merge`); both use the counter.
+//!
+//! The flags are resolved once, before anything is counted, into a `Count` (the board, the
+//! job, the report flags, where the answer goes) and what counts it (the method's engine, or
+//! the counter for the runs only it can do); the count then runs from that value alone, so
+//! no flag is read again and no check is left for after a run of hours.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Result, anyhow, bail};
 use clap::Args;
-use nqueens::Job;
 use nqueens::engines::counter::{self, Counter, CounterError, RunOptions, Shard};
 use nqueens::methods::Method;
+use nqueens::{Engine, Job, Problem};
 
 use crate::args::{BoardArgs, MethodArgs, all_cores};
-use crate::gpu::DeviceChoice;
+use crate::gpu::{self, DeviceChoice};
 use crate::interrupt::Interrupted;
 use crate::output;
-use crate::{Failure, Status};
+use crate::progress::ProgressLine;
+use crate::status::{Failure, Status};
 
 /// Count the solutions (all of them, or up to symmetry with --unique) and print the number.
 #[derive(Debug, Args)]
@@ -60,126 +66,219 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
     text.parse::<Shard>().map_err(|e| e.to_string())
 }
 
-pub fn run(args: CountArgs) -> Result<Status> {
-    // Before a count that may take hours, not after it.
-    for path in args.output.iter().chain(&args.checkpoint) {
-        output::check_output_path(path)?;
-    }
-    let problem = args.board.problem()?;
-    let job = if args.unique {
-        Job::CountUnique
-    } else {
-        Job::Count
-    };
-    let threads = args.threads.map_or_else(all_cores, |t| t as usize);
-    let device = if args.device == DeviceChoice::Cpu && args.gpu_index.is_none() {
-        None
-    } else {
-        refuse_on_a_device(&args, &problem)?;
-        crate::gpu::open(args.device, args.gpu_index)?
-    };
-    if args.checkpoint.is_some() || args.shard.is_some() || device.is_some() {
-        return run_counter(&args, &problem, threads, device);
-    }
-    let (config, progress) = args.method.config(threads);
-    let mut engine = args.method.engine_for(job, &problem, &config)?;
-    if engine.name() == "backtrack" && !problem.is_completion() && problem.n() > counter::MAX_N {
-        // Asked for by name: run it, but never silently.
-        eprintln!(
-            "note: counting n = {} by plain backtracking, which needs roughly {:.0e} seconds on {threads} thread(s); Ctrl-C stops it (--progress shows its rate off a terminal)",
-            problem.n(),
-            nqueens::methods::backtrack_count_seconds(problem.n(), threads),
-        );
-    }
-    if let Some(warning) = args
-        .method
-        .method
-        .long_count_warning(job, &problem, threads)
-    {
-        eprintln!("note: {warning}; Ctrl-C stops it (--progress shows its rate off a terminal)");
-    }
-    let start = Instant::now();
-    let counts = engine.count(&problem, args.unique);
-    if crate::interrupt::requested() {
-        drop(progress);
-        let advice = if engine.name() == "counter" {
-            " (use --checkpoint FILE to make a count resumable)"
-        } else {
-            ""
-        };
-        return Err(Interrupted(format!(
-            "interrupted after {:.1} s: no checkpoint, nothing saved{advice}",
-            start.elapsed().as_secs_f64()
-        ))
-        .into());
-    }
-    let counts = counts.map_err(wrong_total_fails)?;
-    drop(progress);
-    args.method.report(engine.as_ref(), start.elapsed());
-    if args.unique {
-        args.method.report_symmetries(&problem);
-    }
-    if !problem.is_completion() {
-        let cause = format!(
-            "a bug in the {} method or a hardware fault (memory, CPU) is the likely cause",
-            engine.name()
-        );
-        counter::check_published(
-            "the count",
-            problem.n(),
-            counts.total,
-            counts.unique,
-            &cause,
-        )
-        .map_err(wrong_total_fails)?;
-    }
-    let mut out = output::open(args.output.as_deref())?;
-    let shown = if args.unique {
-        counts.unique.ok_or_else(|| {
-            anyhow!(
-                "the {} method did not count unique solutions",
-                engine.name()
-            )
-        })?
-    } else {
-        counts.total
-    };
-    writeln!(out, "{shown}")?;
-    out.flush()?;
-    Ok(Status::Success)
-}
-
-/// What only the counter counts, on a CPU or a GPU: whole boards up to its limit.
-fn refuse_on_a_device(args: &CountArgs, problem: &nqueens::Problem) -> Result<()> {
-    let method = args.method.method;
-    if !matches!(method, Method::Auto | Method::Counter) {
-        bail!(
-            "--device counts with the counter method, not {} (leave out --method)",
-            method.name()
-        );
-    }
-    if problem.is_completion() {
-        bail!(
-            "--device counts whole boards only: the counter relies on the board's symmetry, which fixed queens and blocked squares break (leave out --device to count such a board on the CPU)"
-        );
-    }
-    if problem.n() > counter::MAX_N {
-        bail!(
-            "--device counts boards up to n = {}; n = {} is too large",
-            counter::MAX_N,
-            problem.n()
-        );
-    }
-    Ok(())
-}
-
-/// `--checkpoint`, `--shard` and `--device`: runs that only the counter can do.
-fn run_counter(
-    args: &CountArgs,
-    problem: &nqueens::Problem,
+/// A count with every flag resolved, once, before anything is counted: the board, the job,
+/// the report flags and progress line, where the answer goes, and what counts it.
+struct Count {
+    problem: Problem,
+    job: Job,
+    unique: bool,
     threads: usize,
-    device: Option<counter::SharedDevice>,
-) -> Result<Status> {
+    /// The method flags: what `--stats` reports.
+    method: MethodArgs,
+    progress: Option<ProgressLine>,
+    output: Option<PathBuf>,
+}
+
+/// What counts: the engine the method names, or the counter itself for the runs only it can
+/// do (`--checkpoint`, `--shard`, `--device`).
+enum Counting {
+    Engine(Box<dyn Engine>),
+    Counter(Box<Counter>, RunOptions),
+}
+
+/// Resolves the flags, then counts with the engine or the counter.
+pub fn run(args: CountArgs) -> Result<Status> {
+    let (count, counting) = Count::resolve(args)?;
+    match counting {
+        Counting::Engine(engine) => count.with_engine(engine),
+        Counting::Counter(counter, options) => count.with_counter(*counter, &options),
+    }
+}
+
+impl Count {
+    /// The flags, checked and resolved, in the order their mistakes are reported: the output
+    /// paths (before a count that may take hours, not after it), the board, the device, what
+    /// only the counter does, then the engine with its settings.
+    fn resolve(args: CountArgs) -> Result<(Count, Counting)> {
+        for path in args.output.iter().chain(&args.checkpoint) {
+            output::check_output_path(path)?;
+        }
+        let problem = args.board.problem()?;
+        let job = if args.unique {
+            Job::CountUnique
+        } else {
+            Job::Count
+        };
+        let threads = args.threads.map_or_else(all_cores, |t| t as usize);
+        let device = gpu::open(args.device, args.gpu_index, args.method.method, &problem)?;
+        let by_counter = args.checkpoint.is_some() || args.shard.is_some() || device.is_some();
+        if by_counter {
+            refuse_for_the_counter(&args, &problem)?;
+        }
+        let (config, progress) = args.method.config(threads);
+        let counting = if by_counter {
+            let mut counter = Counter::new(threads);
+            counter.progress = config.progress.clone();
+            counter.limits = config.limits.clone();
+            counter.device = device;
+            // Test knobs, not options: pieces of fewer rows cut small boards' tasks too, and a
+            // node budget stops the count after about that many queens, so that the tests can
+            // stop a small count inside its tasks and resume it.
+            let knob = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
+            if let Some(rows) = knob("NQUEENS_PIECE_ROWS") {
+                counter.piece_rows = rows as usize;
+            }
+            if let Some(nodes) = knob("NQUEENS_NODE_LIMIT") {
+                counter.limits.nodes = Some(nodes);
+            }
+            Engine::check(&counter, job, &problem)
+                .map_err(|e| args.method.with_advice(e, job, &problem, &config))?;
+            let options = RunOptions {
+                checkpoint: args.checkpoint,
+                shard: args.shard,
+            };
+            Counting::Counter(Box::new(counter), options)
+        } else {
+            Counting::Engine(args.method.engine_for(job, &problem, &config)?)
+        };
+        let count = Count {
+            problem,
+            job,
+            unique: args.unique,
+            threads,
+            method: args.method,
+            progress,
+            output: args.output,
+        };
+        Ok((count, counting))
+    }
+
+    /// Counts with the engine the method names and checks the total against the published one.
+    fn with_engine(mut self, mut engine: Box<dyn Engine>) -> Result<Status> {
+        let (problem, threads) = (&self.problem, self.threads);
+        if engine.name() == "backtrack" && !problem.is_completion() && problem.n() > counter::MAX_N
+        {
+            // Asked for by name: run it, but never silently.
+            eprintln!(
+                "note: counting n = {} by plain backtracking, which needs roughly {:.0e} seconds on {threads} thread(s); Ctrl-C stops it (--progress shows its rate off a terminal)",
+                problem.n(),
+                nqueens::methods::backtrack_count_seconds(problem.n(), threads),
+            );
+        }
+        if let Some(warning) = self
+            .method
+            .method
+            .long_count_warning(self.job, problem, threads)
+        {
+            eprintln!(
+                "note: {warning}; Ctrl-C stops it (--progress shows its rate off a terminal)"
+            );
+        }
+        let start = Instant::now();
+        let counts = engine.count(problem, self.unique);
+        if crate::interrupt::requested() {
+            drop(self.progress.take());
+            let advice = if engine.name() == "counter" {
+                " (use --checkpoint FILE to make a count resumable)"
+            } else {
+                ""
+            };
+            return Err(Interrupted(format!(
+                "interrupted after {:.1} s: no checkpoint, nothing saved{advice}",
+                start.elapsed().as_secs_f64()
+            ))
+            .into());
+        }
+        let counts = counts.map_err(wrong_total_fails)?;
+        drop(self.progress.take());
+        self.method.report(engine.as_ref(), start.elapsed());
+        if self.unique {
+            self.method.report_symmetries(problem);
+        }
+        if !problem.is_completion() {
+            let cause = format!(
+                "a bug in the {} method or a hardware fault (memory, CPU) is the likely cause",
+                engine.name()
+            );
+            counter::check_published(
+                "the count",
+                problem.n(),
+                counts.total,
+                counts.unique,
+                &cause,
+            )
+            .map_err(wrong_total_fails)?;
+        }
+        let shown = if self.unique {
+            counts.unique.ok_or_else(|| {
+                anyhow!(
+                    "the {} method did not count unique solutions",
+                    engine.name()
+                )
+            })?
+        } else {
+            counts.total
+        };
+        self.write(shown)
+    }
+
+    /// `--checkpoint`, `--shard` and `--device`: a run of the counter itself.
+    fn with_counter(mut self, mut counter: Counter, options: &RunOptions) -> Result<Status> {
+        let report = counter.run_problem(&self.problem, self.unique, options);
+        if crate::interrupt::requested() {
+            drop(self.progress.take());
+            return Err(interrupted_count(&counter, options).into());
+        }
+        let report = match report {
+            Err(nqueens::Error::Engine(nqueens::EngineError::GaveUp { method, reason }))
+                if options.checkpoint.is_some() =>
+            {
+                // Say what the checkpoint kept, as an interruption does.
+                drop(self.progress.take());
+                let gave_up =
+                    crate::status::gave_up_line(&reason.to_string(), &format!("{method} method"));
+                let kept = saved_line(&counter, options).unwrap_or_default();
+                eprintln!("{gave_up}{kept}");
+                return Ok(Status::GaveUp);
+            }
+            report => report.map_err(wrong_total_fails)?,
+        };
+        drop(self.progress.take());
+        self.method.report(&counter, report.elapsed);
+        if let (true, Some(device)) = (self.method.stats, &counter.device) {
+            eprintln!("device={}", device.describe());
+            // The device's own figures, after the whole run's rate.
+            let rate = report.new_nodes as f64 / report.elapsed.as_secs_f64().max(1e-9);
+            let mut line = format!("nodes_per_s={rate:.3e}");
+            for (name, value) in device.stats() {
+                line.push_str(&format!(" {name}={value}"));
+            }
+            eprintln!("{line}");
+        }
+        if self.unique {
+            self.method.report_symmetries(&self.problem);
+        }
+        if options.shard.is_some() {
+            self.write(report.shard_result().to_json())
+        } else if self.unique {
+            self.write(report.unique)
+        } else {
+            self.write(report.total)
+        }
+    }
+
+    /// Writes the answer, one line, where `--output` says.
+    fn write(&self, answer: impl std::fmt::Display) -> Result<Status> {
+        let mut out = output::open(self.output.as_deref())?;
+        writeln!(out, "{answer}")?;
+        out.flush()?;
+        Ok(Status::Success)
+    }
+}
+
+/// What `--checkpoint`, `--shard` and `--device` refuse: another method, a shard of a board
+/// with fixed queens or blocked squares, an output that is the checkpoint.
+fn refuse_for_the_counter(args: &CountArgs, problem: &Problem) -> Result<()> {
     let method = args.method.method;
     if !matches!(method, Method::Auto | Method::Counter) {
         bail!(
@@ -193,11 +292,6 @@ fn run_counter(
             "--shard splits whole boards only, not boards with fixed queens or blocked squares (leave it out; --checkpoint makes such a count resumable)"
         );
     }
-    let job = if args.unique {
-        Job::CountUnique
-    } else {
-        Job::Count
-    };
     if let (Some(output), Some(checkpoint)) = (&args.output, &args.checkpoint) {
         if same_file(output, checkpoint) {
             bail!(
@@ -206,70 +300,7 @@ fn run_counter(
             );
         }
     }
-    let (config, progress) = args.method.config(threads);
-    let mut counter = Counter::new(threads);
-    counter.progress = config.progress.clone();
-    counter.limits = config.limits.clone();
-    counter.device = device;
-    // Test knobs, not options: pieces of fewer rows cut small boards' tasks too, and a node
-    // budget stops the count after about that many queens, so that the tests can stop a small
-    // count inside its tasks and resume it.
-    let knob = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
-    if let Some(rows) = knob("NQUEENS_PIECE_ROWS") {
-        counter.piece_rows = rows as usize;
-    }
-    if let Some(nodes) = knob("NQUEENS_NODE_LIMIT") {
-        counter.limits.nodes = Some(nodes);
-    }
-    nqueens::Engine::check(&counter, job, problem)
-        .map_err(|e| args.method.with_advice(e, job, problem, &config))?;
-    let options = RunOptions {
-        checkpoint: args.checkpoint.clone(),
-        shard: args.shard,
-    };
-    let report = counter.run_problem(problem, args.unique, &options);
-    if crate::interrupt::requested() {
-        drop(progress);
-        return Err(interrupted_count(&counter, &options).into());
-    }
-    let report = match report {
-        Err(nqueens::Error::Engine(nqueens::EngineError::GaveUp { method, reason }))
-            if options.checkpoint.is_some() =>
-        {
-            // Say what the checkpoint kept, as an interruption does.
-            drop(progress);
-            let gave_up = crate::gave_up_line(&reason.to_string(), &format!("{method} method"));
-            let kept = saved_line(&counter, &options).unwrap_or_default();
-            eprintln!("{gave_up}{kept}");
-            return Ok(Status::GaveUp);
-        }
-        report => report.map_err(wrong_total_fails)?,
-    };
-    drop(progress);
-    args.method.report(&counter, report.elapsed);
-    if let (true, Some(device)) = (args.method.stats, &counter.device) {
-        eprintln!("device={}", device.describe());
-        // The device's own figures, after the whole run's rate.
-        let rate = report.new_nodes as f64 / report.elapsed.as_secs_f64().max(1e-9);
-        let mut line = format!("nodes_per_s={rate:.3e}");
-        for (name, value) in device.stats() {
-            line.push_str(&format!(" {name}={value}"));
-        }
-        eprintln!("{line}");
-    }
-    if args.unique {
-        args.method.report_symmetries(problem);
-    }
-    let mut out = output::open(args.output.as_deref())?;
-    if args.shard.is_some() {
-        writeln!(out, "{}", report.shard_result().to_json())?;
-    } else if args.unique {
-        writeln!(out, "{}", report.unique)?;
-    } else {
-        writeln!(out, "{}", report.total)?;
-    }
-    out.flush()?;
-    Ok(Status::Success)
+    Ok(())
 }
 
 /// What an interrupted counter run kept: the tasks in its checkpoint, if it has one.

@@ -3,7 +3,7 @@
 use anyhow::Result;
 use clap::Args;
 
-use crate::Status;
+use crate::status::Status;
 
 /// List the GPU adapters `count --device gpu` can use, best first, with their index (for
 /// --gpu-index), kind, backend, driver and limits.

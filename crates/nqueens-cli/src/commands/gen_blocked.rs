@@ -10,9 +10,9 @@ use nqueens::formats::partial;
 use nqueens::formats::render::{self, Format};
 use nqueens::instances::generate::{self, GenerateError};
 
-use crate::Status;
 use crate::args::parse_n;
 use crate::output;
+use crate::status::Status;
 
 /// Write a random blocked n-Queens board (M blocked squares) for --fix-file.
 ///

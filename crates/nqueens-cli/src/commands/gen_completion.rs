@@ -8,9 +8,9 @@ use clap::{Args, ValueEnum};
 use nqueens::formats::partial;
 use nqueens::instances::generate::{self, GenerateError, Placement};
 
-use crate::Status;
 use crate::args::parse_n;
 use crate::output;
+use crate::status::Status;
 
 /// Write a random partial board (K non-attacking queens) for --fix-file.
 ///

@@ -9,9 +9,9 @@ use nqueens::Job;
 use nqueens::board::symmetry::Group;
 use nqueens::formats::render::SolutionWriter;
 
-use crate::Status;
 use crate::args::{BoardArgs, MethodArgs, OutputArgs};
 use crate::output;
+use crate::status::Status;
 
 /// Print every solution, or the first K (exit 1 if there is none).
 #[derive(Debug, Args)]

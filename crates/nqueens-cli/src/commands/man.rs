@@ -6,7 +6,7 @@ use std::io::Write;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
-use crate::Status;
+use crate::status::Status;
 
 /// Print the manual page (roff) of nqueens or of one of its commands.
 ///
@@ -21,9 +21,9 @@ pub struct ManArgs {
     pub command: Option<String>,
 }
 
-/// Writes the page to standard output.
-pub fn run(args: ManArgs) -> Result<Status> {
-    let root = crate::cli_definition();
+/// Writes the page of `root` (the whole command-line definition, from `main`), or of one of
+/// its commands, to standard output.
+pub fn run(args: ManArgs, root: clap::Command) -> Result<Status> {
     let page = match &args.command {
         None => root,
         Some(name) => {

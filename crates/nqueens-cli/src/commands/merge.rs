@@ -8,8 +8,8 @@ use clap::Args;
 use nqueens::engines::counter::shard;
 
 use super::count::{same_file, wrong_total_fails};
-use crate::Status;
 use crate::output;
+use crate::status::Status;
 
 /// Add up the results of `nqueens count N --shard I/K` (one JSON line each), after checking
 /// that all K shards of one count are there exactly once, and print the total.

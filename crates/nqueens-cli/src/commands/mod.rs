@@ -19,8 +19,8 @@ pub mod xc_export;
 use nqueens::board::verify::verify_until;
 use nqueens::{Problem, Solution};
 
-use crate::Failure;
 use crate::interrupt::Interrupted;
+use crate::status::Failure;
 
 /// Every solution the CLI prints goes through the independent verifier first (O(n)); a wrong
 /// answer from an engine is a bug, reported as a failure rather than printed. A stop (Ctrl-C)

@@ -14,8 +14,8 @@ use anyhow::{Context, Result};
 use clap::Args;
 use sat::{ClauseSink, Cnf, Lit, Outcome, Solver, Var, read_dimacs};
 
-use crate::Status;
 use crate::output;
+use crate::status::Status;
 
 /// Solve a DIMACS CNF file: prints `s SATISFIABLE` with `v ... 0` lines (exit 10) or
 /// `s UNSATISFIABLE` (exit 20).
@@ -116,7 +116,10 @@ pub fn run(args: SatArgs) -> Result<Status> {
             writeln!(out, "s UNKNOWN")?;
             // Stopped by Ctrl-C: the interrupt line alone says so (from `main`).
             if !crate::interrupt::requested() {
-                eprintln!("{}", crate::gave_up_line(&reason.to_string(), "sat solver"));
+                eprintln!(
+                    "{}",
+                    crate::status::gave_up_line(&reason.to_string(), "sat solver")
+                );
             }
             Status::GaveUp
         }

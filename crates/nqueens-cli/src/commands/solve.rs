@@ -7,10 +7,10 @@ use clap::Args;
 use nqueens::formats::render::SolutionWriter;
 use nqueens::{Job, Outcome};
 
-use crate::Status;
 use crate::args::{BoardArgs, MethodArgs, OutputArgs};
 use crate::interrupt::UntilInterrupted;
 use crate::output;
+use crate::status::Status;
 
 /// Find one solution and draw it (exit 1 if there is none).
 #[derive(Debug, Args)]
@@ -51,7 +51,7 @@ pub fn run(args: SolveArgs) -> Result<Status> {
         Outcome::GaveUp { reason } => {
             eprintln!(
                 "{}",
-                crate::gave_up_line(&reason, &format!("{} method", engine.name()))
+                crate::status::gave_up_line(&reason, &format!("{} method", engine.name()))
             );
             Ok(Status::GaveUp)
         }

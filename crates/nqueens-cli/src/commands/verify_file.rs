@@ -10,7 +10,7 @@ use nqueens::{Problem, Queen, verify};
 
 use crate::args::{parse_n, parse_square, read_board};
 use crate::output;
-use crate::{Failure, Status};
+use crate::status::{Failure, Status};
 
 /// Check solutions from a file, in O(n) each (exit 1 at the first wrong one).
 ///

@@ -9,9 +9,9 @@ use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use exact_cover::{Config, EngineChoice, Problem, Solver};
 
-use crate::Status;
 use crate::output;
 use crate::progress::ProgressLine;
+use crate::status::Status;
 
 /// Solve an exact cover problem in Knuth's format (as read by his DLX programs).
 ///
@@ -196,7 +196,7 @@ pub fn run(args: XcArgs) -> Result<Status> {
         // Stopped by Ctrl-C: the interrupt line alone says so (from `main`), not "gave up".
         if !crate::interrupt::requested() {
             let by = format!("{} engine", solver.engine().name());
-            eprintln!("{}", crate::gave_up_line(&reason.to_string(), &by));
+            eprintln!("{}", crate::status::gave_up_line(&reason.to_string(), &by));
         }
         return Ok(Status::GaveUp);
     }

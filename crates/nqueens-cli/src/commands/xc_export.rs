@@ -7,9 +7,9 @@ use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use nqueens::engines::dlx::{self, Encoding};
 
-use crate::Status;
 use crate::args::BoardArgs;
 use crate::output;
+use crate::status::Status;
 
 /// Write the N-Queens problem in Knuth's exact cover format, for `nqueens xc` or his DLX
 /// programs.

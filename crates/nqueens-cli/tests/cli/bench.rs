@@ -143,7 +143,7 @@ fn a_tiny_matrix_writes_the_table_csv_and_svg() {
 }
 
 // A wrong or disagreeing answer failing the bench is pinned by the unit tests of
-// `commands::bench::check::cross_check`, which feed it deliberately wrong cells.
+// `nqueens-bench`'s `check::cross_check`, which feed it deliberately wrong cells.
 
 #[test]
 fn bench_usage_errors_are_one_line() {

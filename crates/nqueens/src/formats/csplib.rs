@@ -59,43 +59,7 @@ pub fn looks_like(text: &str) -> bool {
 /// Reads an instance file (see the [module documentation](self)).
 pub fn parse(text: &str, options: Options) -> Result<Problem, ParseError> {
     let mut lexer = Lexer::new(strip_bom(text));
-    let mut values: Vec<(String, Position, Value)> = Vec::new();
-    while let Some(token) = lexer.next()? {
-        let (name, at) = match token {
-            Token::Word(w, _) if w == "language" => {
-                lexer.skip_line();
-                continue;
-            }
-            Token::Word(w, _) if w == "letting" => match lexer.next()? {
-                Some(Token::Word(name, at)) => (name, at),
-                other => return Err(unexpected(other, "a name after 'letting'", &lexer)),
-            },
-            Token::Word(name, at) => (name, at),
-            other => return Err(unexpected(Some(other), "a name, like n", &lexer)),
-        };
-        if !NAMES.contains(&name.as_str()) {
-            // A misspelt `blocks` must not leave an unblocked board.
-            return Err(ParseError {
-                position: at,
-                message: format!(
-                    "unknown name '{}': an instance gives n and blocks, or n, diags and numdiags",
-                    excerpt(&name)
-                ),
-            });
-        }
-        match lexer.next()? {
-            Some(Token::Equals(_)) => {}
-            other => return Err(unexpected(other, &format!("'=' after {name}"), &lexer)),
-        }
-        let value = lexer.value()?;
-        if values.iter().any(|(seen, _, _)| *seen == name) {
-            return Err(ParseError {
-                position: at,
-                message: format!("{name} is given twice"),
-            });
-        }
-        values.push((name, at, value));
-    }
+    let values = assignments(&mut lexer)?;
     let get = |name: &str| values.iter().find(|(n, _, _)| n == name);
     let Some((_, n_at, n_value)) = get("n") else {
         return Err(ParseError {
@@ -116,101 +80,12 @@ pub fn parse(text: &str, options: Options) -> Result<Problem, ParseError> {
     let mut kinds = 0;
     if let Some((_, at, value)) = get("blocks") {
         kinds += 1;
-        for (pair, position) in pairs(value, *at, "blocks")? {
-            let square = |v: i64| u32::try_from(v - 1).ok();
-            let (Some(row), Some(col)) = (square(pair[0]), square(pair[1])) else {
-                return Err(ParseError {
-                    position,
-                    message: format!(
-                        "[{}, {}] is not a square: blocks are 1-based [row, column]",
-                        pair[0], pair[1]
-                    ),
-                });
-            };
-            let square = Queen::new(row, col);
-            if row >= n || col >= n {
-                return Err(ParseError {
-                    position,
-                    message: ProblemError::BlockedOffBoard { square, n }.to_string(),
-                });
-            }
-            blocked.push(square);
-        }
+        blocked = blocked_squares(value, *at, n)?;
     }
     if let Some((_, at, value)) = get("diags") {
         kinds += 1;
-        let all = pairs(value, *at, "diags")?;
-        if let Some((_, count_at, count)) = get("numdiags") {
-            if !matches!(count, Value::Number(c, _) if *c == all.len() as i64) {
-                return Err(ParseError {
-                    position: count.position(*count_at),
-                    message: format!(
-                        "numdiags must be the number of pairs in diags, {}",
-                        all.len()
-                    ),
-                });
-            }
-        }
-        let take = options.diagonals.unwrap_or(all.len());
-        if take > all.len() {
-            return Err(ParseError {
-                position: *at,
-                message: format!("{take} diagonals asked for, but diags lists {}", all.len()),
-            });
-        }
-        let last = 2 * i64::from(n) - 2;
-        // A diagonal is up to n squares: each is expanded once, and only if the machine can
-        // hold all of them (a board of 4·10⁹ rows, or one line repeated 300,000 times, must
-        // be a clean refusal, not an abort).
-        let mut unique = std::collections::HashSet::new();
-        let mut squares = 0u64;
-        for (pair, position) in &all[..take] {
-            let [d, kind] = *pair;
-            if !(0..=last).contains(&d) || !(0..=1).contains(&kind) {
-                return Err(ParseError {
-                    position: *position,
-                    message: format!(
-                        "[{d}, {kind}] is not a diagonal: expected [d, 1] (row + column = d) or [d, 0] (row − column = d − {}), d from 0 to {last}",
-                        n - 1
-                    ),
-                });
-            }
-            if unique.insert(*pair) {
-                // Both kinds of line through square d of the first row and column have
-                // n − |d − (n − 1)| squares.
-                squares += u64::from(n) - (d - (i64::from(n) - 1)).unsigned_abs();
-            }
-        }
-        // The squares, and the sorted copy the problem keeps.
-        let bytes = squares.saturating_mul(2 * std::mem::size_of::<Queen>() as u64);
-        if nqueens_support::memory_available().is_some_and(|available| bytes > available)
-            || blocked.try_reserve(squares as usize).is_err()
-        {
-            return Err(ParseError {
-                position: *at,
-                message: format!(
-                    "the excluded diagonals block {squares} squares of the {n}×{n} board: about {} MiB, more than could be allocated",
-                    bytes.div_ceil(1 << 20)
-                ),
-            });
-        }
-        let mut expanded = std::collections::HashSet::new();
-        for (pair, _) in &all[..take] {
-            let [d, kind] = *pair;
-            if !expanded.insert(*pair) {
-                continue;
-            }
-            for row in 0..i64::from(n) {
-                let col = if kind == 1 {
-                    d - row
-                } else {
-                    row - (d - (i64::from(n) - 1))
-                };
-                if (0..i64::from(n)).contains(&col) {
-                    blocked.push(Queen::new(row as u32, col as u32));
-                }
-            }
-        }
+        let numdiags = get("numdiags").map(|(_, count_at, count)| (count, *count_at));
+        exclude_diagonals(value, *at, numdiags, n, options.diagonals, &mut blocked)?;
     } else if options.diagonals.is_some() {
         // Said where the file shows what it is instead: its blocks, or its end.
         return Err(match get("blocks") {
@@ -236,6 +111,161 @@ pub fn parse(text: &str, options: Options) -> Result<Problem, ParseError> {
         position: *n_at,
         message: e.to_string(),
     })
+}
+
+/// The assignments of an instance file, `[letting] NAME = VALUE`, each name known and given
+/// once, in the order they come.
+fn assignments(lexer: &mut Lexer<'_>) -> Result<Vec<(String, Position, Value)>, ParseError> {
+    let mut values: Vec<(String, Position, Value)> = Vec::new();
+    while let Some(token) = lexer.next()? {
+        let (name, at) = match token {
+            Token::Word(w, _) if w == "language" => {
+                lexer.skip_line();
+                continue;
+            }
+            Token::Word(w, _) if w == "letting" => match lexer.next()? {
+                Some(Token::Word(name, at)) => (name, at),
+                other => return Err(unexpected(other, "a name after 'letting'", lexer)),
+            },
+            Token::Word(name, at) => (name, at),
+            other => return Err(unexpected(Some(other), "a name, like n", lexer)),
+        };
+        if !NAMES.contains(&name.as_str()) {
+            // A misspelt `blocks` must not leave an unblocked board.
+            return Err(ParseError {
+                position: at,
+                message: format!(
+                    "unknown name '{}': an instance gives n and blocks, or n, diags and numdiags",
+                    excerpt(&name)
+                ),
+            });
+        }
+        match lexer.next()? {
+            Some(Token::Equals(_)) => {}
+            other => return Err(unexpected(other, &format!("'=' after {name}"), lexer)),
+        }
+        let value = lexer.value()?;
+        if values.iter().any(|(seen, _, _)| *seen == name) {
+            return Err(ParseError {
+                position: at,
+                message: format!("{name} is given twice"),
+            });
+        }
+        values.push((name, at, value));
+    }
+    Ok(values)
+}
+
+/// The squares of a `blocks` list: 1-based `[row, column]` pairs, each on the n×n board.
+fn blocked_squares(value: &Value, at: Position, n: u32) -> Result<Vec<Queen>, ParseError> {
+    let mut blocked = Vec::new();
+    for (pair, position) in pairs(value, at, "blocks")? {
+        let square = |v: i64| u32::try_from(v - 1).ok();
+        let (Some(row), Some(col)) = (square(pair[0]), square(pair[1])) else {
+            return Err(ParseError {
+                position,
+                message: format!(
+                    "[{}, {}] is not a square: blocks are 1-based [row, column]",
+                    pair[0], pair[1]
+                ),
+            });
+        };
+        let square = Queen::new(row, col);
+        if row >= n || col >= n {
+            return Err(ParseError {
+                position,
+                message: ProblemError::BlockedOffBoard { square, n }.to_string(),
+            });
+        }
+        blocked.push(square);
+    }
+    Ok(blocked)
+}
+
+/// Adds to `blocked` the squares of the first `diagonals` (all by default) pairs of a `diags`
+/// list, each distinct diagonal once, after checking them against `numdiags` and the board,
+/// and the memory they need against the machine's.
+fn exclude_diagonals(
+    value: &Value,
+    at: Position,
+    numdiags: Option<(&Value, Position)>,
+    n: u32,
+    diagonals: Option<usize>,
+    blocked: &mut Vec<Queen>,
+) -> Result<(), ParseError> {
+    let all = pairs(value, at, "diags")?;
+    if let Some((count, count_at)) = numdiags {
+        if !matches!(count, Value::Number(c, _) if *c == all.len() as i64) {
+            return Err(ParseError {
+                position: count.position(count_at),
+                message: format!(
+                    "numdiags must be the number of pairs in diags, {}",
+                    all.len()
+                ),
+            });
+        }
+    }
+    let take = diagonals.unwrap_or(all.len());
+    if take > all.len() {
+        return Err(ParseError {
+            position: at,
+            message: format!("{take} diagonals asked for, but diags lists {}", all.len()),
+        });
+    }
+    let last = 2 * i64::from(n) - 2;
+    // A diagonal is up to n squares: each is expanded once, and only if the machine can
+    // hold all of them (a board of 4·10⁹ rows, or one line repeated 300,000 times, must
+    // be a clean refusal, not an abort).
+    let mut unique = std::collections::HashSet::new();
+    let mut squares = 0u64;
+    for (pair, position) in &all[..take] {
+        let [d, kind] = *pair;
+        if !(0..=last).contains(&d) || !(0..=1).contains(&kind) {
+            return Err(ParseError {
+                position: *position,
+                message: format!(
+                    "[{d}, {kind}] is not a diagonal: expected [d, 1] (row + column = d) or [d, 0] (row − column = d − {}), d from 0 to {last}",
+                    n - 1
+                ),
+            });
+        }
+        if unique.insert(*pair) {
+            // Both kinds of line through square d of the first row and column have
+            // n − |d − (n − 1)| squares.
+            squares += u64::from(n) - (d - (i64::from(n) - 1)).unsigned_abs();
+        }
+    }
+    // The squares, and the sorted copy the problem keeps.
+    let bytes = squares.saturating_mul(2 * std::mem::size_of::<Queen>() as u64);
+    if nqueens_support::memory_available().is_some_and(|available| bytes > available)
+        || blocked.try_reserve(squares as usize).is_err()
+    {
+        return Err(ParseError {
+            position: at,
+            message: format!(
+                "the excluded diagonals block {squares} squares of the {n}×{n} board: about {} MiB, more than could be allocated",
+                bytes.div_ceil(1 << 20)
+            ),
+        });
+    }
+    let mut expanded = std::collections::HashSet::new();
+    for (pair, _) in &all[..take] {
+        let [d, kind] = *pair;
+        if !expanded.insert(*pair) {
+            continue;
+        }
+        for row in 0..i64::from(n) {
+            let col = if kind == 1 {
+                d - row
+            } else {
+                row - (d - (i64::from(n) - 1))
+            };
+            if (0..i64::from(n)).contains(&col) {
+                blocked.push(Queen::new(row as u32, col as u32));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The `[a, b]` pairs of a list value, with their positions.

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use nqueens::methods::Method;
 
-use super::{BenchJob, Cell, CellStatus};
+use crate::cell::{BenchJob, Cell, CellStatus};
 
 fn seconds_text(s: Option<f64>) -> String {
     match s {
@@ -625,8 +625,8 @@ pub fn svg(
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Board, check::Checked};
     use super::*;
+    use crate::cell::{Board, Checked};
 
     fn cell(job: BenchJob, method: Method, n: u32, seconds: Option<f64>) -> Cell {
         let mut cell = Cell::new(job, method, n, None);

@@ -15,30 +15,7 @@ use std::fmt;
 use nqueens::instances::oeis;
 use nqueens::methods::Method;
 
-use super::{BenchJob, Cell, CellStatus};
-
-/// One run's answer after the parent's check.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Checked {
-    /// A count of solutions or completions.
-    Count(u128),
-    /// A solution that the verifier accepted.
-    Found,
-    /// A solution that the verifier rejected, with its reason.
-    Invalid(String),
-    /// The method says the board has no solution.
-    NoSolution,
-}
-
-impl fmt::Display for Checked {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Checked::Count(count) => write!(f, "{count}"),
-            Checked::Found | Checked::Invalid(_) => f.write_str("found"),
-            Checked::NoSolution => f.write_str("none"),
-        }
-    }
-}
+use crate::cell::{BenchJob, Cell, CellStatus, Checked};
 
 /// Something wrong in the cells: where, which cells, and what.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -218,8 +195,8 @@ pub fn mark_wrong(cells: &mut [Cell], found: &[Disagreement]) {
 mod tests {
     use nqueens::{Problem, Solution, verify};
 
-    use super::super::Board;
     use super::*;
+    use crate::cell::Board;
 
     fn cell(job: BenchJob, method: Method, n: u32, answers: Vec<Checked>) -> Cell {
         let mut cell = Cell::new(job, method, n, None);

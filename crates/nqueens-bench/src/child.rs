@@ -25,9 +25,9 @@ use nqueens::formats::read;
 use nqueens::methods::{Config, Method};
 use nqueens::{Outcome, Problem};
 
-use super::BenchJob;
-use crate::Status;
-use crate::args::{method_parser, parse_n};
+use crate::cell::BenchJob;
+use crate::host::Verdict;
+use crate::values::{method_parser, parse_n, time_limit_parser};
 
 /// The hidden subcommand `bench` runs in each child: one job, one thread, then the time the job
 /// took and the answer on standard output.
@@ -47,7 +47,7 @@ pub struct BenchRunArgs {
     pub fix_file: Option<PathBuf>,
 
     /// The run's time budget: the engine stops itself at it (exit 3, "time limit reached").
-    #[arg(long, value_name = "SECS", value_parser = crate::args::time_limit_parser)]
+    #[arg(long, value_name = "SECS", value_parser = time_limit_parser)]
     pub time_limit: Option<std::time::Duration>,
 }
 
@@ -151,7 +151,7 @@ impl FromStr for Report {
 }
 
 /// `nqueens bench-run`: reads the board, runs the job once and prints the report line.
-pub fn run_child_job(args: BenchRunArgs) -> Result<Status> {
+pub fn run_child_job(args: BenchRunArgs) -> Result<Verdict> {
     let problem = match &args.fix_file {
         Some(path) => {
             let text = std::fs::read_to_string(path)
@@ -182,7 +182,7 @@ pub fn run_child_job(args: BenchRunArgs) -> Result<Status> {
             Outcome::NoSolution => Answer::NoSolution,
             Outcome::GaveUp { reason } => {
                 eprintln!("gave up: {reason}");
-                return Ok(Status::GaveUp);
+                return Ok(Verdict::GaveUp);
             }
         },
         BenchJob::Count | BenchJob::Completion | BenchJob::Blocked => {
@@ -199,7 +199,7 @@ pub fn run_child_job(args: BenchRunArgs) -> Result<Status> {
     let mut out = std::io::stdout().lock();
     writeln!(out, "{report}")?;
     out.flush()?;
-    Ok(Status::Success)
+    Ok(Verdict::Success)
 }
 
 /// This process's peak resident memory in KiB (`VmHWM`), on Linux.

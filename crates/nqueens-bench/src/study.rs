@@ -4,7 +4,7 @@
 //! by random sequential placement ([`sequential_partial`]: queens one at a time on random
 //! unattacked squares, the style of Gent, Jefferson and Nightingale's instances), and runs every
 //! method that can find a completion of the board, each in a fresh process with a time limit
-//! (the bench's own child runner, [`super::process`]). Every completion found goes through
+//! (the bench's own child runner, [`crate::process`]). Every completion found goes through
 //! [`nqueens::verify()`]; an instance is *completable* when some method found a verified
 //! completion, and *not* when a method proved there is none; a method that claims "none" on a
 //! completable instance is a wrong answer and makes the command exit 1.
@@ -30,10 +30,10 @@ use nqueens::instances::generate::{default_attempts, sequential_partial};
 use nqueens::methods::{Config, Method};
 use nqueens::{Job, Problem, formats::partial};
 
-use super::check::Checked;
-use super::runner::{self, Ran};
-use super::{BenchJob, report};
-use crate::{Failure, Status, output};
+use crate::cell::{BenchJob, Checked};
+use crate::host::{Failure, Files, Verdict};
+use crate::report;
+use crate::runner::{self, Ran};
 
 /// The study's grid and limits.
 #[derive(Clone, Debug)]
@@ -120,7 +120,7 @@ fn quantile(values: &[f64], q: f64) -> Option<f64> {
 }
 
 /// Runs the study; exit 1 on a wrong answer.
-pub fn run(plan: &StudyPlan) -> Result<Status> {
+pub fn run(plan: &StudyPlan, files: &dyn Files) -> Result<Verdict> {
     let exe = std::env::current_exe().context("cannot find the nqueens executable to re-run")?;
     let load = report::load_average();
     let workdir = tempfile::Builder::new()
@@ -197,7 +197,7 @@ pub fn run(plan: &StudyPlan) -> Result<Status> {
     drop(stdout);
 
     if let Some(path) = &plan.csv {
-        output::write_file(path, csv(&runs).as_bytes())?;
+        files.write(path, csv(&runs).as_bytes())?;
     }
     if let Some(path) = &plan.svg {
         let caption = format!(
@@ -207,7 +207,7 @@ pub fn run(plan: &StudyPlan) -> Result<Status> {
             plan.instances,
             plan.seed
         );
-        output::write_file(path, svg(&runs, plan, &caption).as_bytes())?;
+        files.write(path, svg(&runs, plan, &caption).as_bytes())?;
     }
     let bad: Vec<&Run> = runs
         .iter()
@@ -218,7 +218,7 @@ pub fn run(plan: &StudyPlan) -> Result<Status> {
             "bench: completion study: {} runs, every answer checked",
             runs.len()
         );
-        return Ok(Status::Success);
+        return Ok(Verdict::Success);
     }
     for r in &bad {
         eprintln!(

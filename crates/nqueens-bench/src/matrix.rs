@@ -1,9 +1,9 @@
 //! The method matrix of `nqueens bench`: workloads × methods × n, each cell R runs of one
-//! method in a fresh process ([`super::runner`]), after the method's own
+//! method in a fresh process ([`crate::runner`]), after the method's own
 //! [`Engine::check`](nqueens::Engine::check) said it can do the job on that board (else the cell
 //! is skipped with the engine's reason). A method that times out is skipped for larger n.
-//! Every answer is judged as it arrives, then all together ([`super::check`]); the table, the
-//! CSV and the SVG come from [`super::report`].
+//! Every answer is judged as it arrives, then all together ([`crate::check`]); the table, the
+//! CSV and the SVG come from [`crate::report`].
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -16,10 +16,12 @@ use nqueens::instances::generate::{random_blocked, random_partial};
 use nqueens::methods::{Config, Method};
 use nqueens::{Problem, formats::partial};
 
-use super::check::{cross_check, mark_wrong};
-use super::runner::{self, Ran, Run};
-use super::{BenchArgs, BenchJob, Board, Cell, CellStatus, distinct, report};
-use crate::{Failure, Status, output};
+use crate::args::BenchArgs;
+use crate::cell::{BenchJob, Board, Cell, CellStatus, distinct};
+use crate::check::{cross_check, mark_wrong};
+use crate::host::{Failure, Files, Verdict};
+use crate::report;
+use crate::runner::{self, Ran, Run};
 
 /// Random draws allowed for a completion instance; with hundreds of queens a diagonal clash is
 /// almost certain, and the cell is skipped rather than searched for minutes.
@@ -57,7 +59,7 @@ struct Instance {
 }
 
 /// Runs the matrix the flags describe; exit 1 on a wrong or disagreeing answer.
-pub fn run(args: &BenchArgs) -> Result<Status> {
+pub fn run(args: &BenchArgs, files: &dyn Files) -> Result<Verdict> {
     let jobs = if args.jobs.is_empty() {
         BenchJob::ALL.to_vec()
     } else {
@@ -241,12 +243,12 @@ pub fn run(args: &BenchArgs) -> Result<Status> {
     let problems = cross_check(&cells);
     mark_wrong(&mut cells, &problems);
     if let Some(path) = &args.csv {
-        output::write_file(path, report::csv(&cells).as_bytes())?;
+        files.write(path, report::csv(&cells).as_bytes())?;
     }
     if let Some(path) = &args.svg {
         let caption = report::machine_caption(repeats, limit, load.as_deref());
         let plot = report::svg(&cells, &series, &methods, limit, &caption);
-        output::write_file(path, plot.as_bytes())?;
+        files.write(path, plot.as_bytes())?;
     }
     let failed: Vec<&Cell> = cells
         .iter()
@@ -261,7 +263,7 @@ pub fn run(args: &BenchArgs) -> Result<Status> {
             tally(CellStatus::Timeout),
             tally(CellStatus::GaveUp)
         );
-        return Ok(Status::Success);
+        return Ok(Verdict::Success);
     }
     for problem in &problems {
         eprintln!("bench: {problem}");

@@ -1,9 +1,9 @@
 //! One bench run, for the method matrix and the completion study alike: the hidden
-//! `bench-run` command line for one job, one method and one board ([`super::child`] on the
-//! other side), run in a fresh process under the time limit ([`super::process`]), its report
+//! `bench-run` command line for one job, one method and one board ([`crate::child`] on the
+//! other side), run in a fresh process under the time limit ([`crate::process`]), its report
 //! line read back and its answer judged on arrival: a solution goes through
 //! [`nqueens::verify()`] at once and only the verdict is kept, so a 10^7-queen solution is never
-//! held in memory. What the answers mean across runs is for [`super::check`] and the study.
+//! held in memory. What the answers mean across runs is for [`crate::check`] and the study.
 
 use std::path::Path;
 use std::process::Command;
@@ -13,10 +13,9 @@ use anyhow::Result;
 use nqueens::methods::Method;
 use nqueens::{Problem, Solution, verify};
 
-use super::BenchJob;
-use super::check::Checked;
-use super::child::{Answer, Report};
-use super::process;
+use crate::cell::{BenchJob, Checked};
+use crate::child::{Answer, Report};
+use crate::process;
 
 /// How long past its time budget a child may run before it is killed: the engine stops itself
 /// at the budget, and the kill is the backstop for the work no budget covers (building a huge
