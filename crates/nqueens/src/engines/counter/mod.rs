@@ -102,6 +102,7 @@
 mod attacks;
 pub mod checkpoint;
 pub mod checksum;
+mod descriptor;
 pub mod device;
 pub mod distributed;
 pub(crate) mod error;
@@ -128,12 +129,15 @@ use nqueens_support::LimitReached;
 
 use crate::board::Problem;
 use crate::engine::EngineError;
-use crate::engine::{Budget, Counts, Engine, Job, Limits, Progress, ProgressSink, Stats};
+use crate::engine::{
+    Budget, Counts, Descriptor, Engine, Job, Limits, Progress, ProgressSink, Stats,
+};
 use crate::error::Error;
 use pieces::Step;
 use work::Work;
 
 pub use checkpoint::Checkpoint;
+pub use descriptor::{BACKTRACK_NODES_PER_SECOND, DESCRIPTOR};
 pub use device::{DEVICE_BATCH_TIME, Device, DeviceError, SharedDevice};
 pub use distributed::{SplitList, TaskCounter};
 pub use error::{CounterError, check_published};
@@ -786,12 +790,8 @@ impl<'a> Ledger<'a> {
 }
 
 impl Engine for Counter {
-    fn name(&self) -> &'static str {
-        "counter"
-    }
-
-    fn jobs(&self) -> &'static [Job] {
-        &[Job::Count, Job::CountUnique]
+    fn descriptor(&self) -> &'static Descriptor {
+        &DESCRIPTOR
     }
 
     fn check(&self, job: Job, problem: &Problem) -> Result<(), EngineError> {
@@ -811,10 +811,6 @@ impl Engine for Counter {
             }
         }
         crate::engine::check_size(self.name(), problem, MAX_N)
-    }
-
-    fn takes_blocks(&self) -> bool {
-        true
     }
 
     /// By [`Counter::run_problem`]: the whole board by symmetry classes (on the device if one
