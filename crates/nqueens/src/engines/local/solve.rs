@@ -124,7 +124,7 @@ impl Local {
             });
         }
         let solution = Solution::from_columns(search.columns);
-        debug_assert_eq!(crate::verify(problem, &solution), Ok(()));
+        debug_assert_eq!(crate::board::verify::verify(problem, &solution), Ok(()));
         Ok(Outcome::Found(solution))
     }
 }

@@ -8,7 +8,7 @@ use super::*;
 use crate::board::Queen;
 use crate::board::{Problem, Solution};
 use crate::engine::{Engine, Outcome};
-use crate::verify;
+use crate::board::verify::verify;
 use nqueens_support::SplitMix64;
 
 fn found(outcome: Outcome) -> Solution {
