@@ -117,7 +117,7 @@ mod imp {
     use anyhow::{Result, bail};
     use nqueens::runs::SharedDevice;
 
-    use super::DeviceChoice;
+    use crate::gpu::DeviceChoice;
     use crate::status::Status;
 
     const NO_GPU: &str = "this nqueens was built without GPU support: build it with `cargo build --release --features gpu` (it needs a Vulkan, Metal or DX12 driver at run time)";

@@ -38,16 +38,18 @@ use serde::Serialize;
 
 use crate::board::{Problem, Queen};
 use crate::engine::EngineError;
-use crate::engine::{Engine, Job, LimitReached, Limits};
+use crate::engine::{Engine, Enumeration, Job, LimitReached, Limits, Stats};
 use crate::engines::backtrack::{self, Backtrack};
 use crate::engines::cp::{self, Cp};
 use crate::engines::dlx::{self, Dlx, Encoding, Line};
 use crate::engines::sat::{self, Sat};
+use crate::methods;
 
 /// The largest board a replay takes: the domains travel as one 64-bit mask per row.
 pub const MAX_N: u32 = 64;
 
-/// The methods a replay shows.
+/// The methods a replay shows: the rows of the table marked
+/// [`traceable`](crate::engine::Descriptor::traceable), each with its replay below.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Method {
     /// Row-by-row backtracking.
@@ -64,14 +66,19 @@ impl Method {
     /// Every method a replay shows.
     pub const ALL: [Method; 4] = [Method::Backtrack, Method::Dlx, Method::Cp, Method::Sat];
 
-    /// The method's name, as `--method` spells it.
-    pub fn name(self) -> &'static str {
+    /// The method of the table this replay shows.
+    pub fn method(self) -> methods::Method {
         match self {
-            Method::Backtrack => "backtrack",
-            Method::Dlx => "dlx",
-            Method::Cp => "cp",
-            Method::Sat => "sat",
+            Method::Backtrack => methods::Method::Backtrack,
+            Method::Dlx => methods::Method::Dlx,
+            Method::Cp => methods::Method::Cp,
+            Method::Sat => methods::Method::Sat,
         }
+    }
+
+    /// The method's name, as `--method` spells it (its row's).
+    pub fn name(self) -> &'static str {
+        self.method().name()
     }
 
     /// The method called `name`, or a one-line reason naming the ones there are.
@@ -79,7 +86,14 @@ impl Method {
         Method::ALL
             .into_iter()
             .find(|m| m.name() == name)
-            .ok_or_else(|| format!("a replay shows backtrack, dlx, cp or sat, not '{name}'"))
+            .ok_or_else(|| {
+                let names: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
+                let (last, others) = names.split_last().expect("a replay shows some method");
+                format!(
+                    "a replay shows {} or {last}, not '{name}'",
+                    others.join(", ")
+                )
+            })
     }
 }
 
@@ -205,142 +219,10 @@ pub fn run(method: Method, problem: &Problem, settings: Settings) -> Result<Trac
         truncated: false,
     };
     let (end, stats) = match method {
-        Method::Backtrack => {
-            let mut engine = Backtrack::new(1);
-            engine.limits = limits;
-            // The queens on the board, by row, as the events left them.
-            let mut board: Vec<Option<u32>> = vec![None; n as usize];
-            let end = engine.trace(problem, settings.all, &mut |step| match step {
-                backtrack::TraceStep::Place { row, col } => {
-                    take_back(&mut trace.events, &mut board, row);
-                    board[row as usize] = Some(col);
-                    trace.events.push(Event::Place { r: row, c: col });
-                }
-                backtrack::TraceStep::Solution(solution) => {
-                    trace.solutions += 1;
-                    trace.events.push(solution_event(solution));
-                }
-            });
-            (end, engine.stats())
-        }
-        Method::Dlx => {
-            let mut engine = Dlx::new(Encoding::Secondary, settings.seed);
-            engine.limits = limits;
-            // By open level: the line branched on and the square tried there.
-            let mut open: Vec<(Line, Option<Queen>)> = Vec::new();
-            let end = engine.trace(problem, settings.all, &mut |step| match step {
-                dlx::TraceStep::Branch { line, .. } => {
-                    trace.events.push(Event::Branch { item: line.name() });
-                    open.push((line, None));
-                }
-                dlx::TraceStep::Try { square, .. } => {
-                    let top = open.last_mut().expect("a square is tried on an open level");
-                    if let Some(old) = top.1.take() {
-                        take_back_square(&mut trace.events, top.0, old);
-                    }
-                    let square = square.expect("the dlx method's encoding has no gadgets");
-                    trace.events.push(Event::Place {
-                        r: square.row,
-                        c: square.col,
-                    });
-                    for line in lines(square) {
-                        if line != top.0 {
-                            trace.events.push(Event::Cover { item: line.name() });
-                        }
-                    }
-                    top.1 = Some(square);
-                }
-                dlx::TraceStep::BackUp { .. } => {
-                    let (line, square) = open.pop().expect("a back-up closes an open level");
-                    if let Some(square) = square {
-                        take_back_square(&mut trace.events, line, square);
-                    }
-                    trace.events.push(Event::Uncover { item: line.name() });
-                }
-                dlx::TraceStep::Solution(solution) => {
-                    trace.solutions += 1;
-                    trace.events.push(solution_event(solution));
-                }
-            });
-            (end, engine.stats())
-        }
-        Method::Cp => {
-            let mut engine = Cp::new();
-            engine.seed = settings.seed;
-            engine.limits = limits;
-            let end = engine.trace(problem, settings.all, &mut |step| {
-                let event = match step {
-                    cp::TraceStep::Root { domains, .. } => {
-                        trace.start = masks(n, &domains);
-                        return ControlFlow::Continue(());
-                    }
-                    cp::TraceStep::Assign {
-                        row,
-                        col,
-                        failed,
-                        domains,
-                    } => Event::Assign {
-                        r: row,
-                        c: col,
-                        d: masks(n, &domains),
-                        failed,
-                    },
-                    cp::TraceStep::Refute {
-                        row,
-                        col,
-                        failed,
-                        domains,
-                    } => Event::Refute {
-                        r: row,
-                        c: col,
-                        d: masks(n, &domains),
-                        failed,
-                    },
-                    cp::TraceStep::Restart => Event::Restart,
-                    cp::TraceStep::Solution(solution) => {
-                        trace.solutions += 1;
-                        solution_event(solution)
-                    }
-                };
-                trace.events.push(event);
-                ControlFlow::Continue(())
-            });
-            (end, engine.stats())
-        }
-        Method::Sat => {
-            let mut engine = Sat::new(sat::Encoding::Pairwise, settings.seed.unwrap_or(0));
-            engine.limits = limits;
-            let end = engine.trace(problem, settings.all, &mut |step| {
-                trace.events.push(match step {
-                    sat::TraceStep::Decide {
-                        level,
-                        square,
-                        queen,
-                    } => Event::Decide {
-                        r: square.map(|q| q.row),
-                        c: square.map(|q| q.col),
-                        queen,
-                        level,
-                    },
-                    sat::TraceStep::Conflict { level } => Event::Conflict { level },
-                    sat::TraceStep::Learn {
-                        size,
-                        lbd,
-                        backjump,
-                    } => Event::Learn {
-                        size,
-                        lbd,
-                        backjump,
-                    },
-                    sat::TraceStep::Restart => Event::Restart,
-                    sat::TraceStep::Solution(solution) => {
-                        trace.solutions += 1;
-                        solution_event(solution)
-                    }
-                });
-            });
-            (end, engine.stats())
-        }
+        Method::Backtrack => replay_backtrack(problem, settings, limits, &mut trace),
+        Method::Dlx => replay_dlx(problem, settings, limits, &mut trace),
+        Method::Cp => replay_cp(problem, settings, limits, &mut trace),
+        Method::Sat => replay_sat(problem, settings, limits, &mut trace),
     };
     match end {
         Ok(_) => {}
@@ -357,6 +239,173 @@ pub fn run(method: Method, problem: &Problem, settings: Settings) -> Result<Trac
     };
     trace.nodes = u64::try_from(stats.get(nodes).unwrap_or(0)).unwrap_or(u64::MAX);
     Ok(trace)
+}
+
+/// Backtracking's replay: a queen placed per node, the rows below taken back first.
+fn replay_backtrack(
+    problem: &Problem,
+    settings: Settings,
+    limits: Limits,
+    trace: &mut Trace,
+) -> (Result<Enumeration, EngineError>, Stats) {
+    let n = problem.n();
+    let mut engine = Backtrack::new(1);
+    engine.limits = limits;
+    // The queens on the board, by row, as the events left them.
+    let mut board: Vec<Option<u32>> = vec![None; n as usize];
+    let end = engine.trace(problem, settings.all, &mut |step| match step {
+        backtrack::TraceStep::Place { row, col } => {
+            take_back(&mut trace.events, &mut board, row);
+            board[row as usize] = Some(col);
+            trace.events.push(Event::Place { r: row, c: col });
+        }
+        backtrack::TraceStep::Solution(solution) => {
+            trace.solutions += 1;
+            trace.events.push(solution_event(solution));
+        }
+    });
+    (end, engine.stats())
+}
+
+/// Dancing links' replay: the line branched on, each option's queen and covers, and what
+/// backing up takes back.
+fn replay_dlx(
+    problem: &Problem,
+    settings: Settings,
+    limits: Limits,
+    trace: &mut Trace,
+) -> (Result<Enumeration, EngineError>, Stats) {
+    let mut engine = Dlx::new(Encoding::Secondary, settings.seed);
+    engine.limits = limits;
+    // By open level: the line branched on and the square tried there.
+    let mut open: Vec<(Line, Option<Queen>)> = Vec::new();
+    let end = engine.trace(problem, settings.all, &mut |step| match step {
+        dlx::TraceStep::Branch { line, .. } => {
+            trace.events.push(Event::Branch { item: line.name() });
+            open.push((line, None));
+        }
+        dlx::TraceStep::Try { square, .. } => {
+            let top = open.last_mut().expect("a square is tried on an open level");
+            if let Some(old) = top.1.take() {
+                take_back_square(&mut trace.events, top.0, old);
+            }
+            let square = square.expect("the dlx method's encoding has no gadgets");
+            trace.events.push(Event::Place {
+                r: square.row,
+                c: square.col,
+            });
+            for line in lines(square) {
+                if line != top.0 {
+                    trace.events.push(Event::Cover { item: line.name() });
+                }
+            }
+            top.1 = Some(square);
+        }
+        dlx::TraceStep::BackUp { .. } => {
+            let (line, square) = open.pop().expect("a back-up closes an open level");
+            if let Some(square) = square {
+                take_back_square(&mut trace.events, line, square);
+            }
+            trace.events.push(Event::Uncover { item: line.name() });
+        }
+        dlx::TraceStep::Solution(solution) => {
+            trace.solutions += 1;
+            trace.events.push(solution_event(solution));
+        }
+    });
+    (end, engine.stats())
+}
+
+/// Constraint programming's replay: each branch with the domains after propagation.
+fn replay_cp(
+    problem: &Problem,
+    settings: Settings,
+    limits: Limits,
+    trace: &mut Trace,
+) -> (Result<Enumeration, EngineError>, Stats) {
+    let n = problem.n();
+    let mut engine = Cp::new();
+    engine.seed = settings.seed;
+    engine.limits = limits;
+    let end = engine.trace(problem, settings.all, &mut |step| {
+        let event = match step {
+            cp::TraceStep::Root { domains, .. } => {
+                trace.start = masks(n, &domains);
+                return ControlFlow::Continue(());
+            }
+            cp::TraceStep::Assign {
+                row,
+                col,
+                failed,
+                domains,
+            } => Event::Assign {
+                r: row,
+                c: col,
+                d: masks(n, &domains),
+                failed,
+            },
+            cp::TraceStep::Refute {
+                row,
+                col,
+                failed,
+                domains,
+            } => Event::Refute {
+                r: row,
+                c: col,
+                d: masks(n, &domains),
+                failed,
+            },
+            cp::TraceStep::Restart => Event::Restart,
+            cp::TraceStep::Solution(solution) => {
+                trace.solutions += 1;
+                solution_event(solution)
+            }
+        };
+        trace.events.push(event);
+        ControlFlow::Continue(())
+    });
+    (end, engine.stats())
+}
+
+/// CDCL's replay: decisions, conflicts, learnt clauses and restarts.
+fn replay_sat(
+    problem: &Problem,
+    settings: Settings,
+    limits: Limits,
+    trace: &mut Trace,
+) -> (Result<Enumeration, EngineError>, Stats) {
+    let mut engine = Sat::new(sat::Encoding::Pairwise, settings.seed.unwrap_or(0));
+    engine.limits = limits;
+    let end = engine.trace(problem, settings.all, &mut |step| {
+        trace.events.push(match step {
+            sat::TraceStep::Decide {
+                level,
+                square,
+                queen,
+            } => Event::Decide {
+                r: square.map(|q| q.row),
+                c: square.map(|q| q.col),
+                queen,
+                level,
+            },
+            sat::TraceStep::Conflict { level } => Event::Conflict { level },
+            sat::TraceStep::Learn {
+                size,
+                lbd,
+                backjump,
+            } => Event::Learn {
+                size,
+                lbd,
+                backjump,
+            },
+            sat::TraceStep::Restart => Event::Restart,
+            sat::TraceStep::Solution(solution) => {
+                trace.solutions += 1;
+                solution_event(solution)
+            }
+        });
+    });
+    (end, engine.stats())
 }
 
 /// The event of a solution.
@@ -409,4 +458,25 @@ fn masks(n: u32, domains: &cp::Domains<'_>) -> Vec<u64> {
                 .fold(0u64, |mask, col| mask | 1 << col)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_replays_are_the_rows_marked_traceable() {
+        let replayed: Vec<methods::Method> = Method::ALL.iter().map(|m| m.method()).collect();
+        for &m in methods::Method::ALL {
+            assert_eq!(
+                replayed.contains(&m),
+                m.descriptor().traceable,
+                "{m}: a replay and the row's flag disagree"
+            );
+        }
+        assert_eq!(
+            Method::parse("local"),
+            Err("a replay shows backtrack, dlx, cp or sat, not 'local'".to_string())
+        );
+    }
 }

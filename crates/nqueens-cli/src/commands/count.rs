@@ -157,7 +157,9 @@ impl Count {
     /// Counts with the engine the method names and checks the total against the published one.
     fn with_engine(mut self, mut engine: Box<dyn Engine>) -> Result<Status> {
         let (problem, threads) = (&self.problem, self.threads);
-        if engine.name() == "backtrack" && !problem.is_completion() && problem.n() > counter::MAX_N
+        if engine.name() == Method::Backtrack.name()
+            && !problem.is_completion()
+            && problem.n() > counter::MAX_N
         {
             // Asked for by name: run it, but never silently.
             eprintln!(
@@ -179,7 +181,7 @@ impl Count {
         let counts = engine.count(problem, self.unique);
         if crate::interrupt::requested() {
             drop(self.progress.take());
-            let advice = if engine.name() == "counter" {
+            let advice = if engine.name() == Method::Counter.name() {
                 " (use --checkpoint FILE to make a count resumable)"
             } else {
                 ""

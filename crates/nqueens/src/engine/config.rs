@@ -30,7 +30,7 @@ impl Encoding {
 
     /// The largest board the engine takes with this encoding: beyond it the formula does not
     /// fit in memory (pairwise) or the variables in DIMACS's 31 bits (compact).
-    pub fn max_n(self) -> u32 {
+    pub const fn max_n(self) -> u32 {
         match self {
             Encoding::Pairwise => 600,
             Encoding::Compact => 15_000,

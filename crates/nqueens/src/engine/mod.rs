@@ -6,8 +6,9 @@
 //! only do some of the jobs, or only some n, say so in [`Engine::check`] before any work starts,
 //! so the CLI and `bench` can skip them with the reason.
 //!
-//! An engine names the jobs it can do ([`Engine::jobs`]) and the largest board it takes
-//! ([`Engine::max_n`]); the default [`Engine::check`] is derived from the two. An engine that
+//! An engine reads its method's row ([`Engine::descriptor`], a [`Descriptor`]) for the jobs it
+//! can do ([`Engine::jobs`]) and the largest board it takes ([`Engine::max_n`]); the default
+//! [`Engine::check`] is derived from the two. An engine that
 //! enumerates writes [`Engine::for_each`], and the other jobs have default implementations on
 //! top of it, which an engine overrides when it has a faster path (a counter that never builds
 //! solutions, say); an engine that cannot enumerate (the construction, local search, the
@@ -19,7 +20,8 @@
 //! [`EngineError::GaveUp`] for the other jobs.
 //!
 //! This is the ground floor every engine stands on: the trait and its answers, the [`Job`]s,
-//! the [`Config`] every method reads, and the engines' own error, [`EngineError`]. It depends
+//! the [`Config`] every method reads, each method's row ([`Descriptor`]), and the engines' own
+//! error, [`EngineError`]. It depends
 //! on the board alone, and the engines depend on it, never on the floors above them.
 
 use std::fmt;
@@ -38,6 +40,9 @@ mod job;
 pub use config::{Config, Encoding};
 pub use error::EngineError;
 pub use job::Job;
+
+pub mod descriptor;
+pub use descriptor::{CountPace, Descriptor};
 
 /// The answer to "find a solution".
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -187,21 +192,28 @@ pub type Visit<'a> = dyn FnMut(&Solution) -> ControlFlow<()> + 'a;
 
 /// An N-Queens engine. See the [module documentation](self).
 pub trait Engine: Send {
+    /// The row of the method this engine runs as: where the four answers below come from.
+    fn descriptor(&self) -> &'static Descriptor;
+
     /// The method's name as the CLI spells it (`backtrack`, `dlx`, ...).
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &'static str {
+        self.descriptor().name
+    }
 
     /// The jobs this engine can do at all (on boards it takes).
-    fn jobs(&self) -> &'static [Job];
+    fn jobs(&self) -> &'static [Job] {
+        self.descriptor().jobs
+    }
 
     /// The largest board this engine takes.
     fn max_n(&self) -> u32 {
-        u32::MAX
+        self.descriptor().max_n_or_any()
     }
 
-    /// Whether this engine honours blocked squares ([`Problem::blocked`]); the default,
-    /// false, makes [`check_standard`] refuse boards that have any.
+    /// Whether this engine honours blocked squares ([`Problem::blocked`]); when it does not,
+    /// [`check_standard`] refuses boards that have any.
     fn takes_blocks(&self) -> bool {
-        false
+        self.descriptor().takes_blocks
     }
 
     /// Whether this engine can do `job` on `problem`; the error says why not

@@ -32,7 +32,25 @@ use nqueens_support::{Budget, LimitReached};
 use crate::board::verify::verify_bytes;
 use crate::board::{Problem, Solution};
 use crate::engine::EngineError;
-use crate::engine::{Engine, Job, Limits, Outcome, Stats};
+use crate::engine::{Descriptor, Engine, Job, Limits, Outcome, Stats};
+
+/// The `construct` method's row.
+pub static DESCRIPTOR: Descriptor = Descriptor {
+    name: "construct",
+    about: || "explicit solution by n mod 6 in O(n), any n (one solution, no fixed queens)".into(),
+    max_n: None,
+    jobs: &[Job::Solve],
+    takes_blocks: false,
+    on_page: true,
+    traceable: false,
+    build: |_, _, config| {
+        Box::new(Construct {
+            limits: config.limits.clone(),
+            ..Construct::default()
+        })
+    },
+    count_pace: None,
+};
 
 /// The columns (0-based, row by row) of the explicit solution for `n`, or `None` for n = 2 and
 /// n = 3, which have no solution. n = 0 gives the empty placement.
@@ -151,12 +169,8 @@ pub struct Construct {
 }
 
 impl Engine for Construct {
-    fn name(&self) -> &'static str {
-        "construct"
-    }
-
-    fn jobs(&self) -> &'static [Job] {
-        &[Job::Solve]
+    fn descriptor(&self) -> &'static Descriptor {
+        &DESCRIPTOR
     }
 
     fn check(&self, job: Job, problem: &Problem) -> Result<(), EngineError> {

@@ -32,12 +32,38 @@ use cp::{Restarts, SearchConfig, Solver, Status, Strength, ValueOrder, Var, Vari
 
 use crate::board::{Problem, Solution};
 use crate::engine::EngineError;
+use crate::engine::descriptor::up_to;
 use crate::engine::{
-    self, Engine, Enumeration, Job, Limits, Outcome, Progress, ProgressSink, Stats, Visit,
+    self, Descriptor, Engine, Enumeration, Job, Limits, Outcome, Progress, ProgressSink, Stats,
+    Visit,
 };
 
 /// The largest board: n² bits of domains and up to 3n²/2 bits of trail (about 160 MB at 20,000).
 pub const MAX_N: u32 = 20_000;
+
+/// The `cp` method's row.
+pub static DESCRIPTOR: Descriptor = Descriptor {
+    name: "cp",
+    about: || {
+        format!(
+            "constraint programming: three all-different constraints, first-fail ({})",
+            up_to(MAX_N)
+        )
+    },
+    max_n: Some(MAX_N),
+    jobs: engine::ALL_JOBS,
+    takes_blocks: true,
+    on_page: true,
+    traceable: true,
+    build: |_, _, config| {
+        let mut engine = Cp::new();
+        engine.seed = config.seed;
+        engine.progress = config.progress.clone();
+        engine.limits = config.limits.clone();
+        Box::new(engine)
+    },
+    count_pace: None,
+};
 
 /// Failures allowed per unit of the Luby restart schedule (seeded solving only).
 const RESTART_SCALE: u64 = 100;
@@ -353,20 +379,8 @@ impl Cp {
 }
 
 impl Engine for Cp {
-    fn name(&self) -> &'static str {
-        "cp"
-    }
-
-    fn takes_blocks(&self) -> bool {
-        true
-    }
-
-    fn jobs(&self) -> &'static [Job] {
-        engine::ALL_JOBS
-    }
-
-    fn max_n(&self) -> u32 {
-        MAX_N
+    fn descriptor(&self) -> &'static Descriptor {
+        &DESCRIPTOR
     }
 
     fn for_each(

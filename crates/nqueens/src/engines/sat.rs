@@ -41,7 +41,44 @@ use sat::{ClauseCounter, ClauseSink, Header, Lit, Model, Solver, Var};
 
 use crate::board::{Problem, Queen, Solution};
 use crate::engine::EngineError;
-use crate::engine::{self, Engine, Enumeration, Job, LimitReached, Limits, Stats, Visit};
+use crate::engine::descriptor::up_to;
+use crate::engine::{
+    self, Descriptor, Engine, Enumeration, Job, LimitReached, Limits, Stats, Visit,
+};
+
+/// The largest board either encoding takes.
+pub const MAX_N: u32 = {
+    let (pairwise, compact) = (Encoding::Pairwise.max_n(), Encoding::Compact.max_n());
+    if pairwise > compact {
+        pairwise
+    } else {
+        compact
+    }
+};
+
+/// The `sat` method's row (its largest board: the larger of the two encodings' limits).
+pub static DESCRIPTOR: Descriptor = Descriptor {
+    name: "sat",
+    about: || {
+        format!(
+            "CNF solved by our CDCL SAT solver: the pairwise encoding ({}) or the compact \
+             sequential-counter encoding ({})",
+            up_to(Encoding::Pairwise.max_n()),
+            up_to(Encoding::Compact.max_n())
+        )
+    },
+    max_n: Some(MAX_N),
+    jobs: engine::ALL_JOBS,
+    takes_blocks: true,
+    on_page: true,
+    traceable: true,
+    build: |_, _, config| {
+        let mut engine = Sat::new(config.encoding, config.seed.unwrap_or(0));
+        engine.limits = config.limits.clone();
+        Box::new(engine)
+    },
+    count_pace: None,
+};
 
 pub use crate::engine::Encoding;
 
@@ -330,18 +367,11 @@ impl Sat {
 }
 
 impl Engine for Sat {
-    fn name(&self) -> &'static str {
-        "sat"
+    fn descriptor(&self) -> &'static Descriptor {
+        &DESCRIPTOR
     }
 
-    fn takes_blocks(&self) -> bool {
-        true
-    }
-
-    fn jobs(&self) -> &'static [Job] {
-        engine::ALL_JOBS
-    }
-
+    /// The limit of this engine's encoding (the row quotes the larger of the two).
     fn max_n(&self) -> u32 {
         self.encoding.max_n()
     }

@@ -16,7 +16,7 @@ use super::error::{CounterError, check_published};
 use super::records::{Books, CheckpointRecords};
 use super::shard::{Shard, ShardResult};
 use crate::board::Problem;
-use crate::engine::{Counts, Engine, EngineError, Job, Limits, ProgressSink, Stats};
+use crate::engine::{Counts, Descriptor, Engine, EngineError, Job, Limits, ProgressSink, Stats};
 use crate::engines::counter::drive::{self, Driven, Plan, Workers};
 use crate::engines::counter::ledger::Ledger;
 use crate::engines::counter::work::Work;
@@ -344,20 +344,12 @@ impl CountRun {
 }
 
 impl Engine for CountRun {
-    fn name(&self) -> &'static str {
-        self.counter.name()
-    }
-
-    fn jobs(&self) -> &'static [Job] {
-        self.counter.jobs()
+    fn descriptor(&self) -> &'static Descriptor {
+        self.counter.descriptor()
     }
 
     fn check(&self, job: Job, problem: &Problem) -> Result<(), EngineError> {
         self.counter.check(job, problem)
-    }
-
-    fn takes_blocks(&self) -> bool {
-        self.counter.takes_blocks()
     }
 
     /// By [`CountRun::run_problem`], with no checkpoint and no shard (on the device if one is

@@ -14,6 +14,8 @@
 mod pictures;
 mod solve;
 
+use std::sync::LazyLock;
+
 use nqueens::formats::{partial, read};
 use nqueens::trace;
 use nqueens::{Config, Job, Method, Problem, Queen};
@@ -38,19 +40,18 @@ pub const REPLAY_MAX_N: u32 = 16;
 /// The node budget of one replay: beyond it the search is cut short (and says so).
 pub const REPLAY_NODES: u64 = 50_000;
 
-/// The methods the page offers, in the order of its picker (`auto` first, the default):
-/// every method of the library that finds solutions (the counter only counts whole boards,
-/// with threads the browser does not have).
-pub const METHODS: &[Method] = &[
-    Method::Auto,
-    Method::Backtrack,
-    Method::Dlx,
-    Method::DlxGadgets,
-    Method::Sat,
-    Method::Cp,
-    Method::Construct,
-    Method::Local,
-];
+/// The methods the page offers, in the order of its picker (`auto` first, the default): the
+/// rows of the library's table that say so ([`Descriptor::on_page`]): every method that finds
+/// solutions (the counter only counts whole boards, with threads the browser does not have).
+///
+/// [`Descriptor::on_page`]: nqueens::engine::Descriptor::on_page
+pub static METHODS: LazyLock<Vec<Method>> = LazyLock::new(|| {
+    Method::ALL
+        .iter()
+        .copied()
+        .filter(|m| m.descriptor().on_page)
+        .collect()
+});
 
 /// One request from the page.
 #[derive(Debug, Deserialize)]

@@ -23,7 +23,7 @@ fn columns(answer: &Value) -> Vec<u32> {
 #[test]
 fn every_method_completes_a_board_and_keeps_the_fixed_queen() {
     let problem = Problem::with_fixed(8, [Queen::new(0, 0)]).unwrap();
-    for method in METHODS {
+    for method in METHODS.iter() {
         let answer = call(
             json!({"op": "solve", "n": 8, "fix": [[1, 1]], "method": method.name(), "seed": 3}),
         );
@@ -139,7 +139,7 @@ fn blocked_squares_are_counted_solved_and_replayed_as_the_oracle_says() {
     assert_eq!(check["blocked"], 4, "{check}");
 
     let mut refused = Vec::new();
-    for method in METHODS {
+    for method in METHODS.iter() {
         let answer = call(
             json!({"op": "solve", "n": 8, "fix": [], "block": BLOCKED, "method": method.name(), "seed": 3}),
         );

@@ -92,6 +92,7 @@
 //! this crate's own.
 
 pub(crate) mod attacks;
+mod descriptor;
 
 pub(crate) mod drive;
 pub mod estimate;
@@ -110,10 +111,11 @@ pub(crate) mod work;
 use std::collections::HashMap;
 
 use crate::board::Problem;
-use crate::engine::{Counts, Engine, EngineError, Job, Limits, ProgressSink, Stats};
+use crate::engine::{Counts, Descriptor, Engine, EngineError, Job, Limits, ProgressSink, Stats};
 use drive::{NoRecords, Plan, Workers};
 use work::Work;
 
+pub use descriptor::{BACKTRACK_NODES_PER_SECOND, DESCRIPTOR};
 pub use kernel::TaskResult;
 pub use masked::BoardMark;
 pub use pieces::{BadPosition, Partial, TaskEnd};
@@ -173,12 +175,8 @@ impl Counter {
 }
 
 impl Engine for Counter {
-    fn name(&self) -> &'static str {
-        "counter"
-    }
-
-    fn jobs(&self) -> &'static [Job] {
-        &[Job::Count, Job::CountUnique]
+    fn descriptor(&self) -> &'static Descriptor {
+        &DESCRIPTOR
     }
 
     fn check(&self, job: Job, problem: &Problem) -> Result<(), EngineError> {
@@ -198,10 +196,6 @@ impl Engine for Counter {
             }
         }
         crate::engine::check_size(self.name(), problem, MAX_N)
-    }
-
-    fn takes_blocks(&self) -> bool {
-        true
     }
 
     /// The whole board by symmetry classes; a board with fixed queens or blocked squares under

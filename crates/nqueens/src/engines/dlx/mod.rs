@@ -71,10 +71,53 @@ use bitboard::BoardSearch;
 
 use crate::board::{Problem, Queen, Solution};
 use crate::engine::EngineError;
-use crate::engine::{self, Counts, Engine, Enumeration, Job, Limits, Outcome, Stats, Visit};
+use crate::engine::descriptor::up_to;
+use crate::engine::{
+    self, Counts, Descriptor, Engine, Enumeration, Job, Limits, Outcome, Stats, Visit,
+};
 
 /// The largest board the exact cover methods build (their matrices grow as n²).
 pub const MAX_N: u32 = 1000;
+
+/// The `dlx` method's row: diagonals as secondary items ([`Encoding::Secondary`]).
+pub static DESCRIPTOR: Descriptor = Descriptor {
+    name: "dlx",
+    about: || {
+        format!(
+            "exact cover with dancing links, diagonals as secondary items ({})",
+            up_to(MAX_N)
+        )
+    },
+    max_n: Some(MAX_N),
+    jobs: engine::ALL_JOBS,
+    takes_blocks: true,
+    on_page: true,
+    traceable: true,
+    build: |_, _, config| build(Encoding::Secondary, config),
+    count_pace: None,
+};
+
+/// The `dlx-gadgets` method's row: every item primary ([`Encoding::Gadgets`]).
+pub static GADGETS: Descriptor = Descriptor {
+    name: "dlx-gadgets",
+    about: || {
+        format!(
+            "exact cover, every item primary plus one gadget option per diagonal; slow to a \
+             first solution beyond n ≈ 20 ({})",
+            up_to(MAX_N)
+        )
+    },
+    traceable: false,
+    build: |_, _, config| build(Encoding::Gadgets, config),
+    ..DESCRIPTOR
+};
+
+/// The engine of either row, with the seed and limits of `config`.
+fn build(encoding: Encoding, config: &engine::Config) -> Box<dyn Engine> {
+    let mut engine = Dlx::new(encoding, config.seed);
+    engine.limits = config.limits.clone();
+    Box::new(engine)
+}
 
 /// The seed [`Dlx::solve`] uses when none is configured, so runs repeat.
 pub const DEFAULT_SEED: u64 = 0x005E_ED0F_D1A6;
@@ -505,23 +548,11 @@ impl Dlx {
 }
 
 impl Engine for Dlx {
-    fn takes_blocks(&self) -> bool {
-        true
-    }
-
-    fn name(&self) -> &'static str {
+    fn descriptor(&self) -> &'static Descriptor {
         match self.encoding {
-            Encoding::Secondary => "dlx",
-            Encoding::Gadgets => "dlx-gadgets",
+            Encoding::Secondary => &DESCRIPTOR,
+            Encoding::Gadgets => &GADGETS,
         }
-    }
-
-    fn jobs(&self) -> &'static [Job] {
-        engine::ALL_JOBS
-    }
-
-    fn max_n(&self) -> u32 {
-        MAX_N
     }
 
     fn for_each(
