@@ -7,6 +7,7 @@ use thiserror::Error;
 
 use crate::board::ProblemError;
 use crate::engine::EngineError;
+use crate::methods::UnknownMethod;
 
 /// Everything that can go wrong in this crate, short of a bug.
 #[derive(Debug, Error)]
@@ -82,13 +83,6 @@ impl Error {
         self.engine().and_then(EngineError::gave_up)
     }
 }
-
-/// The error of parsing a method name (here until the long runs leave the engines: the
-/// counter's run still returns this crate's error, and the registry of methods stands on the
-/// counter).
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("unknown method '{0}'")]
-pub struct UnknownMethod(pub String);
 
 #[cfg(test)]
 mod tests {

@@ -7,6 +7,10 @@
 //! A parent's own children, named by relative paths (`mod child; pub use child::X;`), are
 //! its parts rather than its dependencies and are not followed; a child naming its parent
 //! through `super::` is.
+//!
+//! The library and the CLI also name their floors, bottom first ([`NQUEENS_FLOORS`],
+//! [`CLI_FLOORS`]): every top-level module stands on one, and no module names one on a higher
+//! floor, so the design the crate's doc describes is the one its imports have.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -14,7 +18,7 @@ use std::path::{Path, PathBuf};
 type Module = Vec<String>;
 
 /// The modules under `src` and their files: `lib.rs`/`main.rs` is the root (no segments),
-/// `a.rs` and `a/mod.rs` are `a`, `a/b.rs` is `a::b`.
+/// `a.rs` and `a/mod.rs` are `a`, `a/b.rs` is `a::b`; test modules (`tests.rs`) are left out.
 fn modules(src: &Path) -> BTreeMap<Module, PathBuf> {
     let mut found = BTreeMap::new();
     let mut stack = vec![src.to_path_buf()];
@@ -38,6 +42,11 @@ fn modules(src: &Path) -> BTreeMap<Module, PathBuf> {
                 Some("lib" | "main" | "mod")
             ) {
                 segments.pop();
+            }
+            // A `tests.rs` file is a `#[cfg(test)] mod tests` block kept apart: left out, as
+            // the blocks inside a file are.
+            if segments.last().is_some_and(|s| s == "tests") {
+                continue;
             }
             found.insert(segments, path);
         }
@@ -277,6 +286,101 @@ fn source_folders() -> Vec<String> {
     folders
 }
 
+/// The floors of `crates/nqueens/src`, bottom first: the top-level modules on each (`""` is the
+/// crate root).
+const NQUEENS_FLOORS: &[&[&str]] = &[
+    &["board"],
+    &["formats"],
+    &["engine"],
+    &["engines"],
+    &["instances"],
+    &["runs"],
+    &["methods"],
+    &["trace"],
+    &["error", ""],
+];
+
+/// The floors of `crates/nqueens-cli/src`, bottom first.
+const CLI_FLOORS: &[&[&str]] = &[
+    &["progress", "interrupt", "status"],
+    &["gpu", "output"],
+    &["args"],
+    &["commands"],
+    &[""],
+];
+
+/// Every import of the crate at `src` that runs from a floor to a higher one, as
+/// `from → to`; a top-level module on no floor is reported too.
+fn imports_back_up(src: &Path, floors: &[&[&str]]) -> Vec<String> {
+    let modules = modules(src);
+    let floor = |module: &Module| {
+        let top = module.first().map_or("", String::as_str);
+        floors.iter().position(|f| f.contains(&top))
+    };
+    let mut found = Vec::new();
+    for (module, file) in &modules {
+        let Some(from) = floor(module) else {
+            found.push(format!("{} stands on no floor", module.join("::")));
+            continue;
+        };
+        for path in named_paths(&code(file), module) {
+            let Some(target) = owner(&path, &modules) else {
+                continue;
+            };
+            if floor(target).is_some_and(|to| to > from) {
+                found.push(format!("{} → {}", module.join("::"), path.join("::")));
+            }
+        }
+    }
+    found.sort();
+    found.dedup();
+    found
+}
+
+#[test]
+fn no_import_runs_back_up() {
+    let mut found = Vec::new();
+    for (folder, floors) in [
+        ("crates/nqueens/src", NQUEENS_FLOORS),
+        ("crates/nqueens-cli/src", CLI_FLOORS),
+    ] {
+        for import in imports_back_up(&workspace().join(folder), floors) {
+            found.push(format!("{folder}: {import}"));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "imports from a lower floor to a higher one (move what the lower needs below it):\n{}",
+        found.join("\n")
+    );
+}
+
+/// Writes `text` to the file `name` under `src`, making its folders.
+fn write_source(src: &Path, name: &str, text: &str) {
+    let path = src.join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// The floor check finds an import up, through `super` too, and none down.
+#[test]
+fn the_floor_check_sees_imports_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path();
+    let write = |name: &str, text: &str| write_source(src, name, text);
+    write("lib.rs", "mod low;\nmod high;\n");
+    write("low/mod.rs", "mod part;\nuse crate::high::Thing;\n");
+    write("low/part.rs", "use super::Other;\n");
+    write("high.rs", "use crate::low::part::X;\n");
+    let floors: &[&[&str]] = &[&["low"], &["high"], &[""]];
+    assert_eq!(imports_back_up(src, floors), ["low → high::Thing"]);
+    write("odd.rs", "");
+    assert_eq!(
+        imports_back_up(src, floors),
+        ["low → high::Thing", "odd stands on no floor"]
+    );
+}
+
 #[test]
 fn no_module_reaches_itself() {
     let mut found = Vec::new();
@@ -298,11 +402,7 @@ fn no_module_reaches_itself() {
 fn the_checker_sees_circles_through_every_kind_of_name() {
     let dir = tempfile::tempdir().unwrap();
     let src = dir.path();
-    let write = |name: &str, text: &str| {
-        let path = src.join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
+    let write = |name: &str, text: &str| write_source(src, name, text);
     write("lib.rs", "mod a;\nmod b;\nmod c;\nmod d;\n");
     write("a.rs", "use crate::{b::Thing, c};\n");
     write("b.rs", "fn f() { crate::a::g(); }\n");

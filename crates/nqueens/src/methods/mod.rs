@@ -121,7 +121,10 @@ impl fmt::Display for Method {
     }
 }
 
-pub use crate::error::UnknownMethod;
+/// The error of parsing a method name.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown method '{0}'")]
+pub struct UnknownMethod(pub String);
 
 impl FromStr for Method {
     type Err = UnknownMethod;
