@@ -198,20 +198,7 @@ impl Count {
         if self.unique {
             self.method.report_symmetries(problem);
         }
-        if !problem.is_completion() {
-            let cause = format!(
-                "a bug in the {} method or a hardware fault (memory, CPU) is the likely cause",
-                engine.name()
-            );
-            runs::check_published(
-                "the count",
-                problem.n(),
-                counts.total,
-                counts.unique,
-                &cause,
-            )
-            .map_err(wrong_total_fails)?;
-        }
+        runs::check_count(problem, &counts, engine.name()).map_err(wrong_total_fails)?;
         let shown = if self.unique {
             counts.unique.ok_or_else(|| {
                 anyhow!(

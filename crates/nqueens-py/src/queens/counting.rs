@@ -58,6 +58,7 @@ pub fn count(
     // `config.limits`, so an interrupted count ends promptly on its worker thread too.
     let work = move || -> Result<u128, Failure> {
         let counts = engine.count(&problem, unique).map_err(Failure::value)?;
+        runs::check_count(&problem, &counts, engine.name()).map_err(Failure::value)?;
         Ok(if unique {
             counts.unique.unwrap_or(0)
         } else {

@@ -6,7 +6,8 @@
 use std::path::PathBuf;
 
 use super::part::Shard;
-use crate::engine::EngineError;
+use crate::board::Problem;
+use crate::engine::{Counts, EngineError};
 use crate::engines::counter::ledger::Overflow;
 use crate::engines::counter::pieces::BadPosition;
 use crate::engines::counter::tasks::TaskId;
@@ -169,4 +170,62 @@ pub fn check_published(
         unique,
         cause: cause.to_string(),
     })
+}
+
+/// Checks a method's plain count of `problem` (no run, no file) against the published table,
+/// when the board is the whole plain one: what every front end does after an engine's count,
+/// so that a wrong total from any method is a [`CounterError::WrongTotal`] naming `method`.
+pub fn check_count(problem: &Problem, counts: &Counts, method: &str) -> Result<(), CounterError> {
+    if problem.is_completion() {
+        return Ok(());
+    }
+    let cause = format!(
+        "a bug in the {method} method or a hardware fault (memory, CPU) is the likely cause"
+    );
+    check_published(
+        "the count",
+        problem.n(),
+        counts.total,
+        counts.unique,
+        &cause,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Queen;
+
+    /// A plain count that differs from the published one is refused, naming the method; a
+    /// right one, a board with blocked squares, and a board beyond the table pass.
+    #[test]
+    fn a_plain_count_is_held_to_the_published_one() {
+        let counts = |total, unique| Counts { total, unique };
+        let eight = Problem::new(8).unwrap();
+        let wrong = check_count(&eight, &counts(91, None), "sat").unwrap_err();
+        assert!(matches!(
+            wrong,
+            CounterError::WrongTotal {
+                n: 8,
+                total: 91,
+                ..
+            }
+        ));
+        let text = wrong.to_string();
+        assert!(
+            text.contains("came out as 91") && text.contains("the sat method"),
+            "{text}"
+        );
+        let unique = check_count(&eight, &counts(92, Some(11)), "counter").unwrap_err();
+        assert!(
+            unique.to_string().contains("92 (11 up to symmetry)"),
+            "{unique}"
+        );
+        check_count(&eight, &counts(92, Some(12)), "counter").unwrap();
+        check_count(&eight, &counts(92, None), "dlx").unwrap();
+        let blocked = Problem::with_blocks(8, [], [Queen::new(0, 0)]).unwrap();
+        check_count(&blocked, &counts(1, None), "dlx").unwrap();
+        let beyond = Problem::new(28).unwrap();
+        check_count(&beyond, &counts(1, None), "counter").unwrap();
+    }
 }

@@ -45,6 +45,6 @@ mod tests;
 pub use checkpoint::Checkpoint;
 pub use device::{DEVICE_BATCH_TIME, Device, DeviceError, SharedDevice};
 pub use distributed::{SplitList, TaskCounter};
-pub use error::{CounterError, check_published};
+pub use error::{CounterError, check_count, check_published};
 pub use job::{CountRun, Report, RunOptions, Saved};
 pub use shard::{Merged, Shard, ShardResult};

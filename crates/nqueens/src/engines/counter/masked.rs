@@ -1,6 +1,7 @@
 //! The counter on boards with fixed queens or blocked squares: the same counting loops, under
-//! per-row masks of the allowed squares, with no symmetry rules, and the same runs
-//! ([`super::Counter::run_problem`]): threads, pieces, checkpoints.
+//! per-row masks of the allowed squares, with no symmetry rules, and the same drive (threads,
+//! pieces; module `drive`), so a long run (`crate::runs`) checkpoints it as it does the whole
+//! board.
 //!
 //! # The invariant
 //!
