@@ -23,9 +23,11 @@ pub struct CompletionsArgs {
 }
 
 /// Writes the script for `command` (the whole command-line definition, from `main`) to
-/// standard output.
+/// standard output: made in memory first, since the generator panics on a write error, then
+/// written as `man` writes its page ("cannot write standard output: ...", exit 2).
 pub fn run(args: CompletionsArgs, mut command: clap::Command) -> Result<Status> {
-    let mut out = std::io::stdout().lock();
-    clap_complete::generate(args.shell, &mut command, "nqueens", &mut out);
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut command, "nqueens", &mut script);
+    crate::output::write_file("-".as_ref(), &script)?;
     Ok(Status::Success)
 }

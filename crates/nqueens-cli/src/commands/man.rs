@@ -1,8 +1,6 @@
 //! `nqueens man`: the manual page, generated from the same definitions that parse the command
 //! line, so the page and `--help` say the same.
 
-use std::io::Write;
-
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
@@ -22,7 +20,7 @@ pub struct ManArgs {
 }
 
 /// Writes the page of `root` (the whole command-line definition, from `main`), or of one of
-/// its commands, to standard output.
+/// its commands, to standard output ("cannot write standard output: ..." when it cannot).
 pub fn run(args: ManArgs, root: clap::Command) -> Result<Status> {
     let page = match &args.command {
         None => root,
@@ -44,6 +42,6 @@ pub fn run(args: ManArgs, root: clap::Command) -> Result<Status> {
     clap_mangen::Man::new(page)
         .render(&mut roff)
         .context("rendering the manual page")?;
-    std::io::stdout().lock().write_all(&roff)?;
+    crate::output::write_file("-".as_ref(), &roff)?;
     Ok(Status::Success)
 }

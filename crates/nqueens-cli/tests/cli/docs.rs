@@ -98,3 +98,26 @@ fn misspelt_commands_and_flags_get_a_suggestion() {
     );
     assert_usage_error(&["count", "8", "--uniqe"], "did you mean '--unique'?");
 }
+
+/// A full disk or a closed file ends both generators with the same one-line error, never a
+/// panic (the completion generator used to panic, exit 101).
+#[test]
+fn completions_and_man_say_they_cannot_write_standard_output() {
+    for args in [
+        &["completions", "bash"][..],
+        &["man"],
+        &["completions", "zsh"],
+    ] {
+        let output = StdCommand::new(env!("CARGO_BIN_EXE_nqueens"))
+            .args(args)
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(
+            stderr, "error: cannot write standard output: No space left on device (os error 28)\n",
+            "{args:?}"
+        );
+    }
+}
