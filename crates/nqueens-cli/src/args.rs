@@ -340,11 +340,8 @@ impl OutputArgs {
         }
         format.check_size(n).map_err(|too_large| {
             anyhow::anyhow!(
-                "the {} format draws all n² squares and is limited to n ≤ {}; for n = {} use \
-                 --format permutation, coords or json",
-                too_large.format,
-                nqueens::formats::render::GRID_LIMIT,
-                too_large.n
+                "{} use --format permutation, coords or json",
+                too_large.limit()
             )
         })?;
         Ok(format)

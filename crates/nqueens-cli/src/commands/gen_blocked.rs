@@ -84,7 +84,9 @@ pub fn run(args: GenBlockedArgs) -> Result<Status> {
             } else {
                 Format::Ascii
             };
-            format.check_size(args.n)?;
+            format.check_size(args.n).map_err(|too_large| {
+                anyhow::anyhow!("{} use --format fix-file (the default)", too_large.limit())
+            })?;
             render::draw_problem(format, &problem)
         }
     };

@@ -277,8 +277,12 @@ fn gen_blocked_draws_its_board_and_warns_of_dead_rows() {
     assert_eq!(naive::count(&problem), 0);
     assert_usage_error(
         &["gen-blocked", "1001", "--blocks", "1", "-f", "ascii"],
-        "limited to n ≤ 1000",
+        "the ascii format draws all n² squares and is limited to n ≤ 1000; for n = 1001 use \
+         --format fix-file (the default)",
     );
+    // The advice names only formats gen-blocked takes.
+    let (_, _, stderr) = run(&["gen-blocked", "1001", "--blocks", "1", "-f", "unicode"]);
+    assert!(!stderr.contains("permutation"), "{stderr}");
 }
 
 /// The formats with no mark for a blocked square say in `--help` that they drop them; the

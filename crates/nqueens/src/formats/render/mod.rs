@@ -164,6 +164,17 @@ pub struct GridTooLarge {
     pub n: u32,
 }
 
+impl GridTooLarge {
+    /// The refusal without its advice, for a caller whose own formats (or flags) differ:
+    /// "the ascii format draws all n² squares and is limited to n ≤ 1000; for n = 1001".
+    pub fn limit(&self) -> String {
+        let (format, n) = (self.format, self.n);
+        format!(
+            "the {format} format draws all n² squares and is limited to n ≤ {GRID_LIMIT}; for n = {n}"
+        )
+    }
+}
+
 /// The error of parsing a format name.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("unknown format '{0}'")]
