@@ -70,6 +70,30 @@ fn every_format_with_a_board_reads_back_through_fix_file_and_verify() {
     }
 }
 
+/// SVG is the one format written and not read: a picture given back says so and names the
+/// formats that read back, wherever a board or a solution file is read.
+#[test]
+fn an_svg_picture_is_refused_with_the_formats_that_read_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_temp(&dir, "board.svg", &solved("svg"));
+    let said = "line 1, column 1: this is an SVG picture, which is written to be looked at and \
+                is not read back: write the board in the coords, json, unicode or ascii format \
+                to read it";
+    let (code, _, err) = run(&["verify", &path]);
+    assert_eq!(
+        (code, err),
+        (2, format!("error: {path}:1:1: {}\n", &said[18..]))
+    );
+    assert_usage_error(&["solve", "--fix-file", &path], &format!("{path}: {said}"));
+    let xml = format!("<?xml version=\"1.0\"?>\n{}", solved("svg"));
+    let (code, _, err) = run_with(&["verify", "-"], &xml);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("standard input:1:1: this is an SVG picture"),
+        "{err}"
+    );
+}
+
 #[test]
 fn verify_holds_a_solution_to_the_blocked_squares_its_own_line_records() {
     // 2 4 1 3 puts a queen on 1:2: a record that blocks 1:2 is a wrong claim (exit 1).

@@ -5,7 +5,7 @@ use nqueens_support::{Position, strip_bom};
 use thiserror::Error;
 
 use super::drawn::DrawnReader;
-use super::{Notation, first_line, notation};
+use super::{Notation, first_line, notation, svg_refused};
 use crate::board::Queen;
 use crate::formats::csplib;
 use crate::formats::jsonl::JsonReader;
@@ -79,6 +79,13 @@ impl From<ReadError> for BoardError {
 pub fn board(text: &str, options: Options) -> Result<PartialBoard, BoardError> {
     let text = strip_bom(text);
     let notation = notation(text);
+    if let Some((line, message)) = first_line(text).and_then(|(i, l)| Some((i, svg_refused(l)?))) {
+        let (line, column) = (line as u64 + 1, 1);
+        return Err(BoardError {
+            position: Position { line, column },
+            message,
+        });
+    }
     if options.diagonals.is_some() && notation != Notation::Instance {
         let line = first_line(text).map_or(0, |(i, _)| i);
         return Err(BoardError {

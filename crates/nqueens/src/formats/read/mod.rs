@@ -27,7 +27,8 @@
 //!   memory, only its solution.
 //!
 //! Every error carries a 1-based line and column in characters and names the character it
-//! met, not a byte (`unexpected '♕'`). Costs: linear in the text; [`notation`] looks at the
+//! met, not a byte (`unexpected '♕'`). An SVG picture is refused with a message saying so
+//! (it is written, never read back). Costs: linear in the text; [`notation`] looks at the
 //! first significant line only (at most [`PEEK_BYTES`] of it when streaming).
 //!
 //! ```
@@ -111,6 +112,18 @@ fn first_line(text: &str) -> Option<(usize, &str)> {
     text.lines().enumerate().find(|(_, l)| {
         let l = l.trim();
         !l.is_empty() && !l.starts_with('#')
+    })
+}
+
+/// What reading an SVG picture (`<svg ...` or `<?xml ...`, its first significant line) says:
+/// SVG is written to be looked at and never read back, so the message names the formats that
+/// are. `None` for any other line.
+fn svg_refused(line: &str) -> Option<String> {
+    let line = line.trim_start();
+    (line.starts_with("<svg") || line.starts_with("<?xml")).then(|| {
+        "this is an SVG picture, which is written to be looked at and is not read back: write \
+         the board in the coords, json, unicode or ascii format to read it"
+            .to_string()
     })
 }
 
@@ -272,6 +285,31 @@ mod tests {
                 assert_eq!(answers[1].fixed, fixed, "{format}");
             }
         }
+    }
+
+    /// SVG, the one format written and not read, is refused by both readers with a message
+    /// that says so, at its first significant line.
+    #[test]
+    fn an_svg_picture_is_refused_as_written_only() {
+        let (problem, solution) = example();
+        let style = crate::formats::render::SvgStyle::default();
+        let svg = crate::formats::render::svg(&problem, &[solution], &style);
+        let text = format!("\n{svg}");
+        let err = board(&text, Options::default()).unwrap_err().to_string();
+        assert!(
+            err.starts_with("line 2, column 1: this is an SVG picture"),
+            "{err}"
+        );
+        assert!(
+            err.contains("coords, json, unicode or ascii format"),
+            "{err}"
+        );
+        let err = Solutions::new(text.as_bytes()).next_answer().unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("line 2, column 1: this is an SVG picture"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -4,10 +4,10 @@
 
 use std::io::{self, BufRead, Read as _};
 
-use nqueens_support::strip_bom;
+use nqueens_support::{Position, strip_bom};
 
 use super::drawn::{DrawnBoard, DrawnReader};
-use super::{Answer, Notation, classify};
+use super::{Answer, Notation, classify, svg_refused};
 use crate::board::Solution;
 use crate::formats::jsonl::JsonReader;
 use crate::formats::solutions::{ReadError, SolutionReader};
@@ -58,7 +58,7 @@ impl<R: BufRead> Solutions<R> {
             let State::Unread(input) = std::mem::replace(&mut self.state, State::Gone) else {
                 unreachable!("matched above")
             };
-            self.state = peek(input)?;
+            self.state = peek(input)??;
         }
         Ok(match &self.state {
             State::Lines(_, notation) => *notation,
@@ -91,8 +91,9 @@ impl<R: BufRead> Solutions<R> {
 }
 
 /// Reads up to the first significant line (at most [`PEEK_BYTES`] of it), tells its notation
-/// and hands the input, with those bytes put back, to the reader of that notation.
-fn peek<R: BufRead>(mut input: R) -> io::Result<State<R>> {
+/// and hands the input, with those bytes put back, to the reader of that notation; an SVG
+/// picture is refused there (the inner error).
+fn peek<R: BufRead>(mut input: R) -> io::Result<Result<State<R>, ReadError>> {
     let mut seen = Vec::new();
     let mut line_start = 0;
     let mut significant: Option<usize> = None;
@@ -120,6 +121,13 @@ fn peek<R: BufRead>(mut input: R) -> io::Result<State<R>> {
             None => significant = Some(line_start),
         }
     }
+    let first = significant.map(|start| String::from_utf8_lossy(&seen[start..]).into_owned());
+    if let Some(reason) = first.as_deref().and_then(svg_refused) {
+        let start = significant.unwrap_or_default();
+        let line = seen[..start].iter().filter(|&&b| b == b'\n').count() as u64 + 1;
+        let position = Position { line, column: 1 };
+        return Ok(Err(ReadError::Syntax { position, reason }));
+    }
     let notation = significant.map_or(Notation::Permutation, |start| {
         let line = String::from_utf8_lossy(&seen[start..]);
         // A line of one number is a one-queen solution here; a line in no notation gets the
@@ -130,9 +138,9 @@ fn peek<R: BufRead>(mut input: R) -> io::Result<State<R>> {
         }
     });
     let rest = io::Cursor::new(seen).chain(input);
-    Ok(match notation {
+    Ok(Ok(match notation {
         Notation::Json => State::Json(JsonReader::new(rest)),
         Notation::Drawn => State::Drawn(DrawnReader::new(rest)),
         other => State::Lines(SolutionReader::new(rest), other),
-    })
+    }))
 }
