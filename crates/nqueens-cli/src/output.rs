@@ -23,7 +23,8 @@
 //!   handler deletes them before the process dies; a file-size limit (`ulimit -f`), whose
 //!   SIGXFSZ is ignored so that the write fails with a message instead ([`ignore_file_size_signal`]).
 //!   What SIGKILL or a power cut leaves is deleted by the next run that writes beside it:
-//!   [`open`] removes the `.NAME.PID.partial` files of processes that no longer exist.
+//!   [`open`] removes the `.NAME.PID.partial` files (any NAME) of processes that no longer
+//!   exist from the folder it writes to.
 //! - Every input reader checks the stop flag before each read and, on a pipe or a terminal,
 //!   waits for data in slices of [`POLL_MS`], so Ctrl-C ends `verify -` at once even while the
 //!   other end of its pipe is idle (exit 130).
@@ -477,33 +478,34 @@ fn temp_name(file_name: &OsStr, pid: u32) -> PathBuf {
     PathBuf::from(OsStr::from_bytes(&name))
 }
 
-/// Deletes the temporary files that processes no longer running left beside the output
-/// `file_name` in `dir` (killed by SIGKILL, a crash, a power cut): `.NAME.PID.partial` files,
-/// regular files only, whose PID names no process. A PID that names one (perhaps another
-/// program that reused the number) keeps its file.
+/// Deletes the temporary files that processes no longer running left in `dir`, where this run
+/// writes `file_name` (killed by SIGKILL, a crash, a power cut): `.NAME.PID.partial` files of
+/// any NAME, regular files only, whose PID names no process. A PID that names one (perhaps
+/// another program that reused the number) keeps its file; this process's own number marks a
+/// stale file only for `file_name`, which it has not created yet (another may be its own).
 fn remove_stale_temporaries(dir: &Path, file_name: &OsStr) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
-    let mut prefix = b".".to_vec();
-    prefix.extend_from_slice(file_name.as_bytes());
-    prefix.push(b'.');
     for entry in entries.flatten() {
         let entry_name = entry.file_name();
-        let Some(pid) = entry_name
+        let Some((name, pid)) = entry_name
             .as_bytes()
-            .strip_prefix(prefix.as_slice())
+            .strip_prefix(b".")
             .and_then(|rest| rest.strip_suffix(b".partial"))
-            .and_then(|pid| std::str::from_utf8(pid).ok())
-            .filter(|pid| pid.bytes().all(|b| b.is_ascii_digit()))
-            .and_then(|pid| pid.parse::<libc::pid_t>().ok())
-            .filter(|&pid| pid > 0)
+            .and_then(|rest| Some(rest.split_at(rest.iter().rposition(|&b| b == b'.')?)))
+            .map(|(name, dot_pid)| (name, &dot_pid[1..]))
+            .filter(|(name, pid)| !name.is_empty() && pid.iter().all(u8::is_ascii_digit))
+            .and_then(|(name, pid)| Some((name, std::str::from_utf8(pid).ok()?.parse().ok()?)))
+            .filter(|&(_, pid): &(&[u8], libc::pid_t)| pid > 0)
         else {
             continue;
         };
-        // This process's own number: left by an earlier process of that number (this one
-        // writes each target once and has not created its file yet).
-        let stale = pid as u32 == std::process::id() || !process_exists(pid);
+        let stale = if pid as u32 == std::process::id() {
+            name == file_name.as_bytes()
+        } else {
+            !process_exists(pid)
+        };
         if stale && entry.file_type().is_ok_and(|t| t.is_file()) {
             let _ = fs::remove_file(entry.path());
         }

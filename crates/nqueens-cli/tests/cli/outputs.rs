@@ -425,16 +425,51 @@ fn the_temporary_file_of_a_killed_run_is_deleted_by_the_next_run() {
     child.kill().unwrap();
     child.wait().unwrap();
     assert_eq!(partials(dir.path()), vec![temp.clone()]);
-    // A file of a live process (this one) and a name of another pattern are kept.
+    // A file of a live process (this one, or process 1), a name of another pattern and a
+    // directory are kept; a dead process's file of another name goes too.
     let live = format!(".big.cnf.{}.partial", std::process::id());
-    fs::write(dir.path().join(&live), "").unwrap();
-    fs::write(dir.path().join(".other.cnf.1.partial"), "").unwrap();
+    let kept = [
+        live.as_str(),
+        ".other.cnf.1.partial",
+        ".notes.x.partial",
+        ".d.999999999.partial",
+    ];
+    for name in &kept[..3] {
+        fs::write(dir.path().join(name), "").unwrap();
+    }
+    fs::create_dir(dir.path().join(kept[3])).unwrap();
+    fs::write(dir.path().join(".old.txt.999999999.partial"), "").unwrap();
     let (code, _, stderr) = run(&["cnf", "4", "-o", &out]);
     assert_eq!(code, 0, "{stderr}");
     let mut left = partials(dir.path());
     left.sort();
-    assert_eq!(left, vec![live, ".other.cnf.1.partial".to_string()]);
+    let mut expected = kept.map(str::to_string).to_vec();
+    expected.sort();
+    assert_eq!(left, expected);
     assert!(fs::read_to_string(&out).unwrap().contains("p cnf 16 "));
+}
+
+/// The next run writing anything in the folder deletes a killed writer's temporary file, not
+/// only the next run writing the same file.
+#[test]
+fn a_run_writing_another_file_beside_deletes_a_killed_writers_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.txt").display().to_string();
+    let mut child = start(&["cnf", "300", "-o", &big]);
+    let start_time = Instant::now();
+    let temp = format!(".big.txt.{}.partial", child.id());
+    while !dir.path().join(&temp).exists() {
+        assert!(start_time.elapsed() < Duration::from_secs(60), "no {temp}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(partials(dir.path()), vec![temp]);
+    let small = dir.path().join("small.txt").display().to_string();
+    let (code, _, stderr) = run(&["solve", "8", "-o", &small]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(partials(dir.path()), Vec::<String>::new());
+    assert!(!dir.path().join("big.txt").exists());
 }
 
 // --- Inputs: `-` everywhere, bounded, and stopped by Ctrl-C ---------------------------------
