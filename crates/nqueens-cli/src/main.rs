@@ -97,8 +97,8 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(err) => return report_usage_error(err),
     };
-    // Commands that search, or wait for input (`verify -` on an idle pipe), take Ctrl-C as a
-    // stop request; the others do from the moment they create an output file (`output`).
+    // Commands that search, or wait for input (`verify -` or `merge -` on an idle pipe), take
+    // Ctrl-C as a stop request; the others do from the moment they create an output file.
     if matches!(
         cli.command,
         Command::Solve(_)
@@ -107,6 +107,7 @@ fn main() -> ExitCode {
             | Command::Xc(_)
             | Command::Sat(_)
             | Command::Verify(_)
+            | Command::Merge(_)
     ) {
         interrupt::install();
     }

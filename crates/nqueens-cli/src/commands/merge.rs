@@ -15,8 +15,8 @@ use crate::status::Status;
 /// that all K shards of one count are there exactly once, and print the total.
 #[derive(Debug, Args)]
 pub struct MergeArgs {
-    /// The shard results: files holding the JSON line each shard printed (`-` reads one from
-    /// standard input).
+    /// The shard results: files holding the JSON line each shard printed (`-`: standard input,
+    /// one result per line, as `cat shard-*.json | nqueens merge -` gives).
     #[arg(value_name = "FILES", required = true)]
     pub files: Vec<PathBuf>,
     /// Print the solutions up to rotation and reflection (A002562) instead of all (A000170).
@@ -42,7 +42,7 @@ pub fn run(args: MergeArgs) -> Result<Status> {
     }
     let mut sources = Vec::with_capacity(args.files.len());
     for path in &args.files {
-        sources.push(read_shard_file(path)?);
+        sources.extend(read_shard_file(path)?);
     }
     let merged = shard::merge(&sources).map_err(wrong_total_fails)?;
     if args.stats {
@@ -69,14 +69,24 @@ pub fn run(args: MergeArgs) -> Result<Status> {
 }
 
 /// A shard file's name for messages and its text, reading no more than a shard result can
-/// need (a larger file is refused by the merge with its name; a FIFO is read like a file, and
-/// `-` is standard input).
-fn read_shard_file(path: &Path) -> Result<(String, String)> {
+/// need (a larger file is refused by the merge with its name; a FIFO is read like a file);
+/// `-`, standard input, holds one result per line, each named by its line.
+fn read_shard_file(path: &Path) -> Result<Vec<(String, String)>> {
     let (name, input) = output::open_input(path)?;
+    let stream = path.as_os_str() == "-";
+    let limit = if stream {
+        shard::MAX_SHARD_STREAM
+    } else {
+        shard::MAX_SHARD_FILE
+    };
     let mut bytes = Vec::new();
-    input
-        .take(shard::MAX_SHARD_FILE as u64 + 1)
-        .read_to_end(&mut bytes)?;
+    input.take(limit as u64 + 1).read_to_end(&mut bytes)?;
+    if stream && bytes.len() > limit {
+        bail!(
+            "{name} holds more than {} MiB, more than shard results can need",
+            limit >> 20
+        );
+    }
     let text = String::from_utf8(bytes).or_else(|e| {
         if e.utf8_error().error_len().is_none() && e.as_bytes().len() > shard::MAX_SHARD_FILE {
             // Cut inside a character at the limit: long, not binary; the merge says so.
@@ -85,5 +95,8 @@ fn read_shard_file(path: &Path) -> Result<(String, String)> {
             bail!("{name}: not a shard result (not UTF-8 text)")
         }
     })?;
-    Ok((name, text))
+    Ok(match stream {
+        true => shard::split_results(&name, &text),
+        false => vec![(name, text)],
+    })
 }

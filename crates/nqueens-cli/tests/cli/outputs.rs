@@ -488,6 +488,39 @@ fn merge_reads_a_shard_from_standard_input() {
     assert_eq!((code, stdout.as_str()), (0, "12\n"), "{stderr}");
 }
 
+/// `cat shard-*.json | nqueens merge -`: one result per line, checked as files are, each
+/// named by its line.
+#[test]
+fn merge_reads_every_shard_from_standard_input_one_per_line() {
+    let shards: Vec<String> = (1..=3)
+        .map(|i| run(&["count", "9", "--shard", &format!("{i}/3")]).1)
+        .collect();
+    let all = shards.concat();
+    let (code, stdout, stderr) = run_with(&["merge", "-"], &all);
+    assert_eq!((code, stdout.as_str()), (0, "352\n"), "{stderr}");
+    let (code, stdout, stderr) = run_with(&["merge", "-", "--unique"], &format!("\n{all}\n"));
+    assert_eq!((code, stdout.as_str()), (0, "46\n"), "{stderr}");
+    let twice = format!("{}{}{}", shards[0], shards[1], shards[0]);
+    let missing = format!("{}{}", shards[0], shards[2]);
+    for (input, said) in [
+        (
+            twice,
+            "error: shard 1/3 appears twice: standard input line 1 and standard input line 3\n",
+        ),
+        (missing, "error: missing shard 2/3\n"),
+    ] {
+        assert_eq!(
+            run_with(&["merge", "-"], &input),
+            (2, String::new(), said.to_string())
+        );
+    }
+    // Standard input and files together.
+    let dir = tempfile::tempdir().unwrap();
+    let third = write_temp(&dir, "3.json", &shards[2]);
+    let (code, stdout, stderr) = run_with(&["merge", "-", &third], &shards[..2].concat());
+    assert_eq!((code, stdout.as_str()), (0, "352\n"), "{stderr}");
+}
+
 #[test]
 fn sat_refuses_an_endless_device_and_stops_an_endless_pipe_at_the_first_ctrl_c() {
     // It used to read for ever: give it a minute.
@@ -530,6 +563,7 @@ fn ctrl_c_stops_a_command_waiting_on_an_idle_pipe_at_once() {
         &["sat", "-"],
         &["xc", "-"],
         &["solve", "--fix-file", "-"],
+        &["merge", "-"],
     ] {
         // Our end of the pipe stays open and silent.
         let mut child = Command::new(binary())

@@ -29,6 +29,36 @@ use crate::engines::counter::tasks::{Fingerprint, TaskList};
 /// The most bytes a shard file can need (its JSON line is about 250 bytes).
 pub const MAX_SHARD_FILE: usize = 4096;
 
+/// The most bytes a stream of shard results (`cat shard-*.json | nqueens merge -`) can need:
+/// 16 MiB, some 60,000 results of one line each.
+pub const MAX_SHARD_STREAM: usize = MAX_SHARD_FILE << 12;
+
+/// The shard results a text holds, one per line as the shards print them, each with its name
+/// for messages: the whole text under `name` when it has at most one line that is not blank,
+/// else each such line as "NAME line L" (1-based), so a duplicate or a damaged result is named
+/// by its line.
+///
+/// ```
+/// use nqueens::runs::shard::split_results;
+/// assert_eq!(split_results("f", "{}\n"), [("f".to_string(), "{}\n".to_string())]);
+/// let two = split_results("standard input", "{\"a\":1}\n\n{\"b\":2}\n");
+/// assert_eq!(two[1], ("standard input line 3".to_string(), "{\"b\":2}".to_string()));
+/// ```
+pub fn split_results(name: &str, text: &str) -> Vec<(String, String)> {
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .collect();
+    if lines.len() <= 1 {
+        return vec![(name.to_string(), text.to_string())];
+    }
+    lines
+        .into_iter()
+        .map(|(i, line)| (format!("{name} line {}", i + 1), line.to_string()))
+        .collect()
+}
+
 /// The most shards an error message lists by name.
 const LISTED: usize = 8;
 
