@@ -159,8 +159,8 @@ const DEBUG_CHECK_VARS: u32 = 200;
 ///   again, and picks up what it learnt.
 /// - **failed literals**: after `Unsat` under assumptions, [`Solver::failed_assumptions`] holds
 ///   a subset of them that the formula refutes (IPASIR's `ipasir_failed`), until the next call.
-///   It is empty when the formula is unsatisfiable on its own; the solver then stays
-///   unsatisfiable, as adding clauses cannot undo that.
+///   It is empty when the solver refuted the formula without using any of them; the solver
+///   then answers `Unsat` from there on, as adding clauses cannot undo that.
 /// - **reuse**: learnt clauses, variable activities and saved phases carry over from call to
 ///   call (learnt clauses follow from the clauses given, so they stay true as more are
 ///   added); [`Solver::enumerate`]'s blocking clauses stay too.
