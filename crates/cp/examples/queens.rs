@@ -55,7 +55,7 @@ fn main() {
     };
     let all = has("all");
     let result = solver
-        .search(&config, &mut |s: &cp::Solution<'_>| {
+        .search(&config, |s| {
             if !all {
                 let cols: Vec<i32> = x.iter().map(|&v| s.value(v)).collect();
                 for i in 0..cols.len() {

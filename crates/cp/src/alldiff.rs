@@ -31,7 +31,7 @@
 //! pass runs again, so one run of the propagator reaches its own fixpoint (it is idempotent).
 //! Under `debug_assertions` the result is checked from scratch for small constraints.
 
-use crate::domain::{Event, View};
+use crate::domain::{Event, SolverId, Var, View};
 #[cfg(debug_assertions)]
 use crate::hall;
 use crate::hall::HallIntervals;
@@ -55,7 +55,11 @@ pub(crate) enum Level {
 pub(crate) struct AllDifferent {
     /// This propagator's index in the solver (for its trail entries).
     id: u32,
-    views: Vec<View>,
+    /// The views, without the solver's stamp (8 bytes each, not 12: the value-elimination loop
+    /// reads one per free view); [`AllDifferent::view`] puts it back.
+    views: Vec<Slot>,
+    /// The solver the views' variables belong to.
+    owner: SolverId,
     /// Whether the Hall-interval step runs (otherwise value elimination only).
     bounds: bool,
     /// The smallest value any view can take.
@@ -72,6 +76,23 @@ pub(crate) struct AllDifferent {
     /// Some bound moved since the last Hall-interval pass.
     dirty: bool,
     scratch: Scratch,
+}
+
+/// A view as the propagator keeps it: the variable's index and the offset.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    var: u32,
+    offset: i32,
+}
+
+impl Slot {
+    #[inline(always)]
+    fn view(self, owner: SolverId) -> View {
+        View {
+            var: Var(self.var, owner),
+            offset: self.offset,
+        }
+    }
 }
 
 /// Scratch of the Hall-interval pass.
@@ -107,9 +128,18 @@ impl AllDifferent {
         let universe_hi = views.iter().map(|v| range(v).1).max().expect("some view");
         let universe_words = ((universe_hi - universe_lo) as usize + 1).div_ceil(64);
         let n = views.len();
+        let owner = views[0].var.1;
+        let views = views
+            .iter()
+            .map(|v| Slot {
+                var: v.var.0,
+                offset: v.offset,
+            })
+            .collect();
         AllDifferent {
             id,
             views,
+            owner,
             bounds,
             universe_lo,
             taken: vec![0; universe_words],
@@ -130,8 +160,15 @@ impl AllDifferent {
         }
     }
 
-    pub(crate) fn views(&self) -> &[View] {
-        &self.views
+    /// The views, in position order.
+    pub(crate) fn views(&self) -> Vec<View> {
+        (0..self.views.len() as u32).map(|p| self.view(p)).collect()
+    }
+
+    /// The view at `position`.
+    #[inline(always)]
+    fn view(&self, position: u32) -> View {
+        self.views[position as usize].view(self.owner)
     }
 
     /// Whether the Hall-interval step runs (and so bound changes matter).
@@ -145,7 +182,7 @@ impl AllDifferent {
         self.clear();
         for idx in 0..self.free as usize {
             let position = self.order[idx];
-            if store.domains.get(self.views[position as usize].var).size == 1 {
+            if store.domains.get(self.view(position).var).size == 1 {
                 self.pending.push(position);
                 self.is_pending[position as usize] = true;
             }
@@ -210,7 +247,7 @@ impl AllDifferent {
     fn eliminate(&mut self, store: &mut Store) -> Result<(), Conflict> {
         while let Some(position) = self.pending.pop() {
             self.is_pending[position as usize] = false;
-            let view = self.views[position as usize];
+            let view = self.view(position);
             let d = store.domains.get(view.var);
             debug_assert_eq!(d.size, 1, "only fixed positions are pending");
             let value = d.min + view.offset;
@@ -229,7 +266,7 @@ impl AllDifferent {
 
             for i in 0..last {
                 let other = self.order[i as usize];
-                let view = self.views[other as usize];
+                let view = self.view(other);
                 let event = store.remove_untrailed(view.var, value - view.offset);
                 match event {
                     Ok(event) if event.is_none() => continue,
@@ -261,11 +298,11 @@ impl AllDifferent {
             self.place[position as usize], last,
             "takes are undone newest first"
         );
-        let view = self.views[position as usize];
+        let view = self.view(position);
         let value = store.domains.get(view.var).min + view.offset;
-        let (order, views) = (&self.order, &self.views);
+        let (order, views, owner) = (&self.order, &self.views, self.owner);
         store.drain_undo_bits(take.bits, |store, i| {
-            let other = views[order[i as usize] as usize];
+            let other = views[order[i as usize] as usize].view(owner);
             store.restore(other.var, value - other.offset);
         });
         let bit = (value - self.universe_lo) as usize;
@@ -302,7 +339,7 @@ impl AllDifferent {
         };
 
         for &position in &self.order[..free] {
-            let view = self.views[position as usize];
+            let view = self.views[position as usize].view(self.owner);
             let d = store.domains.get(view.var);
             let (lo, hi) = (rank(d.min + view.offset), rank(d.max + view.offset));
             let p = position as usize;
@@ -353,7 +390,7 @@ impl AllDifferent {
             }
         }
         for &(position, lo, hi) in &self.scratch.changes {
-            let view = self.views[position as usize];
+            let view = self.view(position);
             let mut event = Event::NONE;
             if let Some(value) = lo {
                 event = event.union(store.set_min(view.var, value - view.offset)?);
@@ -386,7 +423,7 @@ impl AllDifferent {
             taken[i / 64] >> (i % 64) & 1 == 1
         };
         for &position in &self.order[..free] {
-            let view = self.views[position as usize];
+            let view = self.view(position);
             for value in store.domains.values(view.var) {
                 assert!(
                     !is_taken(value + view.offset),
@@ -396,7 +433,7 @@ impl AllDifferent {
             }
         }
         for &position in &self.order[free..] {
-            let view = self.views[position as usize];
+            let view = self.view(position);
             let d = store.domains.get(view.var);
             assert_eq!(d.size, 1, "taken position {position} is not fixed");
             assert!(is_taken(d.min + view.offset));
@@ -408,7 +445,7 @@ impl AllDifferent {
             let n = self.views.len();
             let (mut lo, mut hi) = (vec![0; n], vec![0; n]);
             for &position in &self.order[..free] {
-                let view = self.views[position as usize];
+                let view = self.view(position);
                 let d = store.domains.get(view.var);
                 lo[position as usize] = rank(d.min + view.offset);
                 hi[position as usize] = rank(d.max + view.offset);

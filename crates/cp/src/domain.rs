@@ -16,14 +16,37 @@
 //! offsets and view values all lie within ±[`VALUE_LIMIT`], so `value + offset` and
 //! `value − offset` never overflow an `i32`.
 
+use std::fmt;
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use crate::error::Error;
 
 pub use crate::bounds::{MAX_DOMAIN_SIZE, VALUE_LIMIT};
 
-/// An integer variable: an index into the solver's domains.
+/// An integer variable: an index into the solver's domains, stamped with the solver that made
+/// it, so that a variable of another solver is refused ([`crate::Error::ForeignVariable`])
+/// instead of meaning this solver's variable of the same index. A clone of a solver takes the
+/// variables of the original.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Var(pub(crate) u32, pub(crate) SolverId);
+
+/// Which solver made a variable: a number no other solver of the process has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[repr(transparent)]
-pub struct Var(pub(crate) u32);
+pub(crate) struct SolverId(u32);
+
+impl SolverId {
+    /// A number no solver made before had.
+    fn fresh() -> Self {
+        static NEXT: AtomicU32 = AtomicU32::new(0);
+        SolverId(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
+}
+
+impl fmt::Debug for Var {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Var({})", self.0)
+    }
+}
 
 impl Var {
     /// The variable's index: variables are numbered 0, 1, 2, ... in order of creation.
@@ -144,10 +167,22 @@ pub(crate) struct Domain {
 
 /// All domains: the bookkeeping per variable and the shared word arena. Changes go through
 /// [`crate::store::Store`], which trails them; this type only answers questions and flips bits.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) struct Domains {
     pub(crate) meta: Vec<Domain>,
     pub(crate) words: Vec<u64>,
+    /// The solver these domains belong to, stamped in every variable made here.
+    pub(crate) owner: SolverId,
+}
+
+impl Default for Domains {
+    fn default() -> Self {
+        Domains {
+            meta: Vec::new(),
+            words: Vec::new(),
+            owner: SolverId::fresh(),
+        }
+    }
 }
 
 impl Domains {
@@ -180,7 +215,17 @@ impl Domains {
             max: hi as i32,
             size: size as u32,
         });
-        Ok(Var(index))
+        Ok(Var(index, self.owner))
+    }
+
+    /// Panics unless these domains made `var`: for the calls that answer a plain value.
+    #[track_caller]
+    pub(crate) fn expect_own(&self, var: Var) {
+        assert!(
+            var.1 == self.owner,
+            "variable {} was made by another solver, not this one",
+            var.0
+        );
     }
 
     pub(crate) fn len(&self) -> usize {

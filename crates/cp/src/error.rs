@@ -44,6 +44,13 @@ pub enum Error {
         /// How many variables the solver has.
         count: u32,
     },
+    /// A variable that another solver made (each solver numbers its variables from 0, so it
+    /// would otherwise stand for this solver's variable of the same index).
+    #[error("variable {index} was made by another solver, not this one")]
+    ForeignVariable {
+        /// The variable's index in the solver that made it.
+        index: u32,
+    },
     /// A search setting that cannot work.
     #[error("invalid search setting: {0}")]
     InvalidSearch(&'static str),

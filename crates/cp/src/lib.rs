@@ -11,6 +11,9 @@
 //! memory) and `Bounds` (value elimination plus bounds consistency by Hall intervals, after
 //! López-Ortiz, Quimper, Tromp and van Beek, IJCAI 2003). The tests check all three against brute
 //! force on random small problems, and `Bounds` against a brute-force bounds-consistency oracle.
+//! With [`Solver::fix`] and [`Solver::remove`] at the root, that is all it models: no linear or
+//! arithmetic constraints, no tables, no optimisation. A variable belongs to the solver that
+//! made it; another solver refuses it ([`Error::ForeignVariable`]).
 //!
 //! **Invariant.** A domain is the set bits of its word range that lie inside its `min..=max`,
 //! and `size` counts them. Every change pushes an undo record on one
@@ -49,7 +52,7 @@
 //!     solver.all_different(&views, Strength::Bounds).unwrap();
 //! }
 //! let result = solver
-//!     .search(&SearchConfig::default(), &mut |_: &cp::Solution<'_>| ControlFlow::Continue(()))
+//!     .search(&SearchConfig::default(), |_| ControlFlow::Continue(()))
 //!     .unwrap();
 //! assert_eq!(result.solutions, 92);
 //! ```

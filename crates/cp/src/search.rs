@@ -134,6 +134,7 @@ pub struct Solution<'a> {
 impl Solution<'_> {
     /// The value of `var`.
     pub fn value(&self, var: Var) -> i32 {
+        self.domains.expect_own(var);
         let d = self.domains.get(var);
         debug_assert_eq!(d.size, 1, "every branched variable is fixed in a solution");
         d.min
@@ -154,11 +155,13 @@ pub struct State<'a> {
 impl State<'_> {
     /// Whether `value` is still in the domain of `var`.
     pub fn contains(&self, var: Var, value: i32) -> bool {
+        self.domains.expect_own(var);
         self.domains.contains(var, value)
     }
 
     /// How many values the domain of `var` holds (0 after a failed propagation emptied it).
     pub fn size(&self, var: Var) -> u32 {
+        self.domains.expect_own(var);
         self.domains.get(var).size
     }
 }
@@ -231,9 +234,36 @@ struct Frame {
 }
 
 impl Solver {
-    /// Searches for solutions, handing each one to `observer`, and leaves the solver as it was
-    /// (the root state), so it can search again. See the [crate documentation](crate).
-    pub fn search<O: Observer + ?Sized>(
+    /// Searches for solutions, handing each one to `on_solution` (`Break` stops the search),
+    /// and leaves the solver as it was (the root state), so it can search again. The closure
+    /// needs no written types. See the [crate documentation](crate).
+    ///
+    /// ```
+    /// use std::ops::ControlFlow;
+    /// use cp::{SearchConfig, Solver};
+    ///
+    /// let mut solver = Solver::new();
+    /// let (x, y) = (solver.new_var(0, 2).unwrap(), solver.new_var(0, 2).unwrap());
+    /// solver.not_equal(x, y.plus(1)).unwrap(); // x ≠ y + 1
+    /// let mut pairs = Vec::new();
+    /// let result = solver.search(&SearchConfig::default(), |sol| {
+    ///     pairs.push((sol.value(x), sol.value(y)));
+    ///     ControlFlow::Continue(())
+    /// });
+    /// assert_eq!(result.unwrap().solutions, 7);
+    /// assert!(!pairs.contains(&(1, 0)) && !pairs.contains(&(2, 1)));
+    /// ```
+    pub fn search(
+        &mut self,
+        config: &SearchConfig,
+        mut on_solution: impl FnMut(&Solution<'_>) -> ControlFlow<()>,
+    ) -> Result<SearchResult, Error> {
+        self.search_observed(config, &mut on_solution)
+    }
+
+    /// [`Solver::search`] reporting to an [`Observer`]: each solution, progress now and then,
+    /// and (for a replay) every step.
+    pub fn search_observed<O: Observer + ?Sized>(
         &mut self,
         config: &SearchConfig,
         observer: &mut O,
@@ -476,9 +506,7 @@ mod tests {
             .all_different(&views, crate::Strength::Value)
             .unwrap();
         let result = solver
-            .search(&SearchConfig::default(), &mut |_: &Solution<'_>| {
-                ControlFlow::Continue(())
-            })
+            .search(&SearchConfig::default(), |_| ControlFlow::Continue(()))
             .unwrap();
         assert_eq!(result.solutions, 120);
         assert_eq!(solver.stats().root_branches, 4);

@@ -55,7 +55,7 @@ struct Watch {
 /// solver.remove(vars[0], 1).unwrap();
 /// let mut count = 0;
 /// let result = solver
-///     .search(&SearchConfig::default(), &mut |s: &cp::Solution<'_>| {
+///     .search(&SearchConfig::default(), |s| {
 ///         assert_ne!(s.value(vars[0]), 1);
 ///         count += 1;
 ///         ControlFlow::Continue(())
@@ -106,12 +106,15 @@ impl Solver {
 
     /// Every variable, in order of creation.
     pub fn vars(&self) -> impl ExactSizeIterator<Item = Var> + use<> {
-        (0..self.var_count() as u32).map(Var)
+        let owner = self.store.domains.owner;
+        (0..self.var_count() as u32).map(move |index| Var(index, owner))
     }
 
     pub(crate) fn check_var(&self, var: Var) -> Result<(), Error> {
         let count = self.var_count() as u32;
-        if var.0 < count {
+        if var.1 != self.store.domains.owner {
+            Err(Error::ForeignVariable { index: var.0 })
+        } else if var.0 < count {
             Ok(())
         } else {
             Err(Error::UnknownVariable {
@@ -136,29 +139,36 @@ impl Solver {
     }
 
     // ---- the domains, as they are at the root ----
+    //
+    // Each panics when another solver made `var`, as for an index out of range.
 
     /// The number of values left in `var`'s domain.
     pub fn size(&self, var: Var) -> u32 {
+        self.store.domains.expect_own(var);
         self.store.domains.get(var).size
     }
 
     /// The smallest value of `var`.
     pub fn min(&self, var: Var) -> i32 {
+        self.store.domains.expect_own(var);
         self.store.domains.get(var).min
     }
 
     /// The largest value of `var`.
     pub fn max(&self, var: Var) -> i32 {
+        self.store.domains.expect_own(var);
         self.store.domains.get(var).max
     }
 
     /// Whether `value` is in `var`'s domain.
     pub fn contains(&self, var: Var, value: i32) -> bool {
+        self.store.domains.expect_own(var);
         self.store.domains.contains(var, value)
     }
 
     /// The values of `var`, in increasing order.
     pub fn values(&self, var: Var) -> Vec<i32> {
+        self.store.domains.expect_own(var);
         self.store.domains.values(var).collect()
     }
 

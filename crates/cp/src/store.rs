@@ -323,7 +323,7 @@ mod tests {
     /// The live values of every variable, for comparing states.
     fn snapshot(store: &Store) -> Vec<Vec<i32>> {
         (0..store.domains.len() as u32)
-            .map(|v| store.domains.values(Var(v)).collect())
+            .map(|v| store.domains.values(Var(v, store.domains.owner)).collect())
             .collect()
     }
 

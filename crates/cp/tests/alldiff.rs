@@ -99,7 +99,7 @@ impl Problem {
         let (mut solver, vars) = self.build(strength);
         let mut solutions = BTreeSet::new();
         let result = solver
-            .search(config, &mut |s: &Solution<'_>| {
+            .search(config, |s| {
                 let values: Vec<i32> = vars.iter().map(|&v| s.value(v)).collect();
                 assert!(solutions.insert(values), "a solution was visited twice");
                 ControlFlow::Continue(())
@@ -251,7 +251,7 @@ proptest! {
             ..SearchConfig::default()
         };
         let mut found = None;
-        let result = solver.search(&config, &mut |s: &Solution<'_>| {
+        let result = solver.search(&config, |s| {
             found = Some(vars.iter().map(|&v| s.value(v)).collect::<Vec<i32>>());
             ControlFlow::Continue(())
         }).unwrap();
@@ -323,7 +323,7 @@ proptest! {
             let config = config(VariableOrder::FirstFail, values, seed);
             let (mut solver, vars) = problem.build(Strength::Value);
             let mut steps = Steps { vars: vars.clone(), steps: Vec::new(), solutions: 0, faults: Vec::new() };
-            let result = solver.search(&config, &mut steps).unwrap();
+            let result = solver.search_observed(&config, &mut steps).unwrap();
             prop_assert!(steps.faults.is_empty(), "{:?}", steps.faults);
             let stats = solver.stats();
             let branches = steps.steps.iter().filter(|s| matches!(s, Step::Assign { .. } | Step::Refute { .. })).count();
@@ -334,7 +334,7 @@ proptest! {
             prop_assert!(root_first, "the root comes first");
             // The same search unwatched: the same solutions and nodes.
             let (mut unwatched, _) = problem.build(Strength::Value);
-            let plain = unwatched.search(&config, &mut |_: &Solution<'_>| ControlFlow::Continue(())).unwrap();
+            let plain = unwatched.search(&config, |_| ControlFlow::Continue(())).unwrap();
             prop_assert_eq!(plain.solutions, result.solutions);
             prop_assert_eq!(unwatched.stats().nodes, stats.nodes);
             prop_assert_eq!(steps.solutions, result.solutions);

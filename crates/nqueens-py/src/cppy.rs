@@ -136,7 +136,7 @@ fn cp_search(
         stopped_by_callback: false,
     };
     let result = py
-        .allow_threads(|| solver.search(&config, &mut observer))
+        .allow_threads(|| solver.search_observed(&config, &mut observer))
         .map_err(value_error)?;
     if let Some(error) = observer.error {
         return Err(error);

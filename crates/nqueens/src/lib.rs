@@ -16,6 +16,8 @@
 //!   construction, local search and the record-class counter.
 //! - [`instances`]: generated completion instances (drawn with the construction and local
 //!   search) and the published counts (OEIS A000170, A002562).
+//! - [`runs`]: a long count as a job ([`CountRun`], at the root too): checkpoints, shards,
+//!   a device, the check against the published counts.
 //! - [`methods`]: the registry that names the engines and picks one for `auto`; [`trace`]
 //!   replays a search step by step from the engines' own observer hooks, for the web page and
 //!   Python.
@@ -32,6 +34,37 @@
 //! let Outcome::Found(solution) = engine.solve(&problem).unwrap() else { panic!() };
 //! assert!(verify(&problem, &solution).is_ok());
 //! assert_eq!(engine.count(&problem, true).unwrap().unique, Some(12));
+//! ```
+//!
+//! A long count is a [`CountRun`]: the record-class counter on many threads, with progress,
+//! limits and a stop flag another thread may raise (a Ctrl-C handler, a GUI's button), a
+//! checkpoint to resume from ([`RunOptions`]) and a check of the total against the published
+//! counts (OEIS A000170) where they are known. A stopped run is an error, never a count:
+//!
+//! ```
+//! use std::sync::atomic::{AtomicBool, Ordering};
+//! use std::sync::{Arc, Mutex};
+//! use nqueens::{CountRun, EngineError, Error, LimitReached, Progress, ProgressSink, RunOptions};
+//!
+//! let snapshots: Arc<Mutex<Vec<Progress>>> = Arc::default();
+//! let seen = Arc::clone(&snapshots);
+//! let stop = Arc::new(AtomicBool::new(false));
+//! let mut run = CountRun::new(2);
+//! run.progress = Some(ProgressSink::new(move |p| seen.lock().unwrap().push(*p)));
+//! run.limits.stop = Some(Arc::clone(&stop));
+//!
+//! let report = run.run(10, &RunOptions::default()).unwrap();
+//! assert_eq!((report.total, report.unique), (724, 92)); // OEIS A000170 and A002562
+//! let last = *snapshots.lock().unwrap().last().unwrap();
+//! assert_eq!((last.solutions, Some(last.done)), (724, last.total));
+//!
+//! // Raised (here before the start): the run stops, and says why.
+//! stop.store(true, Ordering::Relaxed);
+//! let stopped = run.run(16, &RunOptions::default()).map_err(Error::from);
+//! assert!(matches!(
+//!     stopped,
+//!     Err(Error::Engine(EngineError::GaveUp { reason: LimitReached::Stopped, .. }))
+//! ));
 //! ```
 
 pub mod board;
@@ -52,3 +85,4 @@ pub use engine::{
 };
 pub use error::Error;
 pub use methods::Method;
+pub use runs::{CountRun, RunOptions};

@@ -14,8 +14,9 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// Reading or writing failed.
-    #[error("{0}")]
+    /// Reading or writing failed. Transparent: it shows the I/O error's message and that
+    /// error's own cause, so a printed chain says the reason once.
+    #[error(transparent)]
     Io(#[from] io::Error),
     /// The input ended before any `p cnf` line.
     #[error("no 'p cnf VARIABLES CLAUSES' header")]
@@ -150,5 +151,29 @@ impl Error {
     /// The line a parse error was found on.
     pub fn line(&self) -> Option<u64> {
         self.position().map(|p| p.line)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The error and its causes as anyhow's `{:#}` prints them: every message, `: `-separated.
+    fn chain(err: &(dyn std::error::Error + 'static)) -> String {
+        let mut parts = vec![err.to_string()];
+        let mut cause = err.source();
+        while let Some(error) = cause {
+            parts.push(error.to_string());
+            cause = error.source();
+        }
+        parts.join(": ")
+    }
+
+    #[test]
+    fn an_io_error_prints_its_cause_once_in_a_chain() {
+        let err = Error::from(io::Error::other("disk full"));
+        assert_eq!(err.to_string(), "disk full");
+        assert_eq!(chain(&err), "disk full");
+        assert_eq!(nqueens_support::error_line(&err), "disk full");
     }
 }

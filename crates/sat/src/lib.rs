@@ -9,7 +9,9 @@
 //! - [`Solver`]: conflict-driven clause learning with watched literals, first-UIP learning,
 //!   minimisation and shrinking, VSIDS, phase saving and target phases, rephasing with a local-search walk,
 //!   focused and stable modes, LBD-based clause reduction, assumptions, limits, model
-//!   enumeration and DRAT proofs ([`solver`]).
+//!   enumeration and DRAT proofs ([`solver`]). A solver is incremental, with IPASIR's
+//!   contract: add clauses and variables after a solve, solve under assumptions, read the
+//!   failed ones, solve again ([`Solver`'s incremental use](Solver#incremental-use)).
 //!
 //! The crate does not know about N-Queens; `nqueens` encodes the puzzle into it.
 //!

@@ -11,8 +11,16 @@
 //! - [`strip_bom`]: drops a UTF-8 byte-order mark at the start of a file's text;
 //! - [`Limits`] and [`Budget`]: the one termination concept every search polls (a node budget,
 //!   a time budget, a stop flag another thread may raise), as Pumpkin's `termination` module;
-//! - [`interrupt`] (feature `signals`): SIGINT and SIGTERM as a raised stop flag, for the
-//!   front ends' binaries;
+#![cfg_attr(
+    feature = "signals",
+    doc = "- [`interrupt`] (feature `signals`): SIGINT and SIGTERM as a raised stop flag, for \
+           the front ends' binaries;"
+)]
+#![cfg_attr(
+    not(feature = "signals"),
+    doc = "- `interrupt` (feature `signals`, off in this build): SIGINT and SIGTERM as a \
+           raised stop flag, for the front ends' binaries;"
+)]
 //! - [`memory_available`]: what the process may still allocate, so that a job too big for the
 //!   machine is refused at once instead of killed half-way;
 //! - [`clock::Instant`]: the clock the engines read, `std::time::Instant` everywhere but on

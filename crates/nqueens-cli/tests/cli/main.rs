@@ -13,6 +13,7 @@ mod docs;
 mod gpu;
 mod huge;
 mod layers;
+mod libraries;
 mod outputs;
 mod readback;
 mod sat;

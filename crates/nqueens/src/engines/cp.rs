@@ -363,7 +363,7 @@ impl Cp {
         };
         let result = model
             .solver
-            .search(&config, &mut observer)
+            .search_observed(&config, &mut observer)
             .expect("a valid search configuration");
         let stats = model.solver.stats();
         self.stats = Stats::default();

@@ -140,6 +140,96 @@ const DEBUG_CHECK_VARS: u32 = 200;
 /// assert_eq!(solver.solve_with(&[l(-3)]), Outcome::Unsat);
 /// assert_eq!(solver.failed_assumptions(), &[l(-3)]);
 /// ```
+///
+/// # Incremental use
+///
+/// A solver is meant to be called again and again, as IPASIR's (the incremental SAT interface
+/// of the SAT competitions) contract and PySAT's solvers are:
+///
+/// - **add**: [`ClauseSink::add_clause`] and [`ClauseSink::new_var`] may be called at any time,
+///   before or after a solve, whatever it answered; a literal of a variable not yet created
+///   creates it (and the ones below it). Clauses are only ever added, never removed: to retract
+///   one, give it an activation literal (`¬a ∨ …`) and assume `a` while it should hold.
+/// - **assume**: [`Solver::solve_with`] takes the assumptions of that one call (IPASIR's
+///   `ipasir_assume` before `ipasir_solve`); the next call starts without them.
+/// - **solve**: [`Outcome::Sat`] with a [`Model`] of every variable made so far (it is a value:
+///   it stays valid when the solver goes on), [`Outcome::Unsat`] (under the assumptions) or
+///   [`Outcome::Unknown`] when a limit of [`Solver::set_limits`] or the flag of
+///   [`Solver::set_stop`] ended the call. Limits count per call: a stopped solver may be asked
+///   again, and picks up what it learnt.
+/// - **failed literals**: after `Unsat` under assumptions, [`Solver::failed_assumptions`] holds
+///   a subset of them that the formula refutes (IPASIR's `ipasir_failed`), until the next call.
+///   It is empty when the solver refuted the formula without using any of them; the solver
+///   then answers `Unsat` from there on, as adding clauses cannot undo that.
+/// - **reuse**: learnt clauses, variable activities and saved phases carry over from call to
+///   call (learnt clauses follow from the clauses given, so they stay true as more are
+///   added); [`Solver::enumerate`]'s blocking clauses stay too.
+///
+/// ```
+/// use sat::{ClauseSink, Lit, Outcome, Solver};
+/// let mut solver = Solver::new();
+/// let (x, y) = (solver.new_var(), solver.new_var());
+/// solver.add_clause(&[Lit::positive(x), Lit::positive(y)]); // x ∨ y
+/// assert!(matches!(solver.solve(), Outcome::Sat(_)));
+///
+/// // Assume ¬x and ¬y: refuted, and both assumptions are needed for it.
+/// let (not_x, not_y) = (Lit::negative(x), Lit::negative(y));
+/// assert_eq!(solver.solve_with(&[not_x, not_y]), Outcome::Unsat);
+/// let mut failed = solver.failed_assumptions().to_vec();
+/// failed.sort();
+/// assert_eq!(failed, [not_x, not_y]);
+///
+/// // The assumptions held for that call only; a variable and a clause added after a solve
+/// // count in the next one: z, and z → ¬x.
+/// let z = solver.new_var();
+/// solver.add_clause(&[Lit::negative(z), Lit::negative(x)]);
+/// let Outcome::Sat(model) = solver.solve_with(&[Lit::positive(z)]) else { panic!() };
+/// assert!(model.value(z) && !model.value(x) && model.value(y));
+///
+/// // z → y: the assumptions v, z, ¬y are refuted, and the failed ones leave v out.
+/// solver.add_clause(&[Lit::positive(y), Lit::negative(z)]);
+/// let v = solver.new_var();
+/// let assumptions = [Lit::positive(v), Lit::positive(z), not_y];
+/// assert_eq!(solver.solve_with(&assumptions), Outcome::Unsat);
+/// let mut failed = solver.failed_assumptions().to_vec();
+/// failed.sort();
+/// assert_eq!(failed, [not_y, Lit::positive(z)]);
+///
+/// // Unsatisfiable on its own: no failed assumption, and it stays so.
+/// solver.add_clause(&[not_y]);
+/// solver.add_clause(&[not_x]);
+/// assert_eq!(solver.solve_with(&[Lit::positive(z)]), Outcome::Unsat);
+/// assert!(solver.failed_assumptions().is_empty());
+/// let w = solver.new_var();
+/// solver.add_clause(&[Lit::positive(w)]);
+/// assert_eq!(solver.solve(), Outcome::Unsat);
+/// ```
+///
+/// A call a limit ended answers `Unknown` and leaves the solver as good as before: raise the
+/// limit and ask again. Six pigeons in five holes, with a budget of one conflict per call:
+///
+/// ```
+/// use sat::{ClauseSink, Limits, Lit, Outcome, Solver, StopReason};
+/// let mut solver = Solver::new();
+/// let (pigeons, holes) = (6, 5);
+/// let sits: Vec<Vec<_>> =
+///     (0..pigeons).map(|_| (0..holes).map(|_| solver.new_var()).collect()).collect();
+/// for pigeon in &sits {
+///     let somewhere: Vec<Lit> = pigeon.iter().map(|&v| Lit::positive(v)).collect();
+///     solver.add_clause(&somewhere);
+/// }
+/// for hole in 0..holes {
+///     for a in 0..pigeons {
+///         for b in a + 1..pigeons {
+///             solver.add_clause(&[Lit::negative(sits[a][hole]), Lit::negative(sits[b][hole])]);
+///         }
+///     }
+/// }
+/// solver.set_limits(Limits { conflicts: Some(1), ..Limits::default() });
+/// assert_eq!(solver.solve(), Outcome::Unknown(StopReason::Conflicts));
+/// solver.set_limits(Limits::default());
+/// assert_eq!(solver.solve(), Outcome::Unsat);
+/// ```
 pub struct Solver {
     options: Options,
     limits: Limits,
