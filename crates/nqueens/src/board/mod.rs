@@ -354,6 +354,7 @@ impl Problem {
     }
 
     /// The column of the fixed queen on `row`, if that row has one. O(log k).
+    #[inline]
     pub fn fixed_column(&self, row: u32) -> Option<u32> {
         self.fixed
             .binary_search_by_key(&row, |q| q.row)
