@@ -192,7 +192,7 @@ impl Count {
             ))
             .into());
         }
-        let counts = counts.map_err(wrong_total_fails)?;
+        let counts = counts?;
         drop(self.progress.take());
         self.method.report(engine.as_ref(), start.elapsed());
         if self.unique {
@@ -331,16 +331,11 @@ fn saved_line(counter: &CountRun, options: &RunOptions) -> Option<String> {
 
 /// A count that contradicts the published one is a failed check (exit 1), not a usage error.
 pub(crate) fn wrong_total_fails(error: impl Into<nqueens::Error>) -> anyhow::Error {
-    let error = error.into();
-    let wrong = match &error {
-        nqueens::Error::Counter(wrong) => Some(wrong),
-        // The counter engine's own count carries its run's error inside.
-        nqueens::Error::Engine(nqueens::EngineError::Failed(inner)) => inner.downcast_ref(),
-        _ => None,
-    };
-    match wrong {
-        Some(wrong @ CounterError::WrongTotal { .. }) => Failure(wrong.to_string()).into(),
-        _ => error.into(),
+    match error.into() {
+        nqueens::Error::Counter(wrong @ CounterError::WrongTotal { .. }) => {
+            Failure(wrong.to_string()).into()
+        }
+        other => other.into(),
     }
 }
 
