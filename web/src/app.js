@@ -569,7 +569,7 @@
     var items = Object.keys(replay.covered).filter(function (k) { return replay.covered[k]; });
     $("replay-items").textContent = items.length ? "covered items: " + items.join(" ") : "";
   }
-  // The events are the engine's own steps (nqueens::trace): the ones the engine counts as
+  // The events are the engine's own steps (nqueens_solver::trace): the ones the engine counts as
   // nodes are a queen placed by backtracking, an item exact cover branches on, and both
   // branches of CP, so the count shown ends at the engine's own --stats figure.
   function replayApply(e) {

@@ -3,7 +3,7 @@
 
 use std::ops::ControlFlow;
 
-use cp::{Restarts, SearchConfig, Solver, Strength, ValueOrder, View};
+use nqueens_cp::{Restarts, SearchConfig, Solver, Strength, ValueOrder, View};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

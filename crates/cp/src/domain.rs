@@ -72,7 +72,7 @@ impl Var {
 /// need no auxiliary variable. Its value is the variable's value plus `offset`.
 ///
 /// ```
-/// # use cp::{Solver, View};
+/// # use nqueens_cp::{Solver, View};
 /// let mut solver = Solver::new();
 /// let x = solver.new_var(0, 7).unwrap();
 /// let view: View = x.plus(3).minus(1);

@@ -42,7 +42,7 @@
 //!
 //! ```
 //! use std::ops::ControlFlow;
-//! use cp::{SearchConfig, Solver, Strength, View};
+//! use nqueens_cp::{SearchConfig, Solver, Strength, View};
 //!
 //! // Eight queens: x(i) is the column of row i.
 //! let mut solver = Solver::new();

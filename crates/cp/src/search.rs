@@ -240,7 +240,7 @@ impl Solver {
     ///
     /// ```
     /// use std::ops::ControlFlow;
-    /// use cp::{SearchConfig, Solver};
+    /// use nqueens_cp::{SearchConfig, Solver};
     ///
     /// let mut solver = Solver::new();
     /// let (x, y) = (solver.new_var(0, 2).unwrap(), solver.new_var(0, 2).unwrap());

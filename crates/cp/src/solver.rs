@@ -44,7 +44,7 @@ struct Watch {
 /// A constraint solver over integer variables with bitset domains.
 ///
 /// ```
-/// use cp::{SearchConfig, Solver, Strength};
+/// use nqueens_cp::{SearchConfig, Solver, Strength};
 /// use std::ops::ControlFlow;
 ///
 /// // Three variables in 1..=3, pairwise different, and x ≠ 1: 4 solutions.

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 
-use cp::{
+use nqueens_cp::{
     Observer, Restarts, SearchConfig, Solution, Solver, State, Status, Step, Strength, ValueOrder,
     VariableOrder, View,
 };
@@ -69,9 +69,9 @@ impl Problem {
         }) && self.not_equal.iter().all(|&(a, b)| view(a) != view(b))
     }
 
-    fn build(&self, strength: Strength) -> (Solver, Vec<cp::Var>) {
+    fn build(&self, strength: Strength) -> (Solver, Vec<nqueens_cp::Var>) {
         let mut solver = Solver::new();
-        let vars: Vec<cp::Var> = self
+        let vars: Vec<nqueens_cp::Var> = self
             .domains
             .iter()
             .map(|d| {
@@ -113,7 +113,7 @@ impl Problem {
 
 /// Writes down every step of a search and checks each against the domains it comes with.
 struct Steps {
-    vars: Vec<cp::Var>,
+    vars: Vec<nqueens_cp::Var>,
     steps: Vec<Step>,
     solutions: u64,
     faults: Vec<String>,

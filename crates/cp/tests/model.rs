@@ -2,7 +2,7 @@
 
 use std::ops::ControlFlow;
 
-use cp::{Error, SearchConfig, Solver, Strength, View};
+use nqueens_cp::{Error, SearchConfig, Solver, Strength, View};
 
 /// Two solvers with three variables each: the second one's variables have the first one's
 /// indices, and every call that takes a variable refuses them.

@@ -11,7 +11,7 @@
 
 use std::time::Instant;
 
-use exact_cover::{Config, EngineChoice, ItemChoice, Problem, Solver};
+use nqueens_exact_cover::{Config, EngineChoice, ItemChoice, Problem, Solver};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -19,18 +19,20 @@ fn main() {
             .unwrap_or_else(|| usage())
     };
     let problem = match args.first().map(String::as_str) {
-        Some("pentominoes") => exact_cover::instances::pentominoes(number(1), number(2)),
-        Some("langford") => exact_cover::instances::langford(number(1)),
-        Some("singletons") => exact_cover::instances::singletons(number(1)),
+        Some("pentominoes") => nqueens_exact_cover::instances::pentominoes(number(1), number(2)),
+        Some("langford") => nqueens_exact_cover::instances::langford(number(1)),
+        Some("singletons") => nqueens_exact_cover::instances::singletons(number(1)),
         Some("sudoku") => match args.get(1) {
             Some(grid) if grid.bytes().filter(|b| b"0123456789.".contains(b)).count() == 81 => {
-                Ok(exact_cover::instances::sudoku(grid))
+                Ok(nqueens_exact_cover::instances::sudoku(grid))
             }
             _ => usage(),
         },
-        Some("edge-matching") => {
-            exact_cover::instances::edge_matching(number(1), number(2) as u32, number(3) as u64)
-        }
+        Some("edge-matching") => nqueens_exact_cover::instances::edge_matching(
+            number(1),
+            number(2) as u32,
+            number(3) as u64,
+        ),
         _ => usage(),
     };
     let problem = problem.unwrap_or_else(|e| {

@@ -11,7 +11,7 @@ use thiserror::Error;
 /// escaped), so a hostile file can neither flood the terminal nor send it escape sequences:
 ///
 /// ```
-/// let err = exact_cover::Problem::parse("a b\na c\n").unwrap_err();
+/// let err = nqueens_exact_cover::Problem::parse("a b\na c\n").unwrap_err();
 /// assert_eq!(err.to_string(), "line 2, column 3: unknown item 'c'");
 /// ```
 #[derive(Debug, Error)]

@@ -197,7 +197,7 @@ impl Problem {
     /// Reads a problem in Knuth's format (see the [module documentation](crate::format)).
     ///
     /// ```
-    /// use exact_cover::Problem;
+    /// use nqueens_exact_cover::Problem;
     /// let p = Problem::parse("| a comment\nx y | z\nx z:red\ny z:red\n").unwrap();
     /// assert_eq!(p.primary_count(), 2);
     /// assert_eq!(p.option_count(), 2);
@@ -217,7 +217,7 @@ impl Problem {
     /// an error at the line and column where it stops being so.
     ///
     /// ```
-    /// use exact_cover::Problem;
+    /// use nqueens_exact_cover::Problem;
     /// let p = Problem::read("\u{feff}a b\r\na\r\nb\r\n".as_bytes()).unwrap();
     /// assert_eq!(p.option_count(), 2);
     /// let err = Problem::read(&b"a b\na \xff\n"[..]).unwrap_err();
@@ -306,7 +306,7 @@ impl Problem {
     /// The problem in Knuth's format, as a string.
     ///
     /// ```
-    /// use exact_cover::Problem;
+    /// use nqueens_exact_cover::Problem;
     /// let text = "a b | x\na x:1\nb x:1\n";
     /// assert_eq!(Problem::parse(text).unwrap().to_knuth(), text);
     /// ```

@@ -170,7 +170,7 @@ pub fn sudoku(grid: &str) -> Problem {
 /// among many (with a scan over the uncovered items at every node, it costs n²/2 steps).
 ///
 /// ```
-/// use exact_cover::{Solver, instances};
+/// use nqueens_exact_cover::{Solver, instances};
 /// let problem = instances::singletons(1000).unwrap();
 /// let mut solver = Solver::new(&problem);
 /// assert_eq!(solver.count(), 1);
@@ -200,7 +200,7 @@ pub fn singletons(n: usize) -> Result<Problem, Error> {
 /// both be placed only if they give their shared edge the same color.
 ///
 /// ```
-/// use exact_cover::{Solver, instances};
+/// use nqueens_exact_cover::{Solver, instances};
 /// let problem = instances::edge_matching(3, 2, 1).unwrap();
 /// let count = Solver::new(&problem).count();
 /// assert!(count >= 4 && count % 4 == 0);

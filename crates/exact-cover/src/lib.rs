@@ -12,11 +12,11 @@
 //! - [`instances`]: pentominoes, Langford pairs and Sudoku, generated, and a large trivial
 //!   family.
 //!
-//! It knows nothing about N-Queens; the `nqueens` crate encodes the puzzle into it.
+//! It knows nothing about N-Queens; the `nqueens_solver` crate encodes the puzzle into it.
 //!
 //! ```
-//! use exact_cover::{Problem, Solver};
-//! let problem = exact_cover::instances::langford(7).unwrap();
+//! use nqueens_exact_cover::{Problem, Solver};
+//! let problem = nqueens_exact_cover::instances::langford(7).unwrap();
 //! assert_eq!(Solver::new(&problem).count(), 52);
 //! let mut seeded = Solver::with_seed(&problem, 42);
 //! let first: Vec<_> = seeded.solutions().take(3).collect();

@@ -93,7 +93,7 @@ impl From<(ItemId, ColorId)> for Entry {
 /// same color may share it (Knuth's XCC, exact covering with colors).
 ///
 /// ```
-/// use exact_cover::{Problem, Solver};
+/// use nqueens_exact_cover::{Problem, Solver};
 /// let mut b = Problem::builder();
 /// let [a, c, d] = ["a", "c", "d"].map(|n| b.primary(n).unwrap());
 /// b.option([a, d]).unwrap();

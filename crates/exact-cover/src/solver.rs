@@ -78,7 +78,7 @@ pub enum EngineChoice {
 /// How to build a [`Solver`].
 ///
 /// ```
-/// use exact_cover::{Config, Engine, EngineChoice, Solver, instances};
+/// use nqueens_exact_cover::{Config, Engine, EngineChoice, Solver, instances};
 /// let problem = instances::langford(8).unwrap();
 /// let config = Config { engine: EngineChoice::Links, seed: Some(7), ..Config::default() };
 /// let mut links = Solver::configured(&problem, config).unwrap();
@@ -281,7 +281,7 @@ impl Watch {
 /// preselected with [`Solver::select`] are part of every solution.
 ///
 /// ```
-/// use exact_cover::{Problem, Solver};
+/// use nqueens_exact_cover::{Problem, Solver};
 /// // Knuth's example: items A..E primary, F and G secondary.
 /// let text = "A B C D E | F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n";
 /// let problem = Problem::parse(text).unwrap();

@@ -7,7 +7,7 @@
 //! comparison is an ignored test: `cargo test -p nqueens-exact-cover --profile checked --test examples
 //! -- --ignored`.
 
-use exact_cover::{Config, EngineChoice, Problem, Solver, instances};
+use nqueens_exact_cover::{Config, EngineChoice, Problem, Solver, instances};
 
 fn example(name: &str) -> (String, Problem) {
     let path = format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"));

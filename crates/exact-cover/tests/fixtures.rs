@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use exact_cover::{
+use nqueens_exact_cover::{
     Config, EngineChoice, Entry, ItemKind, OptionId, Problem, Solver, instances, naive,
 };
 

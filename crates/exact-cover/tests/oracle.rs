@@ -4,7 +4,7 @@
 
 use std::ops::ControlFlow;
 
-use exact_cover::{
+use nqueens_exact_cover::{
     Config, EngineChoice, Entry, Enumeration, ItemChoice, ItemId, ItemKind, Observer, OptionId,
     Problem, Solver, naive,
 };

@@ -2,7 +2,7 @@
 //! the declared order is slow by accident, never far behind where it is not, the same answer
 //! every time, and within the solver's limits.
 
-use exact_cover::{Config, EngineChoice, OptionId, Problem, Solver, instances};
+use nqueens_exact_cover::{Config, EngineChoice, OptionId, Problem, Solver, instances};
 use nqueens_support::{LimitReached, Limits};
 
 /// N queens as exact cover in the plainest order a script would write: rows then columns
@@ -39,7 +39,7 @@ fn is_exact_cover(problem: &Problem, options: &[OptionId]) -> bool {
         }
     }
     problem.items().iter().zip(&used).all(|(item, &times)| {
-        times <= 1 && (times == 1 || item.kind != exact_cover::ItemKind::Primary)
+        times <= 1 && (times == 1 || item.kind != nqueens_exact_cover::ItemKind::Primary)
     })
 }
 

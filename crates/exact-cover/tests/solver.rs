@@ -2,7 +2,7 @@
 
 use std::ops::ControlFlow;
 
-use exact_cover::{
+use nqueens_exact_cover::{
     Config, Engine, EngineChoice, Entry, Error, ItemChoice, ItemId, Observer, OptionId, Problem,
     Solver, Stats, instances,
 };
@@ -390,10 +390,10 @@ fn limits_end_searches_on_both_engines() {
     use std::sync::atomic::AtomicBool;
     use std::time::Duration;
 
-    use exact_cover::{Config, EngineChoice, Solver};
+    use nqueens_exact_cover::{Config, EngineChoice, Solver};
     use nqueens_support::{LimitReached, Limits};
 
-    let problem = exact_cover::instances::langford(8).unwrap();
+    let problem = nqueens_exact_cover::instances::langford(8).unwrap();
     for engine in [EngineChoice::Links, EngineChoice::Bits] {
         let config = Config {
             engine,

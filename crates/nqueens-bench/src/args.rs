@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use nqueens::methods::Method;
+use nqueens_solver::methods::Method;
 
 use crate::cell::BenchJob;
 use crate::values::{method_parser, parse_n};

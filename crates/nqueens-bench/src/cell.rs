@@ -9,8 +9,8 @@
 use std::fmt;
 
 use clap::ValueEnum;
-use nqueens::Job;
-use nqueens::methods::Method;
+use nqueens_solver::Job;
+use nqueens_solver::methods::Method;
 
 /// What a bench row asks of a method: a workload (`--workloads`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, ValueEnum)]

@@ -1,7 +1,7 @@
 //! The cross-checks: every answer the bench collects is judged here, from the cells alone.
 //!
 //! [`cross_check`] is a pure function of the finished cells. A cell is wrong on its own when a
-//! solution failed the verifier (the parent runs [`nqueens::verify()`] on each reported
+//! solution failed the verifier (the parent runs [`nqueens_solver::verify()`] on each reported
 //! solution as it arrives and keeps only the verdict, so a 10^7-queen solution is not held in
 //! memory), when a count of the whole board is not OEIS A000170's, or when its repeats
 //! answered differently. The cells that are right on their own are then grouped by job and
@@ -12,8 +12,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use nqueens::instances::oeis;
-use nqueens::methods::Method;
+use nqueens_solver::instances::oeis;
+use nqueens_solver::methods::Method;
 
 use crate::cell::{BenchJob, Cell, CellStatus, Checked};
 
@@ -193,7 +193,7 @@ pub fn mark_wrong(cells: &mut [Cell], found: &[Disagreement]) {
 
 #[cfg(test)]
 mod tests {
-    use nqueens::{Problem, Solution, verify};
+    use nqueens_solver::{Problem, Solution, verify};
 
     use super::*;
     use crate::cell::Board;

@@ -21,9 +21,9 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use nqueens::formats::read;
-use nqueens::methods::{Config, Method};
-use nqueens::{Outcome, Problem};
+use nqueens_solver::formats::read;
+use nqueens_solver::methods::{Config, Method};
+use nqueens_solver::{Outcome, Problem};
 
 use crate::cell::BenchJob;
 use crate::host::Verdict;

@@ -8,7 +8,7 @@
 //! Two studies share one runner and one report writer:
 //! - the *method matrix* (`matrix`): jobs (`solve`, `count`, `completion`: counting the
 //!   completions of a random partial board) × methods × n. Before anything runs, each method's
-//!   own [`Engine::check`](nqueens::Engine::check) says whether it can do the job on that
+//!   own [`Engine::check`](nqueens_solver::Engine::check) says whether it can do the job on that
 //!   board; the ones that cannot are listed as skipped with the engine's reason, so methods
 //!   added later take part without any change here. After R repeats a cell has its median
 //!   time with the minimum and maximum;
@@ -21,7 +21,7 @@
 //! dispatch; `runner` runs one job with one method in a fresh process (the hidden
 //! `bench-run` subcommand, `child`, does the job on one thread and prints one report line: the job's own time, the
 //! answer and its peak resident memory; `process` enforces the time limit, killing the
-//! child) and judges the answer as it arrives (solutions through [`nqueens::verify()`]);
+//! child) and judges the answer as it arrives (solutions through [`nqueens_solver::verify()`]);
 //! `check` holds the answers to each other and to the published OEIS counts (any
 //! disagreement is printed and the command exits 1); `report` writes the table, the CSV
 //! files and the SVG plots of both studies.
@@ -41,7 +41,7 @@ mod values;
 use std::time::Duration;
 
 use anyhow::Result;
-use nqueens::methods::Method;
+use nqueens_solver::methods::Method;
 
 pub use args::{BenchArgs, Sizes};
 pub use child::{BenchRunArgs, run_child_job};

@@ -1,6 +1,6 @@
 //! The method matrix of `nqueens bench`: workloads × methods × n, each cell R runs of one
 //! method in a fresh process ([`crate::runner`]), after the method's own
-//! [`Engine::check`](nqueens::Engine::check) said it can do the job on that board (else the cell
+//! [`Engine::check`](nqueens_solver::Engine::check) said it can do the job on that board (else the cell
 //! is skipped with the engine's reason). A method that times out is skipped for larger n.
 //! Every answer is judged as it arrives, then all together ([`crate::check`]); the table, the
 //! CSV and the SVG come from [`crate::report`].
@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use nqueens::instances::generate::{random_blocked, random_partial};
-use nqueens::methods::{Config, Method};
-use nqueens::{Problem, formats::partial};
+use nqueens_solver::instances::generate::{random_blocked, random_partial};
+use nqueens_solver::methods::{Config, Method};
+use nqueens_solver::{Problem, formats::partial};
 
 use crate::args::BenchArgs;
 use crate::cell::{BenchJob, Board, Cell, CellStatus, distinct};

@@ -12,7 +12,7 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use nqueens::methods::Method;
+use nqueens_solver::methods::Method;
 
 use crate::cell::{BenchJob, Cell, CellStatus};
 

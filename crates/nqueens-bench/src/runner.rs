@@ -2,7 +2,7 @@
 //! `bench-run` command line for one job, one method and one board ([`crate::child`] on the
 //! other side), run in a fresh process under the time limit ([`crate::process`]), its report
 //! line read back and its answer judged on arrival: a solution goes through
-//! [`nqueens::verify()`] at once and only the verdict is kept, so a 10^7-queen solution is never
+//! [`nqueens_solver::verify()`] at once and only the verdict is kept, so a 10^7-queen solution is never
 //! held in memory. What the answers mean across runs is for [`crate::check`] and the study.
 
 use std::path::Path;
@@ -10,8 +10,8 @@ use std::process::Command;
 use std::time::Duration;
 
 use anyhow::Result;
-use nqueens::methods::Method;
-use nqueens::{Problem, Solution, verify};
+use nqueens_solver::methods::Method;
+use nqueens_solver::{Problem, Solution, verify};
 
 use crate::cell::{BenchJob, Checked};
 use crate::child::{Answer, Report};

@@ -5,7 +5,7 @@
 //! unattacked squares, the style of Gent, Jefferson and Nightingale's instances), and runs every
 //! method that can find a completion of the board, each in a fresh process with a time limit
 //! (the bench's own child runner, [`crate::process`]). Every completion found goes through
-//! [`nqueens::verify()`]; an instance is *completable* when some method found a verified
+//! [`nqueens_solver::verify()`]; an instance is *completable* when some method found a verified
 //! completion, and *not* when a method proved there is none; a method that claims "none" on a
 //! completable instance is a wrong answer and makes the command exit 1.
 //!
@@ -26,9 +26,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use nqueens::instances::generate::{default_attempts, sequential_partial};
-use nqueens::methods::{Config, Method};
-use nqueens::{Job, Problem, formats::partial};
+use nqueens_solver::instances::generate::{default_attempts, sequential_partial};
+use nqueens_solver::methods::{Config, Method};
+use nqueens_solver::{Job, Problem, formats::partial};
 
 use crate::cell::{BenchJob, Checked};
 use crate::host::{Failure, Files, Verdict};

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use nqueens::methods::Method;
+use nqueens_solver::methods::Method;
 
 /// Parses the board size with a message that says what is expected.
 pub fn parse_n(text: &str) -> Result<u32, String> {

@@ -8,12 +8,12 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use nqueens::engines::sat::Encoding;
-use nqueens::formats::partial;
-use nqueens::formats::read::{self, Notation};
-use nqueens::formats::render::{Colour, Format, SvgStyle};
-use nqueens::methods::{Config, Method};
-use nqueens::{Engine, Job, Problem, Queen};
+use nqueens_solver::engines::sat::Encoding;
+use nqueens_solver::formats::partial;
+use nqueens_solver::formats::read::{self, Notation};
+use nqueens_solver::formats::render::{Colour, Format, SvgStyle};
+use nqueens_solver::methods::{Config, Method};
+use nqueens_solver::{Engine, Job, Problem, Queen};
 
 pub use nqueens_bench::{method_parser, parse_n, time_limit_parser};
 
@@ -75,7 +75,7 @@ impl BoardArgs {
                     bail!(
                         "N is {n} but {} describes {}",
                         output::display_name(path),
-                        nqueens::board::ABoard(board.n)
+                        nqueens_solver::board::ABoard(board.n)
                     )
                 }
                 _ => n = Some(board.n),
@@ -236,19 +236,19 @@ impl MethodArgs {
     /// [`engine_for`](Self::engine_for)); other errors unchanged.
     pub fn with_advice(
         &self,
-        err: nqueens::EngineError,
+        err: nqueens_solver::EngineError,
         job: Job,
         problem: &Problem,
         config: &Config,
     ) -> anyhow::Error {
         let refused = match &err {
-            nqueens::EngineError::Unsupported { method, .. }
-            | nqueens::EngineError::TooLarge { method, .. } => *method,
+            nqueens_solver::EngineError::Unsupported { method, .. }
+            | nqueens_solver::EngineError::TooLarge { method, .. } => *method,
             _ => return err.into(),
         };
         let able = methods_able(job, problem, config, refused);
         match (able.as_slice(), &err) {
-            ([], nqueens::EngineError::Unsupported { job, reason, .. })
+            ([], nqueens_solver::EngineError::Unsupported { job, reason, .. })
                 if self.method == Method::Auto =>
             {
                 anyhow::anyhow!("cannot {job}: {reason} (no method can)")
@@ -268,7 +268,7 @@ impl MethodArgs {
         if self.stats {
             eprintln!(
                 "symmetries={}",
-                nqueens::board::symmetry::Group::of(problem).describe()
+                nqueens_solver::board::symmetry::Group::of(problem).describe()
             );
         }
     }

@@ -3,10 +3,10 @@
 
 use anyhow::{Result, bail};
 use clap::ValueEnum;
-use nqueens::Problem;
-use nqueens::engines::counter;
-use nqueens::methods::Method;
-use nqueens::runs::SharedDevice;
+use nqueens_solver::Problem;
+use nqueens_solver::engines::counter;
+use nqueens_solver::methods::Method;
+use nqueens_solver::runs::SharedDevice;
 
 use crate::status::Status;
 
@@ -66,8 +66,8 @@ pub fn list() -> Result<Status> {
 #[cfg(feature = "gpu")]
 mod imp {
     use anyhow::Result;
-    use nqueens::runs::SharedDevice;
     use nqueens_gpu::{Choice, GpuCounter};
+    use nqueens_solver::runs::SharedDevice;
 
     use crate::gpu::DeviceChoice;
     use crate::status::Status;
@@ -115,7 +115,7 @@ mod imp {
 #[cfg(not(feature = "gpu"))]
 mod imp {
     use anyhow::{Result, bail};
-    use nqueens::runs::SharedDevice;
+    use nqueens_solver::runs::SharedDevice;
 
     use crate::gpu::DeviceChoice;
     use crate::status::Status;

@@ -176,7 +176,7 @@ fn report_error(err: &anyhow::Error) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     // Giving up at a limit is an answer (exit 3), said the same way by every command.
-    if let Some(nqueens::EngineError::GaveUp { method, reason }) = engine_error(err) {
+    if let Some(nqueens_solver::EngineError::GaveUp { method, reason }) = engine_error(err) {
         let _ = writeln!(
             io::stderr(),
             "{}",
@@ -197,9 +197,9 @@ fn report_error(err: &anyhow::Error) -> ExitCode {
 
 /// The engine's error in `err`, whether it came straight from an engine or lifted into the
 /// crate's error.
-fn engine_error(err: &anyhow::Error) -> Option<&nqueens::EngineError> {
-    err.downcast_ref::<nqueens::EngineError>()
-        .or_else(|| err.downcast_ref::<nqueens::Error>()?.engine())
+fn engine_error(err: &anyhow::Error) -> Option<&nqueens_solver::EngineError> {
+    err.downcast_ref::<nqueens_solver::EngineError>()
+        .or_else(|| err.downcast_ref::<nqueens_solver::Error>()?.engine())
 }
 
 /// Help and version go to stdout with exit 0; any other command-line error becomes one line on

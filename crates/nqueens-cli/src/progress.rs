@@ -17,7 +17,7 @@
 //!
 //! The ETA is not the share of tasks: the counter's late tasks are its big ones, so the share
 //! done at the start says little. Where the engine has a model of its work (the counter
-//! estimates each task's queens, see `nqueens::engines::counter::estimate`), the line shows
+//! estimates each task's queens, see `nqueens_solver::engines::counter::estimate`), the line shows
 //! the share of the *work* done (`41% of the work`) and times the nodes the model says are
 //! left at the recent node rate, from the first seconds of a count whose tasks last hours.
 //! Without a model it comes from measured work: the nodes per task of the last few seconds,
@@ -31,7 +31,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use nqueens::{Progress, ProgressSink};
+use nqueens_solver::{Progress, ProgressSink};
 
 /// Shown after this long, so quick runs stay quiet (`NQUEENS_PROGRESS_DELAY_MS` overrides it,
 /// so the tests need not run a count for seconds to see a line).

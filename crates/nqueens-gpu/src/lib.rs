@@ -1,5 +1,5 @@
 //! The nqueens counter on a GPU: [`GpuCounter`] is a [`Device`] for
-//! [`CountRun::run`](nqueens::runs::CountRun::run), running the counter's loop as a
+//! [`CountRun::run`](nqueens_solver::runs::CountRun::run), running the counter's loop as a
 //! WGSL compute shader through `wgpu` (Vulkan, Metal or DX12; Mesa's software Vulkan driver,
 //! lavapipe, where there is no GPU).
 //!
@@ -42,8 +42,8 @@ use std::fmt;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use nqueens::engines::counter::{MAX_N, TaskResult};
-use nqueens::runs::device::{
+use nqueens_solver::engines::counter::{MAX_N, TaskResult};
+use nqueens_solver::runs::device::{
     self, ClassTable, Device, DeviceError, Split, SplitBuffers, SubBoard, SubBoardResult,
 };
 use wgpu::util::DeviceExt;

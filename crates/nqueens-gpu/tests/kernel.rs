@@ -2,11 +2,11 @@
 //! Vulkan driver where there is no GPU: `scripts/test-gpu.sh` installs it). No adapter is a
 //! failure, never a skip.
 
-use nqueens::engines::counter::TaskList;
-use nqueens::instances::oeis;
-use nqueens::runs::CountRun;
-use nqueens::runs::device::{self, SubBoard};
 use nqueens_gpu::{Choice, Frame, GpuCounter, Memory, Tables, Tuning};
+use nqueens_solver::engines::counter::TaskList;
+use nqueens_solver::instances::oeis;
+use nqueens_solver::runs::CountRun;
+use nqueens_solver::runs::device::{self, SubBoard};
 
 /// The machine's first adapter with the defaults for its kind.
 fn gpu() -> GpuCounter {
@@ -125,7 +125,7 @@ fn the_first_rows_are_in_the_upload() {
     let mut gpu = gpu();
     let n = 20;
     let list = TaskList::new(n);
-    let prefix = list.prefix(nqueens::engines::counter::TaskId(1234));
+    let prefix = list.prefix(nqueens_solver::engines::counter::TaskId(1234));
     let split = device::split(n, &[prefix], 16);
     let boards: Vec<SubBoard> = split.boards.iter().take(2_000).copied().collect();
     assert!(!boards.is_empty());
@@ -142,7 +142,7 @@ fn the_first_rows_are_in_the_upload() {
 #[test]
 fn counts_on_the_gpu_match_oeis_up_to_15() {
     let mut counter = CountRun::new(1);
-    counter.device = Some(nqueens::runs::SharedDevice::new(gpu()));
+    counter.device = Some(nqueens_solver::runs::SharedDevice::new(gpu()));
     for n in 1..=15 {
         let report = counter.run(n, &Default::default()).unwrap();
         assert_eq!(report.total, oeis::total(n).unwrap(), "n = {n}");
@@ -155,7 +155,7 @@ fn counts_with_the_gpus_tuning_match_oeis_and_the_cpus_nodes() {
     // Queen frames, refill and the last-row rule, with two batches queued: on a software
     // driver the budget is small, so sub-boards are given up, cut deeper and sent again.
     let mut counter = CountRun::new(1);
-    counter.device = Some(nqueens::runs::SharedDevice::new(open(Tuning {
+    counter.device = Some(nqueens_solver::runs::SharedDevice::new(open(Tuning {
         rows: 9,
         ..Tuning::gpu()
     })));
@@ -179,9 +179,9 @@ fn gpu_and_cpu_give_each_task_the_same_result() {
     let n = 14;
     let list = TaskList::new(n);
     let prefixes: Vec<&[u8]> = list.ids().map(|id| list.prefix(id)).collect();
-    let on_gpu = nqueens::runs::Device::solve_batch(&mut gpu, n, &prefixes).unwrap();
-    let mut cpu = nqueens::engines::counter::TaskCounter::default();
-    let split = nqueens::engines::counter::SplitList::new(n, 0);
+    let on_gpu = nqueens_solver::runs::Device::solve_batch(&mut gpu, n, &prefixes).unwrap();
+    let mut cpu = nqueens_solver::engines::counter::TaskCounter::default();
+    let split = nqueens_solver::engines::counter::SplitList::new(n, 0);
     for (id, found) in list.ids().zip(on_gpu) {
         assert_eq!(found, cpu.count(&split, id).unwrap(), "task {id}");
     }
@@ -200,9 +200,9 @@ fn sub_boards_given_up_are_cut_deeper_until_counted() {
     let split = device::split(n, &prefixes, 4);
     let first = gpu.count_sub_boards(n, &split.boards).unwrap();
     assert!(first.iter().filter(|f| f.is_none()).count() > split.boards.len() / 2);
-    let on_gpu = nqueens::runs::Device::solve_batch(&mut gpu, n, &prefixes).unwrap();
-    let mut cpu = nqueens::engines::counter::TaskCounter::default();
-    let list = nqueens::engines::counter::SplitList::new(n, 0);
+    let on_gpu = nqueens_solver::runs::Device::solve_batch(&mut gpu, n, &prefixes).unwrap();
+    let mut cpu = nqueens_solver::engines::counter::TaskCounter::default();
+    let list = nqueens_solver::engines::counter::SplitList::new(n, 0);
     for (id, found) in list.ids().zip(on_gpu) {
         assert_eq!(found, cpu.count(&list, id).unwrap(), "task {id}");
     }

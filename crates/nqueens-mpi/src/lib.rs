@@ -40,7 +40,7 @@
 //!   an in-process transport in the tests.
 //!
 //! Task granularity: `--split-depth +K` fixes K more rows per task
-//! ([`nqueens::runs::SplitList`]), for jobs of thousands of threads.
+//! ([`nqueens_solver::runs::SplitList`]), for jobs of thousands of threads.
 
 pub mod pool;
 pub mod schedule;

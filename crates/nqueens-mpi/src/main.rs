@@ -14,10 +14,10 @@ use mpi::Threading;
 use mpi::point_to_point::{Destination, MatchedReceiveVec, Source};
 use mpi::topology::{Communicator, SimpleCommunicator};
 use mpi::traits::Root;
-use nqueens::engines::counter::{MAX_N, SplitList};
-use nqueens::runs::{self, distributed::MAX_EXTRA_ROWS};
 use nqueens_mpi::session::{self, CoordinatorLink, MpiError, WorkerLink};
 use nqueens_mpi::{Coordination, Ending, Settings, Workers, efficiency};
+use nqueens_solver::engines::counter::{MAX_N, SplitList};
+use nqueens_solver::runs::{self, distributed::MAX_EXTRA_ROWS};
 use nqueens_support::interrupt;
 
 /// Reports from ranks to rank 0.

@@ -20,9 +20,11 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use nqueens::engines::counter::pieces::Step;
-use nqueens::engines::counter::{Partial, SplitList, TaskCounter, TaskEnd, TaskId, TaskResult};
-use nqueens::runs::{SharedDevice, device};
+use nqueens_solver::engines::counter::pieces::Step;
+use nqueens_solver::engines::counter::{
+    Partial, SplitList, TaskCounter, TaskEnd, TaskId, TaskResult,
+};
+use nqueens_solver::runs::{SharedDevice, device};
 
 /// How often (at most) a worker thread says where its task has got.
 const MOVED_INTERVAL: Duration = Duration::from_millis(100);
@@ -403,12 +405,12 @@ impl Drop for Pool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nqueens::engines::counter::pieces::PIECE_ROWS;
+    use nqueens_solver::engines::counter::pieces::PIECE_ROWS;
 
     #[test]
     fn a_device_pool_counts_every_task_pushed_in_batches() {
         // The CPU stand-in for a GPU: the same batches, the same results.
-        use nqueens::runs::device::SplitOnCpu;
+        use nqueens_solver::runs::device::SplitOnCpu;
         let list = Arc::new(SplitList::new(11, 1));
         let device = SharedDevice::new(SplitOnCpu::default());
         let mut pool = Pool::with(list.clone(), &Workers::Device(device), list.cut(PIECE_ROWS));
@@ -429,7 +431,7 @@ mod tests {
     #[test]
     fn a_failing_device_is_reported() {
         struct Broken;
-        impl nqueens::runs::Device for Broken {
+        impl nqueens_solver::runs::Device for Broken {
             fn describe(&self) -> String {
                 "a broken GPU".to_string()
             }
@@ -437,8 +439,8 @@ mod tests {
                 &mut self,
                 _n: u32,
                 _prefixes: &[&[u8]],
-            ) -> Result<Vec<TaskResult>, nqueens::runs::DeviceError> {
-                Err(nqueens::runs::DeviceError("lost".to_string()))
+            ) -> Result<Vec<TaskResult>, nqueens_solver::runs::DeviceError> {
+                Err(nqueens_solver::runs::DeviceError("lost".to_string()))
             }
         }
         let list = Arc::new(SplitList::new(8, 0));

@@ -28,7 +28,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::time::Duration;
 
-use nqueens::engines::counter::{Partial, TaskId, TaskResult};
+use nqueens_solver::engines::counter::{Partial, TaskId, TaskResult};
 
 /// The most tasks with a saved position one batch carries (six words each on the wire).
 pub const MAX_POSITIONED: usize = 32;

@@ -29,10 +29,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use nqueens::engines::counter::pieces::PIECE_ROWS;
-use nqueens::engines::counter::{Partial, SplitList, TaskId, TaskResult};
-use nqueens::runs::checkpoint::POSITION_INTERVAL;
-use nqueens::runs::{Checkpoint, CounterError, Report as CountReport, Shard};
+use nqueens_solver::engines::counter::pieces::PIECE_ROWS;
+use nqueens_solver::engines::counter::{Partial, SplitList, TaskId, TaskResult};
+use nqueens_solver::runs::checkpoint::POSITION_INTERVAL;
+use nqueens_solver::runs::{Checkpoint, CounterError, Report as CountReport, Shard};
 
 use crate::pool::{Done, Pool, Workers};
 use crate::schedule::{Coordinator, Prefetch, RankStats, ScheduleError};

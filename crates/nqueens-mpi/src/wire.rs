@@ -22,8 +22,8 @@
 
 use std::time::Duration;
 
-use nqueens::engines::counter::pieces::MAX_ROWS;
-use nqueens::engines::counter::{Fingerprint, Partial, TaskId, TaskResult};
+use nqueens_solver::engines::counter::pieces::MAX_ROWS;
+use nqueens_solver::engines::counter::{Fingerprint, Partial, TaskId, TaskResult};
 
 use crate::pool::Done;
 pub use crate::schedule::MAX_POSITIONED;

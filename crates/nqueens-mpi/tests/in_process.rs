@@ -7,14 +7,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Duration;
 
-use nqueens::engines::counter::{SplitList, TaskCounter, TaskId};
-use nqueens::instances::oeis;
-use nqueens::runs::checkpoint::record_line;
-use nqueens::runs::{Checkpoint, CountRun, Report, RunOptions, Shard};
 use nqueens_mpi::pool::Workers;
 use nqueens_mpi::{
     Coordination, CoordinatorLink, Ending, MpiError, Outcome, Settings, WorkerLink, work,
 };
+use nqueens_solver::engines::counter::{SplitList, TaskCounter, TaskId};
+use nqueens_solver::instances::oeis;
+use nqueens_solver::runs::checkpoint::record_line;
+use nqueens_solver::runs::{Checkpoint, CountRun, Report, RunOptions, Shard};
 
 struct Hub {
     inbox: Receiver<(usize, Vec<u64>)>,
@@ -137,8 +137,8 @@ fn job_with_settings(
 #[test]
 fn ranks_with_devices_count_beside_ranks_with_threads() {
     // The CPU stand-in for a GPU on every other rank (rank 0 included), threads on the rest.
-    use nqueens::runs::SharedDevice;
-    use nqueens::runs::device::SplitOnCpu;
+    use nqueens_solver::runs::SharedDevice;
+    use nqueens_solver::runs::device::SplitOnCpu;
     for n in [8, 11, 12] {
         let list = Arc::new(SplitList::new(n, 0));
         let workers = |rank: usize| {
@@ -195,7 +195,7 @@ fn a_killed_job_resumes_from_its_checkpoint_without_double_counting() {
     let list = Arc::new(SplitList::new(12, 0));
     // What a killed job leaves: the header, the results of some tasks in the order they
     // finished, and a torn last line.
-    let mut text = list.header(nqueens::runs::Shard::ALL).line(4242);
+    let mut text = list.header(nqueens_solver::runs::Shard::ALL).line(4242);
     let mut counter = TaskCounter::default();
     let done: Vec<TaskId> = list.ids().filter(|id| id.0 % 3 == 1).collect();
     for &id in done.iter().rev() {
@@ -265,7 +265,7 @@ fn a_raised_stop_flag_ends_the_count_and_the_same_command_resumes() {
     let path = dir.path().join("n11.ckpt");
     let list = Arc::new(SplitList::new(11, 0));
     // A first run that recorded every other task.
-    let mut text = list.header(nqueens::runs::Shard::ALL).line(4242);
+    let mut text = list.header(nqueens_solver::runs::Shard::ALL).line(4242);
     let mut counter = TaskCounter::default();
     let done: Vec<TaskId> = list.ids().filter(|id| id.0 % 2 == 0).collect();
     for &id in &done {
@@ -427,8 +427,8 @@ fn a_stopped_job_keeps_the_pieces_of_its_tasks_on_every_rank_and_resumes_from_th
 /// pieces and says where its task in part got; the job resumes from there node for node.
 #[test]
 fn a_device_rank_stops_between_batches_and_its_task_goes_on_from_its_pieces() {
-    use nqueens::runs::SharedDevice;
-    use nqueens::runs::device::SplitOnCpu;
+    use nqueens_solver::runs::SharedDevice;
+    use nqueens_solver::runs::device::SplitOnCpu;
     let n = 16;
     let list = Arc::new(SplitList::new(n, 0));
     let cut = list.cut(7);

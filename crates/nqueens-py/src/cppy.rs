@@ -8,7 +8,7 @@
 use std::ops::ControlFlow;
 use std::time::Duration;
 
-use cp::{SearchConfig, Solution, Stats, Status, Strength, Var, View};
+use nqueens_cp::{SearchConfig, Solution, Stats, Status, Strength, Var, View};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -24,7 +24,7 @@ struct Observer {
     stopped_by_callback: bool,
 }
 
-impl cp::Observer for Observer {
+impl nqueens_cp::Observer for Observer {
     fn solution(&mut self, solution: &Solution<'_>) -> ControlFlow<()> {
         let values = solution.values();
         if let Some(hook) = &self.hook {
@@ -86,7 +86,7 @@ fn cp_search(
     time_limit: Option<f64>,
     seed: u64,
 ) -> PyResult<(&'static str, Option<Vec<i32>>, u64, f64, u64, u64)> {
-    let mut solver = cp::Solver::new();
+    let mut solver = nqueens_cp::Solver::new();
     let mut vars = Vec::with_capacity(domains.len());
     for (lo, hi) in domains {
         vars.push(solver.new_var(lo, hi).map_err(value_error)?);

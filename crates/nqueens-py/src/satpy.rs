@@ -13,9 +13,9 @@ use std::fs::File;
 use std::io::BufWriter;
 use std::sync::Mutex;
 
+use nqueens_sat::{Limits, Lit, Options, Outcome, StopReason};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use sat::{Limits, Lit, Options, Outcome, StopReason};
 
 /// Conflicts per round of a solve.
 const ROUND: u64 = 2_000;
@@ -35,11 +35,13 @@ fn literal(number: i64) -> PyResult<Lit> {
 }
 
 /// The exception for a search that ended without an answer.
-fn stop_error(reason: StopReason, solver: &sat::Solver) -> PyErr {
+fn stop_error(reason: StopReason, solver: &nqueens_sat::Solver) -> PyErr {
     match reason {
         StopReason::OutOfMemory => {
-            let wanted = match sat::ClauseSink::status(solver) {
-                Err(sat::Error::OutOfMemory { bytes }) => format!(" (about {bytes} bytes wanted)"),
+            let wanted = match nqueens_sat::ClauseSink::status(solver) {
+                Err(nqueens_sat::Error::OutOfMemory { bytes }) => {
+                    format!(" (about {bytes} bytes wanted)")
+                }
                 _ => String::new(),
             };
             PyMemoryError::new_err(format!("the formula does not fit in memory{wanted}"))
@@ -54,7 +56,7 @@ fn stop_error(reason: StopReason, solver: &sat::Solver) -> PyErr {
 /// The solver behind `nqueens.sat.Solver`.
 #[pyclass(module = "nqueens.sat")]
 pub struct Core {
-    solver: Mutex<sat::Solver>,
+    solver: Mutex<nqueens_sat::Solver>,
     clauses: u64,
     vars: u32,
     model: Option<Vec<i32>>,
@@ -68,7 +70,7 @@ impl Core {
     #[new]
     #[pyo3(signature = (seed = 0, proof = None))]
     fn new(seed: u64, proof: Option<std::path::PathBuf>) -> PyResult<Self> {
-        let mut solver = sat::Solver::with_options(Options {
+        let mut solver = nqueens_sat::Solver::with_options(Options {
             seed,
             ..Options::default()
         });
@@ -99,17 +101,17 @@ impl Core {
             self.vars = self.vars.max(lit.var().as_u32() + 1);
         }
         let mut solver = self.solver.lock().map_err(|_| poisoned())?;
-        sat::ClauseSink::add_clause(&mut *solver, &lits);
+        nqueens_sat::ClauseSink::add_clause(&mut *solver, &lits);
         self.clauses += 1;
         Ok(())
     }
 
     /// Adds every clause of a DIMACS text.
     fn add_dimacs(&mut self, text: &str) -> PyResult<()> {
-        let cnf = sat::parse_dimacs(text).map_err(value_error)?;
+        let cnf = nqueens_sat::parse_dimacs(text).map_err(value_error)?;
         let mut solver = self.solver.lock().map_err(|_| poisoned())?;
         cnf.add_to(&mut *solver);
-        self.vars = self.vars.max(sat::ClauseSink::num_vars(&cnf));
+        self.vars = self.vars.max(nqueens_sat::ClauseSink::num_vars(&cnf));
         self.clauses += cnf.len() as u64;
         Ok(())
     }

@@ -1,11 +1,11 @@
 //! `nqueens.trace`: a replay of a search step by step, the engines' own steps as the web page
-//! shows them (`nqueens::trace`), as Python dicts.
+//! shows them (`nqueens_solver::trace`), as Python dicts.
 //!
 //! Rows and columns are 0-based; a CP step's domains are one int per row, bit `c` set while
 //! column `c` is possible. Exact cover's items keep the names the encoding gives them, as
 //! `xc-export` writes them (`r5` is row 5 counted from 1, the row `"r": 4` of a step). The search runs with the GIL released, bounded by its node budget.
 
-use nqueens::trace::{Event, Method, Settings};
+use nqueens_solver::trace::{Event, Method, Settings};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
@@ -162,7 +162,7 @@ pub fn trace(
         max_nodes,
     };
     let recorded = py
-        .allow_threads(|| nqueens::trace::run(method, &problem, settings))
+        .allow_threads(|| nqueens_solver::trace::run(method, &problem, settings))
         .map_err(value_error)?;
     let steps = PyList::empty(py);
     for event in &recorded.events {

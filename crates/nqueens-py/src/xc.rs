@@ -1,5 +1,5 @@
 //! Exact cover for `nqueens.xc`: a problem built from Python labels (or read from Knuth's
-//! text format) and its searches, on the `exact_cover` crate's dancing links.
+//! text format) and its searches, on the `nqueens_exact_cover` crate's dancing links.
 //!
 //! The Python module turns any hashable labels and items into this class's plain form (item
 //! names, option entries as item and colour numbers); this side keeps the labels and hands
@@ -10,7 +10,7 @@ use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use exact_cover::{ColorId, Entry, ItemId, ItemKind, OptionId, Problem, Solver, Stats};
+use nqueens_exact_cover::{ColorId, Entry, ItemId, ItemKind, OptionId, Problem, Solver, Stats};
 use nqueens_support::Limits;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;

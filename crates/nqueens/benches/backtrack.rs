@@ -4,9 +4,9 @@
 //! Other engines add their own files next to this one.
 
 use divan::{Bencher, black_box};
-use nqueens::engines::backtrack::Backtrack;
-use nqueens::instances::generate::{DEFAULT_TRIES, random_partial};
-use nqueens::{Engine, Outcome, Problem};
+use nqueens_solver::engines::backtrack::Backtrack;
+use nqueens_solver::instances::generate::{DEFAULT_TRIES, random_partial};
+use nqueens_solver::{Engine, Outcome, Problem};
 
 fn main() {
     divan::main();

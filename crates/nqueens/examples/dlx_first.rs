@@ -9,8 +9,8 @@
 
 use std::time::Instant;
 
-use nqueens::Problem;
-use nqueens::engines::dlx::{DEFAULT_SEED, Encoding, encode};
+use nqueens_solver::Problem;
+use nqueens_solver::engines::dlx::{DEFAULT_SEED, Encoding, encode};
 
 fn main() {
     let mut encoding = Encoding::Secondary;
@@ -19,7 +19,7 @@ fn main() {
         match arg.as_str() {
             "--gadgets" => encoding = Encoding::Gadgets,
             _ => match arg.parse::<u32>() {
-                Ok(n) if (1..=nqueens::engines::dlx::MAX_N).contains(&n) => sizes.push(n),
+                Ok(n) if (1..=nqueens_solver::engines::dlx::MAX_N).contains(&n) => sizes.push(n),
                 _ => {
                     eprintln!("usage: dlx_first [--gadgets] N...  (1 ≤ N ≤ 1000)");
                     std::process::exit(2)
@@ -36,7 +36,7 @@ fn main() {
         let seeds = [Some(DEFAULT_SEED), Some(1), Some(2), Some(3)];
         for seed in plain.into_iter().chain(seeds) {
             let start = Instant::now();
-            let mut solver = instance.solver(seed, exact_cover::EngineChoice::Links);
+            let mut solver = instance.solver(seed, nqueens_exact_cover::EngineChoice::Links);
             let found = solver.first().is_some();
             let s = solver.stats();
             println!(

@@ -12,8 +12,8 @@
 
 use std::time::Instant;
 
-use nqueens::engines::counter::TaskList;
-use nqueens::runs::device::{self, Split, SplitBuffers};
+use nqueens_solver::engines::counter::TaskList;
+use nqueens_solver::runs::device::{self, Split, SplitBuffers};
 
 fn main() {
     let args: Vec<usize> = std::env::args()

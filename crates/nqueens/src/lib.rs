@@ -26,8 +26,8 @@
 //! Coordinates are 0-based in the API and 1-based wherever users read or type them.
 //!
 //! ```
-//! use nqueens::{verify, Engine, Outcome, Problem};
-//! use nqueens::engines::backtrack::Backtrack;
+//! use nqueens_solver::{verify, Engine, Outcome, Problem};
+//! use nqueens_solver::engines::backtrack::Backtrack;
 //!
 //! let problem = Problem::new(8).unwrap();
 //! let mut engine = Backtrack::default();
@@ -44,7 +44,7 @@
 //! ```
 //! use std::sync::atomic::{AtomicBool, Ordering};
 //! use std::sync::{Arc, Mutex};
-//! use nqueens::{CountRun, EngineError, Error, LimitReached, Progress, ProgressSink, RunOptions};
+//! use nqueens_solver::{CountRun, EngineError, Error, LimitReached, Progress, ProgressSink, RunOptions};
 //!
 //! let snapshots: Arc<Mutex<Vec<Progress>>> = Arc::default();
 //! let seen = Arc::clone(&snapshots);

@@ -3,8 +3,8 @@
 //! for the web page's replay and Python's `trace`.
 //!
 //! Each engine reports its own steps through a hook that costs the searches nobody watches
-//! nothing ([`Backtrack::trace`], [`exact_cover::Observer`] under [`Dlx::trace`], `cp`'s
-//! `Observer::step` under [`Cp::trace`], `sat::Observer` under [`Sat::trace`]); this module
+//! nothing ([`Backtrack::trace`], [`nqueens_exact_cover::Observer`] under [`Dlx::trace`], `cp`'s
+//! `Observer::step` under [`Cp::trace`], `nqueens_sat::Observer` under [`Sat::trace`]); this module
 //! turns them into board events. So a replay is the search the product runs, node for node:
 //! the events that count as nodes ([`Event::is_node`]) number exactly the `nodes` of the
 //! engine's `--stats` (for sat, its `decisions`), for the same method, job and seed.

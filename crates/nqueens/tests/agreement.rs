@@ -4,9 +4,9 @@
 
 use std::collections::BTreeSet;
 
-use nqueens::instances::oeis;
-use nqueens::methods::{Config, Method};
-use nqueens::{Engine, Job, Outcome, Problem, Solution, verify};
+use nqueens_solver::instances::oeis;
+use nqueens_solver::methods::{Config, Method};
+use nqueens_solver::{Engine, Job, Outcome, Problem, Solution, verify};
 
 /// The largest n each method is taken to here: 12 for all but SAT, whose enumeration by
 /// blocking clauses grows fastest (n = 10 takes it seconds already; `tests/sat.rs` goes there).

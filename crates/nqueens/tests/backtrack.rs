@@ -3,9 +3,9 @@
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 
-use nqueens::board::naive;
-use nqueens::engines::backtrack::{Backtrack, MAX_N};
-use nqueens::{
+use nqueens_solver::board::naive;
+use nqueens_solver::engines::backtrack::{Backtrack, MAX_N};
+use nqueens_solver::{
     Engine, EngineError, Enumeration, Outcome, Problem, Queen, Solution, board::symmetry,
     instances::oeis, verify,
 };
@@ -147,7 +147,7 @@ fn boards_beyond_64_are_refused_with_the_limit() {
 /// The unique count is the number of classes of the oracle's solutions under that group.
 #[test]
 fn unique_counts_of_completions_use_the_symmetries_the_fixed_queens_keep() {
-    use nqueens::board::symmetry::Group;
+    use nqueens_solver::board::symmetry::Group;
     for (n, queen, group_size) in [
         (8, Queen::new(0, 0), 2),
         (9, Queen::new(4, 4), 8),

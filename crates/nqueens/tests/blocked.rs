@@ -5,11 +5,11 @@
 use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 
-use nqueens::board::naive;
-use nqueens::board::symmetry::Group;
-use nqueens::engines::sat::Encoding;
-use nqueens::methods::{Config, Method};
-use nqueens::{
+use nqueens_solver::board::naive;
+use nqueens_solver::board::symmetry::Group;
+use nqueens_solver::engines::sat::Encoding;
+use nqueens_solver::methods::{Config, Method};
+use nqueens_solver::{
     EngineError, Job, Outcome, Problem, ProblemError, Queen, Solution, Violation, verify,
 };
 use nqueens_support::SplitMix64;
@@ -229,12 +229,15 @@ fn the_corpus_counts_agree_with_the_manifest_the_oracle_and_every_method() {
             panic!("bad manifest line {line:?}")
         };
         let text = std::fs::read_to_string(folder.join(file)).unwrap();
-        let problem = if nqueens::formats::csplib::looks_like(&text) {
+        let problem = if nqueens_solver::formats::csplib::looks_like(&text) {
             let diagonals = diagonals.parse().ok();
-            nqueens::formats::csplib::parse(&text, nqueens::formats::csplib::Options { diagonals })
-                .unwrap()
+            nqueens_solver::formats::csplib::parse(
+                &text,
+                nqueens_solver::formats::csplib::Options { diagonals },
+            )
+            .unwrap()
         } else {
-            nqueens::formats::partial::parse(&text)
+            nqueens_solver::formats::partial::parse(&text)
                 .unwrap()
                 .to_problem()
                 .unwrap()

@@ -6,10 +6,10 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use nqueens::board::naive;
-use nqueens::instances::generate::{DEFAULT_TRIES, random_partial};
-use nqueens::methods::{Config, Method};
-use nqueens::{Engine, EngineError, Job, Outcome, Problem, formats::partial, verify};
+use nqueens_solver::board::naive;
+use nqueens_solver::instances::generate::{DEFAULT_TRIES, random_partial};
+use nqueens_solver::methods::{Config, Method};
+use nqueens_solver::{Engine, EngineError, Job, Outcome, Problem, formats::partial, verify};
 
 /// One line of the manifest.
 #[derive(Debug)]
@@ -166,7 +166,7 @@ fn every_method_agrees_on_every_completion_file() {
 /// not, and every completion passes the verifier.
 #[test]
 fn every_method_agrees_on_sequential_placements() {
-    use nqueens::instances::generate::sequential_partial;
+    use nqueens_solver::instances::generate::sequential_partial;
     let mut mixed = (0, 0);
     for seed in 0..24u64 {
         let n = 10 + (seed % 5) as u32;
@@ -201,7 +201,7 @@ fn every_method_agrees_on_sequential_placements() {
 /// dancing links, and its completion passes the verifier.
 #[test]
 fn auto_has_no_heavy_tail_on_hard_completions() {
-    use nqueens::instances::generate::sequential_partial;
+    use nqueens_solver::instances::generate::sequential_partial;
     let mut worst = 0u128;
     let start = std::time::Instant::now();
     // 200 boards with K = 50..80, and one with K = 70 where plain cp ran past 10 s (it has no
@@ -236,7 +236,7 @@ fn auto_has_no_heavy_tail_on_hard_completions() {
 /// or a tiny node budget ends it with "gave up", never a wrong answer.
 #[test]
 fn auto_completions_honour_the_stop_flag_and_the_node_budget() {
-    use nqueens::instances::generate::sequential_partial;
+    use nqueens_solver::instances::generate::sequential_partial;
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
     let problem = sequential_partial(60, 30, 3, 1000).unwrap();
@@ -271,8 +271,8 @@ fn auto_completions_honour_the_stop_flag_and_the_node_budget() {
 /// encoding of n = 200 takes seconds to build per board, and n = 50 and 100 check it.
 #[test]
 fn every_method_agrees_on_the_hardest_study_boards() {
-    use nqueens::engines::sat::Encoding;
-    use nqueens::instances::generate::sequential_partial;
+    use nqueens_solver::engines::sat::Encoding;
+    use nqueens_solver::instances::generate::sequential_partial;
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/completion-hard");
     let text = std::fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap();
     let mut seen = (0, 0);

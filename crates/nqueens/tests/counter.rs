@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
-use nqueens::engines::counter::{self, TaskList};
-use nqueens::runs::{self, CountRun, Report, RunOptions, Shard};
-use nqueens::{Engine, Problem, instances::oeis};
+use nqueens_solver::engines::counter::{self, TaskList};
+use nqueens_solver::runs::{self, CountRun, Report, RunOptions, Shard};
+use nqueens_solver::{Engine, Problem, instances::oeis};
 
 fn whole(n: u32, threads: usize) -> Report {
     CountRun::new(threads)
@@ -13,7 +13,7 @@ fn whole(n: u32, threads: usize) -> Report {
         .unwrap()
 }
 
-fn with_checkpoint(n: u32, threads: usize, path: &Path) -> Result<Report, nqueens::Error> {
+fn with_checkpoint(n: u32, threads: usize, path: &Path) -> Result<Report, nqueens_solver::Error> {
     Ok(CountRun::new(threads).run_with_checkpoint(n, path)?)
 }
 

@@ -4,10 +4,10 @@
 use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 
-use cp::Strength;
-use nqueens::engines::backtrack::Backtrack;
-use nqueens::engines::cp::{Cp, MAX_N};
-use nqueens::{
+use nqueens_cp::Strength;
+use nqueens_solver::engines::backtrack::Backtrack;
+use nqueens_solver::engines::cp::{Cp, MAX_N};
+use nqueens_solver::{
     Engine, EngineError, Enumeration, LimitReached, Outcome, Problem, Queen, Solution,
     instances::oeis, verify,
 };

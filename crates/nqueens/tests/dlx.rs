@@ -3,9 +3,9 @@
 
 use std::ops::ControlFlow;
 
-use nqueens::engines::backtrack::Backtrack;
-use nqueens::engines::dlx::{Dlx, Encoding, encode};
-use nqueens::{Engine, EngineError, Job, Outcome, Problem, Queen, instances::oeis, verify};
+use nqueens_solver::engines::backtrack::Backtrack;
+use nqueens_solver::engines::dlx::{Dlx, Encoding, encode};
+use nqueens_solver::{Engine, EngineError, Job, Outcome, Problem, Queen, instances::oeis, verify};
 
 mod common;
 
@@ -129,7 +129,7 @@ fn completions_agree_with_backtracking() {
             // The file written for other solvers has the fixed queens built in.
             let instance = encode(&problem, encoding);
             let flat = instance.without_preselection();
-            assert_eq!(exact_cover::Solver::new(&flat).count(), expected);
+            assert_eq!(nqueens_exact_cover::Solver::new(&flat).count(), expected);
             match engine.solve(&problem).unwrap() {
                 Outcome::Found(s) => assert_eq!(verify(&problem, &s), Ok(())),
                 Outcome::NoSolution => assert_eq!(expected, 0),
@@ -173,13 +173,13 @@ fn the_encodings_have_the_expected_shape() {
     assert_eq!(secondary.option_count(), 16);
     // Square (1, 2) (0-based) is option 1·4 + 2: row 2, column 3, anti-diagonal 5, diagonal −1.
     assert_eq!(
-        secondary.option_text(exact_cover::OptionId(6)),
+        secondary.option_text(nqueens_exact_cover::OptionId(6)),
         "r2 c3 a5 b-1"
     );
     let gadgets = encode(&problem, Encoding::Gadgets).problem;
     assert_eq!(gadgets.primary_count(), 22);
     assert_eq!(gadgets.option_count(), 16 + 14);
-    assert_eq!(gadgets.option_text(exact_cover::OptionId(16)), "a2");
+    assert_eq!(gadgets.option_text(nqueens_exact_cover::OptionId(16)), "a2");
     // Rows and columns from the middle out.
     let first: Vec<&str> = secondary.items()[..4]
         .iter()
@@ -192,7 +192,7 @@ fn the_encodings_have_the_expected_shape() {
 /// nodes, list the same boards in the same order (with a seed too), and keep fixed queens.
 #[test]
 fn both_exact_cover_engines_agree() {
-    use exact_cover::EngineChoice;
+    use nqueens_exact_cover::EngineChoice;
     for encoding in ENCODINGS {
         for n in 1..=11u32 {
             let problem = Problem::new(n).unwrap();
@@ -259,7 +259,7 @@ fn both_exact_cover_engines_agree() {
 /// every node.
 #[test]
 fn blocked_boards_get_the_bit_engines_tree() {
-    use exact_cover::EngineChoice;
+    use nqueens_exact_cover::EngineChoice;
     let mut state = 56u64;
     let (mut tested, mut on_board_engine, mut found) = (0, 0, 0);
     for round in 0..300u64 {
@@ -279,7 +279,7 @@ fn blocked_boards_get_the_bit_engines_tree() {
         // On large boards the queens of a known solution stay fixed but in about 24 rows, and
         // its squares in those rows stay open, so that the search has a small board to fill.
         let planted = if n > 24 {
-            nqueens::engines::construct::columns(n)
+            nqueens_solver::engines::construct::columns(n)
         } else {
             None
         };

@@ -1,7 +1,7 @@
 //! Renderings pinned by snapshots, and SVG checked by an XML parser.
 
-use nqueens::formats::render::{Format, SolutionWriter, SvgStyle, svg, to_text};
-use nqueens::{Problem, Queen, Solution};
+use nqueens_solver::formats::render::{Format, SolutionWriter, SvgStyle, svg, to_text};
+use nqueens_solver::{Problem, Queen, Solution};
 
 const FOUR: [u32; 4] = [1, 3, 0, 2];
 const EIGHT: [u32; 8] = [0, 4, 7, 5, 2, 6, 1, 3];

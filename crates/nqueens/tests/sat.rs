@@ -5,9 +5,9 @@
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 
-use nqueens::engines::sat::{self as cnf, Encoding};
-use nqueens::{Engine, Outcome, Problem, Queen, instances::oeis, verify};
-use sat::{ClauseSink, Cnf, Lit, Solver, Var};
+use nqueens_sat::{ClauseSink, Cnf, Lit, Solver, Var};
+use nqueens_solver::engines::sat::{self as cnf, Encoding};
+use nqueens_solver::{Engine, Outcome, Problem, Queen, instances::oeis, verify};
 
 /// Clauses as the SAT write-up's tests print them: `((-4 -3) (-2 -1))`.
 fn lisp(clauses: &[Vec<Lit>]) -> String {
@@ -99,7 +99,7 @@ fn the_header_counts_what_encode_writes() {
     );
 }
 
-/// Enumerates the models of the formula directly with the `sat` crate, checking each model
+/// Enumerates the models of the formula directly with the `nqueens_sat` crate, checking each model
 /// against the formula and each decoded board with `verify`.
 fn enumerate(problem: &Problem, encoding: Encoding) -> u64 {
     let n = problem.n();
@@ -116,7 +116,7 @@ fn enumerate(problem: &Problem, encoding: Encoding) -> u64 {
         ControlFlow::Continue(())
     });
     match end {
-        sat::Enumeration::Complete(count) => count,
+        nqueens_sat::Enumeration::Complete(count) => count,
         other => panic!("{other:?}"),
     }
 }

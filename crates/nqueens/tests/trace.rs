@@ -1,17 +1,17 @@
-//! Replays of a search (`nqueens::trace`) are the engines' own searches: the boards their events
+//! Replays of a search (`nqueens_solver::trace`) are the engines' own searches: the boards their events
 //! draw at each solution are exactly the solutions the naive oracle knows, their node events
 //! number exactly the nodes the engine counts when nobody watches, and they end where the
 //! search ends.
 
 use std::collections::BTreeSet;
 
-use nqueens::board::naive;
-use nqueens::engines::backtrack::Backtrack;
-use nqueens::engines::cp::Cp;
-use nqueens::engines::dlx::{Dlx, Encoding};
-use nqueens::engines::sat::{self, Sat};
-use nqueens::trace::{self, Event, Method, Settings, Trace};
-use nqueens::{Engine, Outcome, Problem, Queen};
+use nqueens_solver::board::naive;
+use nqueens_solver::engines::backtrack::Backtrack;
+use nqueens_solver::engines::cp::Cp;
+use nqueens_solver::engines::dlx::{Dlx, Encoding};
+use nqueens_solver::engines::sat::{self, Sat};
+use nqueens_solver::trace::{self, Event, Method, Settings, Trace};
+use nqueens_solver::{Engine, Outcome, Problem, Queen};
 
 /// The same engine as the replay runs, as the CLI builds it for `--method`, unwatched.
 fn engine(method: Method, seed: Option<u64>) -> Box<dyn Engine> {
@@ -216,8 +216,10 @@ fn exact_cover_covers_and_uncovers_in_nested_pairs_and_ends_where_it_began() {
     assert!(open.is_empty());
     // The items are named as the encoding names them (what `xc-export` writes): every name
     // the replay uses is an item of the encoded problem.
-    let encoded =
-        nqueens::engines::dlx::encode(&problem, nqueens::engines::dlx::Encoding::Secondary);
+    let encoded = nqueens_solver::engines::dlx::encode(
+        &problem,
+        nqueens_solver::engines::dlx::Encoding::Secondary,
+    );
     let names: std::collections::BTreeSet<&str> = encoded
         .problem
         .items()
@@ -318,8 +320,11 @@ fn a_sat_replay_tells_decisions_conflicts_and_back_jumps_that_hang_together() {
             }
             Event::Restart => level = 0,
             Event::Solution { columns } => {
-                nqueens::verify(&problem, &nqueens::Solution::from_columns(columns.clone()))
-                    .unwrap();
+                nqueens_solver::verify(
+                    &problem,
+                    &nqueens_solver::Solution::from_columns(columns.clone()),
+                )
+                .unwrap();
                 // The next model's search starts from the root.
                 level = 0;
             }

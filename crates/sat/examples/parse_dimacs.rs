@@ -7,7 +7,7 @@ use std::fs::File;
 use std::io::BufReader;
 use std::time::Instant;
 
-use sat::{ClauseCounter, read_dimacs};
+use nqueens_sat::{ClauseCounter, read_dimacs};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::args().nth(1).ok_or("usage: parse_dimacs FILE")?;

@@ -6,7 +6,7 @@
 //! without one encoder per format.
 //!
 //! ```
-//! use sat::{ClauseSink, Cnf, Lit};
+//! use nqueens_sat::{ClauseSink, Cnf, Lit};
 //! fn at_most_one(sink: &mut impl ClauseSink, lits: &[Lit]) {
 //!     for (i, &a) in lits.iter().enumerate() {
 //!         for &b in &lits[i + 1..] {

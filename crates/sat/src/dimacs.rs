@@ -28,7 +28,7 @@
 //! up front (count with a [`crate::ClauseCounter`] first when the encoder does not know).
 //!
 //! ```
-//! use sat::{parse_dimacs, write_dimacs, Error};
+//! use nqueens_sat::{parse_dimacs, write_dimacs, Error};
 //! let cnf = parse_dimacs("c a comment\np cnf 3 2\n1 -3 0 2\n3 0\n").unwrap();
 //! let mut out = Vec::new();
 //! write_dimacs(&mut out, &cnf).unwrap();

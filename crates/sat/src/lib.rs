@@ -19,7 +19,7 @@
 //! [`Lit`]s, straight into the solver (or into a [`Cnf`] first):
 //!
 //! ```
-//! use sat::{ClauseSink, Lit, Outcome, Solver};
+//! use nqueens_sat::{ClauseSink, Lit, Outcome, Solver};
 //! let mut solver = Solver::new();
 //! let (a, b, c) = (solver.new_var(), solver.new_var(), solver.new_var());
 //! solver.add_clause(&[Lit::positive(a), Lit::positive(b)]); // a ∨ b
@@ -32,7 +32,7 @@
 //! Or read DIMACS text:
 //!
 //! ```
-//! use sat::{parse_dimacs, Outcome, Solver};
+//! use nqueens_sat::{parse_dimacs, Outcome, Solver};
 //! let cnf = parse_dimacs("p cnf 3 3\n1 2 0\n-1 2 0\n-2 -3 0\n").unwrap();
 //! let mut solver = Solver::new();
 //! cnf.add_to(&mut solver);

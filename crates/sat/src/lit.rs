@@ -8,7 +8,7 @@
 //! name no literal or variable, such as 0) and [`Lit::to_dimacs`].
 //!
 //! ```
-//! use sat::{Lit, Var};
+//! use nqueens_sat::{Lit, Var};
 //! let x = Var::from_index(4);
 //! assert_eq!(Lit::positive(x).code(), 8);
 //! assert_eq!(Lit::negative(x).code(), 9);

@@ -17,8 +17,8 @@
 use std::io::BufReader;
 use std::panic;
 
+use nqueens_sat::{Cnf, Limits, Outcome, Solver, read_dimacs, write_dimacs};
 use nqueens_support::SplitMix64;
-use sat::{Cnf, Limits, Outcome, Solver, read_dimacs, write_dimacs};
 
 /// Cases in the suite's run.
 const SUITE_CASES: u64 = 3000;
@@ -152,7 +152,7 @@ fn check(input: &[u8]) -> Verdict {
             assert_eq!(cnf.len() as u64, header.clauses);
             let mut written = Vec::new();
             write_dimacs(&mut written, &cnf).unwrap();
-            let again = sat::parse_dimacs(std::str::from_utf8(&written).unwrap()).unwrap();
+            let again = nqueens_sat::parse_dimacs(std::str::from_utf8(&written).unwrap()).unwrap();
             assert_eq!(again, cnf, "the written formula reads differently");
 
             let mut solver = Solver::new();

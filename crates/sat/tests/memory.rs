@@ -9,11 +9,11 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use nqueens_support::SplitMix64;
-use sat::{
+use nqueens_sat::{
     ClauseCounter, ClauseSink, Cnf, Limits, Lit, Outcome, Solver, StopReason, Var, parse_dimacs,
     read_dimacs,
 };
+use nqueens_support::SplitMix64;
 
 struct Counting;
 
@@ -193,7 +193,7 @@ fn memory_the_system_refuses_is_an_error_not_an_abort() {
         let vars = [Var::from_index(0)];
         assert_eq!(
             solver.enumerate(&vars, |_| std::ops::ControlFlow::Continue(())),
-            sat::Enumeration::Unknown(0, StopReason::OutOfMemory)
+            nqueens_sat::Enumeration::Unknown(0, StopReason::OutOfMemory)
         );
 
         let mut solver = Solver::new();

@@ -9,9 +9,11 @@ use std::io::Write;
 use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 
+use nqueens_sat::{
+    ClauseSink, Cnf, Enumeration, Limits, Lit, Model, Options, Outcome, Solver, Stats, Var,
+};
 use nqueens_support::SplitMix64;
 use proptest::prelude::*;
-use sat::{ClauseSink, Cnf, Enumeration, Limits, Lit, Model, Options, Outcome, Solver, Stats, Var};
 
 /// Every model of `cnf` over its variables, by trying all assignments.
 fn brute_force_models(cnf: &Cnf) -> Vec<Vec<bool>> {
@@ -281,7 +283,7 @@ fn a_conflict_limit_gives_unknown_and_the_solver_can_go_on() {
     });
     assert!(matches!(
         solver.solve(),
-        Outcome::Unknown(sat::StopReason::Conflicts)
+        Outcome::Unknown(nqueens_sat::StopReason::Conflicts)
     ));
     solver.set_limits(Limits::default());
     assert_eq!(solver.solve(), Outcome::Unsat);
@@ -332,7 +334,7 @@ fn enumeration_stops_between_models_when_the_flag_is_raised() {
     });
     assert_eq!(
         end,
-        Enumeration::Unknown(3, sat::StopReason::Stopped),
+        Enumeration::Unknown(3, nqueens_sat::StopReason::Stopped),
         "{seen} models seen"
     );
     // The conflicts so far were published for a progress display.
@@ -353,7 +355,7 @@ struct Told {
     faults: Vec<String>,
 }
 
-impl sat::Observer for Told {
+impl nqueens_sat::Observer for Told {
     fn decide(&mut self, level: u32, _lit: Lit) {
         self.decisions += 1;
         if level != self.level + 1 {
@@ -404,7 +406,7 @@ fn an_observer_is_told_every_decision_conflict_learnt_clause_and_restart() {
             Options::default()
         } else {
             Options {
-                restarts: sat::Restarts::Luby { unit: 2 },
+                restarts: nqueens_sat::Restarts::Luby { unit: 2 },
                 ..Options::default()
             }
         };
@@ -435,7 +437,7 @@ fn an_observer_is_told_every_decision_conflict_learnt_clause_and_restart() {
 #[test]
 fn modes_switch_on_schedule_and_proofs_still_check() {
     let switching = |margin: f64, stable_unit: u64| Options {
-        restarts: sat::Restarts::Switching {
+        restarts: nqueens_sat::Restarts::Switching {
             margin,
             min_conflicts: 50,
             focused_decay: 0.8,
@@ -466,7 +468,7 @@ fn modes_switch_on_schedule_and_proofs_still_check() {
             let expected = is_sat_with(
                 &cnf,
                 Options {
-                    restarts: sat::Restarts::Never,
+                    restarts: nqueens_sat::Restarts::Never,
                     ..Options::default()
                 },
             );
@@ -492,7 +494,7 @@ fn modes_switch_on_schedule_and_proofs_still_check() {
 #[test]
 fn target_phases_and_rephasing_keep_answers_and_proofs_right() {
     let options = Options {
-        restarts: sat::Restarts::Switching {
+        restarts: nqueens_sat::Restarts::Switching {
             margin: 1.25,
             min_conflicts: 20,
             focused_decay: 0.8,

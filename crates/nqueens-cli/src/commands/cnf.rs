@@ -2,8 +2,8 @@
 
 use anyhow::Result;
 use clap::Args;
-use nqueens::engines::sat::{self as queens_cnf, Encoding};
-use sat::DimacsWriter;
+use nqueens_sat::DimacsWriter;
+use nqueens_solver::engines::sat::{self as queens_cnf, Encoding};
 
 use crate::args::{BoardArgs, encoding_parser};
 use crate::output;

@@ -12,10 +12,10 @@ use std::time::Instant;
 
 use anyhow::{Result, anyhow, bail};
 use clap::Args;
-use nqueens::engines::counter;
-use nqueens::methods::Method;
-use nqueens::runs::{self, CountRun, CounterError, RunOptions, Shard};
-use nqueens::{Engine, Job, Problem};
+use nqueens_solver::engines::counter;
+use nqueens_solver::methods::Method;
+use nqueens_solver::runs::{self, CountRun, CounterError, RunOptions, Shard};
+use nqueens_solver::{Engine, Job, Problem};
 
 use crate::args::{BoardArgs, MethodArgs, all_cores};
 use crate::gpu::{self, DeviceChoice};
@@ -165,7 +165,7 @@ impl Count {
             eprintln!(
                 "note: counting n = {} by plain backtracking, which needs roughly {:.0e} seconds on {threads} thread(s); Ctrl-C stops it (--progress shows its rate off a terminal)",
                 problem.n(),
-                nqueens::methods::backtrack_count_seconds(problem.n(), threads),
+                nqueens_solver::methods::backtrack_count_seconds(problem.n(), threads),
             );
         }
         if let Some(warning) = self
@@ -216,15 +216,16 @@ impl Count {
     fn with_counter(mut self, mut counter: CountRun, options: &RunOptions) -> Result<Status> {
         let report = counter
             .run_problem(&self.problem, self.unique, options)
-            .map_err(nqueens::Error::from);
+            .map_err(nqueens_solver::Error::from);
         if crate::interrupt::requested() {
             drop(self.progress.take());
             return Err(interrupted_count(&counter, options).into());
         }
         let report = match report {
-            Err(nqueens::Error::Engine(nqueens::EngineError::GaveUp { method, reason }))
-                if options.checkpoint.is_some() =>
-            {
+            Err(nqueens_solver::Error::Engine(nqueens_solver::EngineError::GaveUp {
+                method,
+                reason,
+            })) if options.checkpoint.is_some() => {
                 // Say what the checkpoint kept, as an interruption does.
                 drop(self.progress.take());
                 let gave_up =
@@ -330,9 +331,9 @@ fn saved_line(counter: &CountRun, options: &RunOptions) -> Option<String> {
 }
 
 /// A count that contradicts the published one is a failed check (exit 1), not a usage error.
-pub(crate) fn wrong_total_fails(error: impl Into<nqueens::Error>) -> anyhow::Error {
+pub(crate) fn wrong_total_fails(error: impl Into<nqueens_solver::Error>) -> anyhow::Error {
     match error.into() {
-        nqueens::Error::Counter(wrong @ CounterError::WrongTotal { .. }) => {
+        nqueens_solver::Error::Counter(wrong @ CounterError::WrongTotal { .. }) => {
             Failure(wrong.to_string()).into()
         }
         other => other.into(),

@@ -5,10 +5,10 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use nqueens::Problem;
-use nqueens::formats::partial;
-use nqueens::formats::render::{self, Format};
-use nqueens::instances::generate::{self, GenerateError};
+use nqueens_solver::Problem;
+use nqueens_solver::formats::partial;
+use nqueens_solver::formats::render::{self, Format};
+use nqueens_solver::instances::generate::{self, GenerateError};
 
 use crate::args::parse_n;
 use crate::output;

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use nqueens::formats::partial;
-use nqueens::instances::generate::{self, GenerateError, Placement};
+use nqueens_solver::formats::partial;
+use nqueens_solver::instances::generate::{self, GenerateError, Placement};
 
 use crate::args::parse_n;
 use crate::output;
@@ -76,7 +76,7 @@ pub fn run(args: GenCompletionArgs) -> Result<Status> {
                     "no non-attacking placement of {queens} queens on {} found in \
                  {tries} random draws; such placements get rare as K grows (try fewer queens, \
                  a larger --max-tries or --method sequential)",
-                    nqueens::board::ABoard(n)
+                    nqueens_solver::board::ABoard(n)
                 );
                 return Ok(Status::GaveUp);
             }

@@ -5,9 +5,9 @@ use std::time::Instant;
 
 use anyhow::Result;
 use clap::Args;
-use nqueens::Job;
-use nqueens::board::symmetry::Group;
-use nqueens::formats::render::SolutionWriter;
+use nqueens_solver::Job;
+use nqueens_solver::board::symmetry::Group;
+use nqueens_solver::formats::render::SolutionWriter;
 
 use crate::args::{BoardArgs, MethodArgs, OutputArgs};
 use crate::output;
@@ -50,9 +50,9 @@ pub fn run(args: ListArgs) -> Result<Status> {
     // A picture of all solutions of a bare board has a size known from the published counts,
     // so it is streamed (`list 16 -o all.svg` is 18 GB of SVG, never held in memory).
     let published = if args.unique {
-        nqueens::instances::oeis::unique(problem.n())
+        nqueens_solver::instances::oeis::unique(problem.n())
     } else {
-        nqueens::instances::oeis::total(problem.n())
+        nqueens_solver::instances::oeis::total(problem.n())
     };
     if !problem.is_completion()
         && let Some(total) = published

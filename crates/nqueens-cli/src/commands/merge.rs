@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
 use clap::Args;
-use nqueens::runs::shard;
+use nqueens_solver::runs::shard;
 
 use super::count::{same_file, wrong_total_fails};
 use crate::output;

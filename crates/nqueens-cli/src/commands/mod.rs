@@ -16,8 +16,8 @@ pub mod verify_file;
 pub mod xc;
 pub mod xc_export;
 
-use nqueens::board::verify::verify_until;
-use nqueens::{Problem, Solution};
+use nqueens_solver::board::verify::verify_until;
+use nqueens_solver::{Problem, Solution};
 
 use crate::interrupt::Interrupted;
 use crate::status::Failure;

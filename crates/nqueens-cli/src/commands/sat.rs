@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use sat::{ClauseSink, Cnf, Lit, Outcome, Solver, Var, read_dimacs};
+use nqueens_sat::{ClauseSink, Cnf, Lit, Outcome, Solver, Var, read_dimacs};
 
 use crate::output;
 use crate::status::Status;
@@ -68,7 +68,7 @@ pub fn run(args: SatArgs) -> Result<Status> {
     solver
         .status()
         .with_context(|| format!("{name}: the formula does not fit in memory"))?;
-    solver.set_limits(sat::Limits {
+    solver.set_limits(nqueens_sat::Limits {
         conflicts: None,
         time: args.time_limit,
     });

@@ -4,8 +4,8 @@ use std::time::Instant;
 
 use anyhow::Result;
 use clap::Args;
-use nqueens::formats::render::SolutionWriter;
-use nqueens::{Job, Outcome};
+use nqueens_solver::formats::render::SolutionWriter;
+use nqueens_solver::{Job, Outcome};
 
 use crate::args::{BoardArgs, MethodArgs, OutputArgs};
 use crate::interrupt::UntilInterrupted;

@@ -4,9 +4,9 @@ use std::path::PathBuf;
 
 use anyhow::{Result, bail};
 use clap::Args;
-use nqueens::formats::read::{Answer, Solutions};
-use nqueens::formats::solutions::ReadError;
-use nqueens::{Problem, Queen, verify};
+use nqueens_solver::formats::read::{Answer, Solutions};
+use nqueens_solver::formats::solutions::ReadError;
+use nqueens_solver::{Problem, Queen, verify};
 
 use crate::args::{parse_n, parse_square, read_board};
 use crate::output;
@@ -77,7 +77,7 @@ pub fn run(args: VerifyArgs) -> Result<Status> {
             bail!(
                 "-n is {n} but {} describes {}",
                 output::display_name(path),
-                nqueens::board::ABoard(board.n)
+                nqueens_solver::board::ABoard(board.n)
             );
         }
         size = Some(board.n);

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use exact_cover::{Config, EngineChoice, Problem, Solver};
+use nqueens_exact_cover::{Config, EngineChoice, Problem, Solver};
 
 use crate::output;
 use crate::progress::ProgressLine;
@@ -116,11 +116,11 @@ pub fn run(args: XcArgs) -> Result<Status> {
     } else {
         ProgressLine::for_stream(args.progress, args.output.as_deref())
     };
-    solver.set_limits(nqueens::Limits {
+    solver.set_limits(nqueens_solver::Limits {
         time: args.time_limit,
         stop: crate::interrupt::stop_flag(),
         work: progress.as_ref().map(|line| line.work("nodes")),
-        ..nqueens::Limits::default()
+        ..nqueens_solver::Limits::default()
     });
     let start = Instant::now();
     let mut out = output::open(args.output.as_deref())?;
@@ -135,7 +135,7 @@ pub fn run(args: XcArgs) -> Result<Status> {
         let limit = args.limit.unwrap_or(1);
         let mut printed = 0u64;
         let mut failed = None;
-        let mut print = |options: &[exact_cover::OptionId]| -> ControlFlow<()> {
+        let mut print = |options: &[nqueens_exact_cover::OptionId]| -> ControlFlow<()> {
             let mut write = || -> std::io::Result<()> {
                 if printed > 0 {
                     writeln!(out)?;
@@ -177,8 +177,8 @@ pub fn run(args: XcArgs) -> Result<Status> {
     if args.stats {
         let stats = solver.stats();
         let updates = match solver.engine() {
-            exact_cover::Engine::Links => format!(" updates={}", stats.updates),
-            exact_cover::Engine::Bits => String::new(),
+            nqueens_exact_cover::Engine::Links => format!(" updates={}", stats.updates),
+            nqueens_exact_cover::Engine::Bits => String::new(),
         };
         let restarts = match stats.restarts {
             0 => String::new(),

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
-use nqueens::engines::dlx::{self, Encoding};
+use nqueens_solver::engines::dlx::{self, Encoding};
 
 use crate::args::BoardArgs;
 use crate::output;

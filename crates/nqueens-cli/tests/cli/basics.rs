@@ -4,7 +4,7 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command as StdCommand, Stdio};
 
 use crate::util::{assert_usage_error, run, write_temp};
-use nqueens::{Problem, Solution, instances::oeis, verify};
+use nqueens_solver::{Problem, Solution, instances::oeis, verify};
 
 #[test]
 fn bad_input_is_one_line_and_exit_2() {

@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use nqueens::methods::Method;
+use nqueens_solver::methods::Method;
 use predicates::prelude::*;
 
 use crate::util::nqueens;
@@ -336,7 +336,7 @@ fn the_blocked_workload_counts_gen_blocked_boards_and_skips_say_why_once() {
     for row in rows.iter().filter(|r| r["status"] == "ok") {
         let n: u32 = row["n"].parse().unwrap();
         // The bench's board: a quarter of the squares, seed 1 + n (the default --seed is 1).
-        let problem = nqueens::instances::generate::random_blocked(
+        let problem = nqueens_solver::instances::generate::random_blocked(
             n,
             u64::from(n * n / 4),
             1,
@@ -345,7 +345,7 @@ fn the_blocked_workload_counts_gen_blocked_boards_and_skips_say_why_once() {
         .unwrap();
         assert_eq!(
             row["answer"],
-            nqueens::board::naive::count(&problem).to_string(),
+            nqueens_solver::board::naive::count(&problem).to_string(),
             "{row:?}"
         );
         assert_eq!(row["job"], "blocked");
@@ -386,7 +386,7 @@ fn gen_completion_writes_a_board_the_solver_reads() {
         .assert()
         .success();
     let text = std::fs::read_to_string(&file).unwrap();
-    let board = nqueens::formats::partial::parse(&text).unwrap();
+    let board = nqueens_solver::formats::partial::parse(&text).unwrap();
     assert_eq!((board.n, board.queens.len()), (8, 3));
     board
         .to_problem()
@@ -397,11 +397,11 @@ fn gen_completion_writes_a_board_the_solver_reads() {
         .assert()
         .success()
         .stdout(text.clone());
-    let drawn = nqueens::instances::generate::random_partial(
+    let drawn = nqueens_solver::instances::generate::random_partial(
         8,
         3,
         2,
-        nqueens::instances::generate::DEFAULT_TRIES,
+        nqueens_solver::instances::generate::DEFAULT_TRIES,
     );
     assert_eq!(board.to_problem().unwrap(), drawn.unwrap());
     nqueens()

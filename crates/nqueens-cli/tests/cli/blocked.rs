@@ -2,8 +2,8 @@
 //! forms), every method's count agreeing with the naive oracle, `verify` refusing a queen on a
 //! blocked square, and the errors a user meets.
 
-use nqueens::board::naive;
-use nqueens::{Problem, Queen};
+use nqueens_solver::board::naive;
+use nqueens_solver::{Problem, Queen};
 
 use crate::util::{
     assert_one_line_error, assert_usage_error, parse_coords, run, run_with, write_temp,
@@ -60,7 +60,7 @@ fn every_method_that_takes_blocks_counts_what_the_oracle_counts() {
 /// many classes as solutions.
 #[test]
 fn unique_counts_use_the_symmetries_the_blocked_squares_keep() {
-    use nqueens::board::symmetry::Group;
+    use nqueens_solver::board::symmetry::Group;
     let boards: [(u32, &[Queen], usize); 3] = [
         // Closed under the half turn only.
         (
@@ -251,7 +251,7 @@ fn csplib_instances_and_gen_blocked_from_the_outside() {
     ]);
     assert_eq!(a, b);
     assert_eq!(a.lines().filter(|l| l.starts_with('!')).count(), 25);
-    let board = nqueens::formats::partial::parse(&a)
+    let board = nqueens_solver::formats::partial::parse(&a)
         .unwrap()
         .to_problem()
         .unwrap();
@@ -269,7 +269,7 @@ fn csplib_instances_and_gen_blocked_from_the_outside() {
 /// `count --unique` counts; `--stats` names the symmetries used.
 #[test]
 fn list_unique_gives_one_solution_per_class_and_stats_name_the_symmetries() {
-    use nqueens::board::symmetry::Group;
+    use nqueens_solver::board::symmetry::Group;
     let boards: [(&[&str], &str); 4] = [
         (&[], "all 8 rotations and reflections"),
         (
@@ -287,7 +287,7 @@ fn list_unique_gives_one_solution_per_class_and_stats_name_the_symmetries() {
     for (flags, group_words) in boards {
         let blocked: Vec<Queen> = flags
             .chunks(2)
-            .map(|pair| nqueens::formats::partial::parse_square(pair[1]).unwrap())
+            .map(|pair| nqueens_solver::formats::partial::parse_square(pair[1]).unwrap())
             .collect();
         let problem = Problem::with_blocks(8, [], blocked).unwrap();
         let group = Group::of(&problem);

@@ -3,12 +3,12 @@
 
 use std::time::Instant;
 
-use nqueens::formats::partial;
-use nqueens::instances::generate::{Placement, generate};
+use nqueens_solver::formats::partial;
+use nqueens_solver::instances::generate::{Placement, generate};
 
 use crate::util::{assert_one_line_error, run};
 
-fn parse(text: &str) -> nqueens::Problem {
+fn parse(text: &str) -> nqueens_solver::Problem {
     partial::parse(text).unwrap().to_problem().unwrap()
 }
 
@@ -71,8 +71,8 @@ fn from_solution_boards_always_complete() {
             .split_whitespace()
             .map(|c| c.parse::<u32>().unwrap() - 1)
             .collect();
-        let solution = nqueens::Solution::from_columns(columns);
-        assert_eq!(nqueens::verify(&parse(&board), &solution), Ok(()));
+        let solution = nqueens_solver::Solution::from_columns(columns);
+        assert_eq!(nqueens_solver::verify(&parse(&board), &solution), Ok(()));
     }
 }
 

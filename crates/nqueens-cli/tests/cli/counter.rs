@@ -5,7 +5,7 @@ use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::util::{assert_one_line_error, records, run, write_temp};
-use nqueens::instances::oeis;
+use nqueens_solver::instances::oeis;
 
 #[test]
 fn auto_counts_with_the_counter_with_or_without_fixed_queens() {
@@ -307,7 +307,7 @@ fn edited_and_truncated_checkpoints_are_refused_or_recounted() {
     }
     // A record rewritten with a fresh check value (a forgery, or a faulty machine) gets past
     // the check values but not the published count: exit 1, no number printed.
-    let fingerprint = nqueens::engines::counter::TaskList::new(n).fingerprint();
+    let fingerprint = nqueens_solver::engines::counter::TaskList::new(n).fingerprint();
     let numbers = |line: &str| -> Vec<u64> {
         line.split(' ')
             .take(4)
@@ -322,10 +322,10 @@ fn edited_and_truncated_checkpoints_are_refused_or_recounted() {
         })
         .unwrap();
     let f = numbers(&lines[victim]);
-    lines[victim] = nqueens::runs::checkpoint::record_line(
+    lines[victim] = nqueens_solver::runs::checkpoint::record_line(
         fingerprint,
-        nqueens::engines::counter::TaskId(f[0] as u32),
-        &nqueens::engines::counter::TaskResult {
+        nqueens_solver::engines::counter::TaskId(f[0] as u32),
+        &nqueens_solver::engines::counter::TaskResult {
             total: f[1] + 2,
             unique: f[2],
             nodes: f[3],
@@ -502,7 +502,7 @@ fn damaged_edited_and_forged_shard_files_never_merge_to_a_wrong_count() {
     }
     // Resealed: an implausible subtotal, then a plausible wrong one (exit 1, no number).
     let reseal = |subtotal: u128, unique: u128| {
-        let mut r: nqueens::runs::ShardResult = serde_json::from_str(&original).unwrap();
+        let mut r: nqueens_solver::runs::ShardResult = serde_json::from_str(&original).unwrap();
         (r.subtotal, r.unique) = (subtotal, unique);
         std::fs::write(&files[1], r.sealed().to_json()).unwrap();
     };
@@ -513,7 +513,7 @@ fn damaged_edited_and_forged_shard_files_never_merge_to_a_wrong_count() {
         2,
         "subtotal 1000000000000000000000000000000 is not between 1 and 8 times unique 3",
     );
-    let good: nqueens::runs::ShardResult = serde_json::from_str(&original).unwrap();
+    let good: nqueens_solver::runs::ShardResult = serde_json::from_str(&original).unwrap();
     reseal(good.subtotal + 8, good.unique + 1);
     for extra in [&[][..], &["--unique"][..]] {
         let args = merge(&files, extra);

@@ -1,7 +1,7 @@
 //! `--method cp` through the real binary: solve, list and count, fixed queens, limits.
 
 use crate::util::{parse_coords, run};
-use nqueens::{Problem, Queen, instances::oeis, verify};
+use nqueens_solver::{Problem, Queen, instances::oeis, verify};
 
 #[test]
 fn count_matches_a000170() {

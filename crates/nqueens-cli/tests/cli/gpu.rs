@@ -46,7 +46,7 @@ mod on_a_gpu {
     use std::process::{Command as StdCommand, Stdio};
     use std::time::{Duration, Instant};
 
-    use nqueens::instances::oeis;
+    use nqueens_solver::instances::oeis;
 
     use crate::util::*;
 

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::io::Write;
 
 use crate::util::{parse_permutation, run, run_with};
-use nqueens::{Problem, Solution, verify};
+use nqueens_solver::{Problem, Solution, verify};
 
 #[test]
 fn construct_solves_every_listed_size_and_refuses_two_and_three() {

@@ -2,8 +2,8 @@
 //! `--fix-file`, `--instance` and `verify`, blocked squares included, and a bad file is one
 //! line that names the character and where it is.
 
-use nqueens::board::naive;
-use nqueens::{Problem, Queen, Solution};
+use nqueens_solver::board::naive;
+use nqueens_solver::{Problem, Queen, Solution};
 
 use crate::util::{assert_usage_error, run, run_with, write_temp};
 
@@ -234,7 +234,7 @@ fn diagonals_of_a_blocks_file_point_at_its_blocks_and_are_documented() {
 #[test]
 fn the_cli_reads_what_the_library_reads() {
     let text = solved("json");
-    let board = nqueens::formats::read::board(&text, Default::default()).unwrap();
+    let board = nqueens_solver::formats::read::board(&text, Default::default()).unwrap();
     let problem = board.to_problem().unwrap();
     let (code, out, err) = run_with(&["solve", "--fix-file", "-", "-f", "permutation"], &text);
     assert_eq!(code, 0, "{err}");
@@ -242,7 +242,7 @@ fn the_cli_reads_what_the_library_reads() {
         .split_whitespace()
         .map(|c| c.parse::<u32>().unwrap() - 1)
         .collect();
-    assert!(nqueens::verify(&problem, &Solution::from_columns(columns)).is_ok());
+    assert!(nqueens_solver::verify(&problem, &Solution::from_columns(columns)).is_ok());
     assert_eq!(problem.blocked(), [Queen::new(0, 0), Queen::new(2, 2)]);
 }
 
@@ -262,7 +262,7 @@ fn gen_blocked_draws_its_board_and_warns_of_dead_rows() {
     ];
     let (code, listed, err) = run(&args);
     assert_eq!((code, err.as_str()), (0, ""));
-    let board = nqueens::formats::partial::parse(&listed).unwrap();
+    let board = nqueens_solver::formats::partial::parse(&listed).unwrap();
     for (format, cell) in [("unicode", '×'), ("ascii", 'x')] {
         let mut drawn_args = args.to_vec();
         drawn_args.extend(["-f", format]);
@@ -270,7 +270,7 @@ fn gen_blocked_draws_its_board_and_warns_of_dead_rows() {
         assert_eq!((code, err.as_str()), (0, ""), "{format}");
         assert_eq!(drawn.lines().count(), 8, "{drawn}");
         assert_eq!(drawn.matches(cell).count(), 20, "{drawn}");
-        let read = nqueens::formats::read::board(&drawn, Default::default()).unwrap();
+        let read = nqueens_solver::formats::read::board(&drawn, Default::default()).unwrap();
         assert_eq!(read, board, "{format}");
         // And the CLI counts the drawing as it counts the list.
         let (_, a, _) = run_with(&["count", "--fix-file", "-"], &drawn);
@@ -280,7 +280,7 @@ fn gen_blocked_draws_its_board_and_warns_of_dead_rows() {
     // 60 of 64 squares blocked with no open square kept: rows die, and a warning names them.
     let (code, text, err) = run(&["gen-blocked", "8", "--blocks", "60"]);
     assert_eq!(code, 0);
-    let problem = nqueens::formats::partial::parse(&text)
+    let problem = nqueens_solver::formats::partial::parse(&text)
         .unwrap()
         .to_problem()
         .unwrap();

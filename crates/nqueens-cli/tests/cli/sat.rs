@@ -6,7 +6,7 @@
 mod rup;
 
 use crate::util::{interrupted, pigeonhole, run, run_with, write_temp};
-use nqueens::{Problem, Solution, instances::oeis, verify};
+use nqueens_solver::{Problem, Solution, instances::oeis, verify};
 
 /// The clauses and variable count of a DIMACS text (test-side parsing, comments skipped).
 fn parse(text: &str) -> (u32, Vec<Vec<i32>>) {

@@ -6,7 +6,7 @@ use std::process::{Child, Command as StdCommand, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::util::run;
-use nqueens::instances::oeis;
+use nqueens_solver::instances::oeis;
 
 /// Waits for `child` (reading its output as it comes) at most `limit`; a child still running
 /// then is killed and the test fails.

@@ -6,7 +6,7 @@ use std::os::fd::{FromRawFd, OwnedFd};
 use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
-use nqueens::instances::oeis;
+use nqueens_solver::instances::oeis;
 
 use crate::util::run;
 

@@ -264,12 +264,12 @@ fn fix_file_reads_a_pipe() {
     let board = run(&["gen-completion", "8", "-k", "2", "--seed", "3"]).1;
     let (code, stdout, stderr) = run_with(&["solve", "--fix-file", "-", "-f", "coords"], &board);
     assert_eq!(code, 0, "{stderr}");
-    let problem = nqueens::formats::partial::parse(&board)
+    let problem = nqueens_solver::formats::partial::parse(&board)
         .unwrap()
         .to_problem()
         .unwrap();
     let solution = crate::util::parse_coords(stdout.trim());
-    assert_eq!(nqueens::verify(&problem, &solution), Ok(()));
+    assert_eq!(nqueens_solver::verify(&problem, &solution), Ok(()));
     let (code, _, stderr) = run_with(&["solve", "--fix-file", "-"], "8\n1:x\n");
     assert_eq!(code, 2);
     assert!(
@@ -287,7 +287,7 @@ fn a_huge_board_with_one_random_queen_is_drawn_in_little_memory() {
     let lines: Vec<&str> = stdout.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(lines.len(), 2, "{stdout}");
     assert_eq!(lines[0], "4294967295");
-    assert!(nqueens::formats::partial::parse_square(lines[1]).is_ok());
+    assert!(nqueens_solver::formats::partial::parse_square(lines[1]).is_ok());
 }
 
 #[test]
@@ -335,12 +335,13 @@ fn a_streamed_svg_is_the_same_picture_as_a_kept_one() {
     // the end. Both must give the same picture for the same solutions.
     let streamed = run(&["list", "6", "-f", "svg"]).1;
     let solutions = run(&["list", "6", "-f", "coords"]).1;
-    let parsed: Vec<nqueens::Solution> = solutions.lines().map(crate::util::parse_coords).collect();
-    let problem = nqueens::Problem::new(6).unwrap();
-    let style = nqueens::formats::render::SvgStyle::default();
+    let parsed: Vec<nqueens_solver::Solution> =
+        solutions.lines().map(crate::util::parse_coords).collect();
+    let problem = nqueens_solver::Problem::new(6).unwrap();
+    let style = nqueens_solver::formats::render::SvgStyle::default();
     assert_eq!(
         streamed,
-        nqueens::formats::render::svg(&problem, &parsed, &style)
+        nqueens_solver::formats::render::svg(&problem, &parsed, &style)
     );
     let limited = run(&["list", "8", "-f", "svg", "--limit", "5"]).1;
     assert!(limited.contains("<title>5 solutions of 8-queens</title>"));

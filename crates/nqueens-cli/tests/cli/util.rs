@@ -2,7 +2,7 @@
 //! text formats it writes.
 
 use assert_cmd::Command;
-use nqueens::Solution;
+use nqueens_solver::Solution;
 
 /// The `nqueens` binary cargo built for these tests.
 pub fn nqueens() -> Command {

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use crate::util::{interrupted, parse_coords, run, run_with, write_temp};
-use nqueens::{Problem, Queen, Solution, instances::oeis, verify};
+use nqueens_solver::{Problem, Queen, Solution, instances::oeis, verify};
 
 /// A fixture of the exact-cover crate's tests.
 fn fixture(name: &str) -> String {

@@ -1,9 +1,9 @@
 //! Boards in: `verify` checks a placement against a board, `read_board` reads a board file in
 //! any notation the CLI reads.
 
-use nqueens::Queen;
-use nqueens::board::Numbering;
-use nqueens::formats::read;
+use nqueens_solver::Queen;
+use nqueens_solver::board::Numbering;
+use nqueens_solver::formats::read;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -54,7 +54,7 @@ pub fn verify(
     if columns.is_empty() {
         return Err(value_error("a solution needs at least one row"));
     }
-    nqueens::verify(&problem, &nqueens::Solution::from_columns(columns))
+    nqueens_solver::verify(&problem, &nqueens_solver::Solution::from_columns(columns))
         .map_err(|v| value_error(v.describe(Numbering::ZeroBased)))
 }
 

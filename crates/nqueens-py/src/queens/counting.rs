@@ -4,9 +4,9 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
-use nqueens::engine::Limits;
-use nqueens::runs::{self, CountRun, RunOptions, Shard};
-use nqueens::{Job, ProgressSink};
+use nqueens_solver::engine::Limits;
+use nqueens_solver::runs::{self, CountRun, RunOptions, Shard};
+use nqueens_solver::{Job, ProgressSink};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 

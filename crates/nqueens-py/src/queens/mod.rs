@@ -18,9 +18,9 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use nqueens::board::Numbering;
-use nqueens::engine::Limits;
-use nqueens::{Config, Job, Method, Problem, Queen};
+use nqueens_solver::board::Numbering;
+use nqueens_solver::engine::Limits;
+use nqueens_solver::{Config, Job, Method, Problem, Queen};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use nqueens::{Job, Outcome};
+use nqueens_solver::{Job, Outcome};
 use pyo3::prelude::*;
 
 use crate::worker::{self, Failure, Shared, Stream};
@@ -17,7 +17,7 @@ use super::{Solution, config, pairs, value_error};
 /// ahead of the reader; `close()` (or dropping the iterator) stops it.
 #[pyclass(module = "nqueens", frozen)]
 pub struct Solutions {
-    stream: Shared<nqueens::Solution>,
+    stream: Shared<nqueens_solver::Solution>,
     marks: Marks,
 }
 

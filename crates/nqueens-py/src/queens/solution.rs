@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use nqueens::formats::render::{self, Colour, Format, SvgStyle};
-use nqueens::{Problem, Queen};
+use nqueens_solver::formats::render::{self, Colour, Format, SvgStyle};
+use nqueens_solver::{Problem, Queen};
 use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PySlice, PyTuple};
@@ -49,8 +49,8 @@ impl Solution {
             .unwrap_or_else(|_| Problem::new(n).expect("n ≥ 1"))
     }
 
-    pub(super) fn solution(&self) -> nqueens::Solution {
-        nqueens::Solution::from_columns(self.columns.clone())
+    pub(super) fn solution(&self) -> nqueens_solver::Solution {
+        nqueens_solver::Solution::from_columns(self.columns.clone())
     }
 }
 
@@ -317,7 +317,7 @@ pub fn svg_grid(
                 PyTypeError::new_err("svg_grid takes Solution objects or sequences of columns")
             })?,
         };
-        boards.push(nqueens::Solution::from_columns(columns));
+        boards.push(nqueens_solver::Solution::from_columns(columns));
     }
     let Some(n) = boards.first().map(|b| b.n()) else {
         return Err(value_error("svg_grid needs at least one solution"));

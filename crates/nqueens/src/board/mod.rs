@@ -18,7 +18,7 @@ use thiserror::Error;
 /// `Display` writes it the way users type it: 1-based `ROW:COL`.
 ///
 /// ```
-/// use nqueens::Queen;
+/// use nqueens_solver::Queen;
 /// assert_eq!(Queen::new(0, 2).to_string(), "1:3");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -207,7 +207,7 @@ impl std::fmt::Display for ABoard {
 /// fixed queens attack each other. It may still have no solution.
 ///
 /// ```
-/// use nqueens::{Problem, ProblemError, Queen};
+/// use nqueens_solver::{Problem, ProblemError, Queen};
 /// let p = Problem::with_fixed(8, [Queen::new(0, 0)]).unwrap();
 /// assert_eq!(p.fixed_column(0), Some(0));
 /// let err = Problem::with_fixed(8, [Queen::new(0, 0), Queen::new(2, 2)]).unwrap_err();
@@ -298,7 +298,7 @@ impl Problem {
     /// given twice counts once. Costs O(k + b log b).
     ///
     /// ```
-    /// use nqueens::{Problem, Queen};
+    /// use nqueens_solver::{Problem, Queen};
     /// let p = Problem::with_blocks(4, [], [Queen::new(0, 1)]).unwrap();
     /// assert!(p.is_blocked(0, 1) && !p.is_blocked(0, 2));
     /// let err = Problem::with_blocks(4, [Queen::new(0, 1)], [Queen::new(0, 1)]).unwrap_err();

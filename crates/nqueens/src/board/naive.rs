@@ -15,7 +15,7 @@ fn attacks(a: Queen, b: Queen) -> bool {
 /// Every completion of `problem`, in lexicographic order of the columns.
 ///
 /// ```
-/// use nqueens::{Problem, board::naive};
+/// use nqueens_solver::{Problem, board::naive};
 /// assert_eq!(naive::solutions(&Problem::new(6).unwrap()).len(), 4);
 /// ```
 pub fn solutions(problem: &Problem) -> BTreeSet<Solution> {

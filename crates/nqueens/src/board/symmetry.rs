@@ -115,8 +115,8 @@ impl Group {
     /// blocked squares onto its blocked squares: all eight for the plain board.
     ///
     /// ```
-    /// use nqueens::{Problem, Queen};
-    /// use nqueens::board::symmetry::{Group, Symmetry};
+    /// use nqueens_solver::{Problem, Queen};
+    /// use nqueens_solver::board::symmetry::{Group, Symmetry};
     /// // A queen in the centre of the 5×5 board keeps all eight symmetries.
     /// let centre = Problem::with_fixed(5, [Queen::new(2, 2)]).unwrap();
     /// assert_eq!(Group::of(&centre).members().len(), 8);
@@ -151,8 +151,8 @@ impl Group {
     /// many of the eight and which ("2 of 8: identity, main-diagonal reflection").
     ///
     /// ```
-    /// use nqueens::{Problem, Queen};
-    /// use nqueens::board::symmetry::Group;
+    /// use nqueens_solver::{Problem, Queen};
+    /// use nqueens_solver::board::symmetry::Group;
     /// let corner = Problem::with_blocks(5, [], [Queen::new(0, 0)]).unwrap();
     /// assert_eq!(Group::of(&corner).describe(), "2 of 8: identity, main-diagonal reflection");
     /// assert_eq!(Group::of(&Problem::new(5).unwrap()).describe(), "all 8 rotations and reflections");

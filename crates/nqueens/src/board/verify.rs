@@ -120,7 +120,7 @@ impl std::fmt::Display for Violation {
 /// every fixed queen where the problem put it and puts none on a blocked square.
 ///
 /// ```
-/// use nqueens::{verify, Problem, Solution, Violation};
+/// use nqueens_solver::{verify, Problem, Solution, Violation};
 /// let p = Problem::new(4).unwrap();
 /// assert_eq!(verify(&p, &Solution::from_columns(vec![1, 3, 0, 2])), Ok(()));
 /// let err = verify(&p, &Solution::from_columns(vec![0, 2, 3, 1])).unwrap_err();

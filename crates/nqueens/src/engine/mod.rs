@@ -67,11 +67,11 @@ pub enum Enumeration {
     Stopped,
 }
 
-impl From<exact_cover::Enumeration> for Enumeration {
-    fn from(end: exact_cover::Enumeration) -> Self {
+impl From<nqueens_exact_cover::Enumeration> for Enumeration {
+    fn from(end: nqueens_exact_cover::Enumeration) -> Self {
         match end {
-            exact_cover::Enumeration::Complete => Enumeration::Complete,
-            exact_cover::Enumeration::Stopped => Enumeration::Stopped,
+            nqueens_exact_cover::Enumeration::Complete => Enumeration::Complete,
+            nqueens_exact_cover::Enumeration::Stopped => Enumeration::Stopped,
         }
     }
 }

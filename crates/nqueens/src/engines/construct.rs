@@ -57,8 +57,8 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
 ///
 /// ```
 /// // n = 8 (n mod 6 = 2): 2 4 6 8 3 1 7 5 in 1-based columns.
-/// assert_eq!(nqueens::engines::construct::columns(8), Some(vec![1, 3, 5, 7, 2, 0, 6, 4]));
-/// assert_eq!(nqueens::engines::construct::columns(3), None);
+/// assert_eq!(nqueens_solver::engines::construct::columns(8), Some(vec![1, 3, 5, 7, 2, 0, 6, 4]));
+/// assert_eq!(nqueens_solver::engines::construct::columns(3), None);
 /// ```
 pub fn columns(n: u32) -> Option<Vec<u32>> {
     let mut out = Vec::new();

@@ -28,7 +28,9 @@
 
 use std::ops::ControlFlow;
 
-use cp::{Restarts, SearchConfig, Solver, Status, Strength, ValueOrder, Var, VariableOrder, View};
+use nqueens_cp::{
+    Restarts, SearchConfig, Solver, Status, Strength, ValueOrder, Var, VariableOrder, View,
+};
 
 use crate::board::{Problem, Solution};
 use crate::engine::EngineError;
@@ -192,7 +194,7 @@ pub enum TraceStep<'a> {
 /// The rows' domains during a [`TraceStep`]: which squares each row may still take.
 pub struct Domains<'a> {
     rows: &'a [Var],
-    state: &'a cp::State<'a>,
+    state: &'a nqueens_cp::State<'a>,
 }
 
 impl Domains<'_> {
@@ -227,8 +229,8 @@ struct Observer<'a, 'v, W> {
     watch: &'a mut W,
 }
 
-impl<W: FnMut(TraceStep<'_>) -> ControlFlow<()>> cp::Observer for Observer<'_, '_, W> {
-    fn solution(&mut self, solution: &cp::Solution<'_>) -> ControlFlow<()> {
+impl<W: FnMut(TraceStep<'_>) -> ControlFlow<()>> nqueens_cp::Observer for Observer<'_, '_, W> {
+    fn solution(&mut self, solution: &nqueens_cp::Solution<'_>) -> ControlFlow<()> {
         let columns = self
             .rows
             .iter()
@@ -240,7 +242,7 @@ impl<W: FnMut(TraceStep<'_>) -> ControlFlow<()>> cp::Observer for Observer<'_, '
     }
 
     #[inline(always)]
-    fn step(&mut self, step: cp::Step, state: &cp::State<'_>) -> ControlFlow<()> {
+    fn step(&mut self, step: nqueens_cp::Step, state: &nqueens_cp::State<'_>) -> ControlFlow<()> {
         // The rows' variables are the model's first, in row order.
         let row = |var: Var| var.index() as u32;
         let domains = Domains {
@@ -248,24 +250,24 @@ impl<W: FnMut(TraceStep<'_>) -> ControlFlow<()>> cp::Observer for Observer<'_, '
             state,
         };
         (self.watch)(match step {
-            cp::Step::Assign { var, value, failed } => TraceStep::Assign {
+            nqueens_cp::Step::Assign { var, value, failed } => TraceStep::Assign {
                 row: row(var),
                 col: value as u32,
                 failed,
                 domains,
             },
-            cp::Step::Refute { var, value, failed } => TraceStep::Refute {
+            nqueens_cp::Step::Refute { var, value, failed } => TraceStep::Refute {
                 row: row(var),
                 col: value as u32,
                 failed,
                 domains,
             },
-            cp::Step::Root { failed } => TraceStep::Root { failed, domains },
-            cp::Step::Restart => TraceStep::Restart,
+            nqueens_cp::Step::Root { failed } => TraceStep::Root { failed, domains },
+            nqueens_cp::Step::Restart => TraceStep::Restart,
         })
     }
 
-    fn progress(&mut self, stats: &cp::Stats) -> ControlFlow<()> {
+    fn progress(&mut self, stats: &nqueens_cp::Stats) -> ControlFlow<()> {
         if let Some(sink) = self.progress {
             sink.report(&Progress {
                 done: stats.root_branches,

@@ -1,4 +1,4 @@
-//! N-Queens as CNF, and the SAT engine that solves it with the `sat` crate's CDCL solver.
+//! N-Queens as CNF, and the SAT engine that solves it with the `nqueens_sat` crate's CDCL solver.
 //!
 //! Variable `x(i, j)`, true when a queen stands on row `i`, column `j` (0-based), is
 //! `i·n + j` in the solver's numbering, so `i·n + j + 1` in DIMACS: row-major from 1. The
@@ -37,7 +37,7 @@
 use std::cell::RefCell;
 use std::ops::ControlFlow;
 
-use sat::{ClauseCounter, ClauseSink, Header, Lit, Model, Solver, Var};
+use nqueens_sat::{ClauseCounter, ClauseSink, Header, Lit, Model, Solver, Var};
 
 use crate::board::{Problem, Queen, Solution};
 use crate::engine::EngineError;
@@ -341,13 +341,13 @@ pub fn decode(n: u32, model: &Model) -> Option<Solution> {
     Some(Solution::from_columns(columns))
 }
 
-/// The SAT method: encodes the board, solves with [`sat::Solver`], and enumerates with
+/// The SAT method: encodes the board, solves with [`nqueens_sat::Solver`], and enumerates with
 /// blocking clauses over the queen variables.
 #[derive(Clone, Debug, Default)]
 pub struct Sat {
     /// How the at-most-one constraints are written.
     pub encoding: Encoding,
-    /// Nonzero: varies the solver's first decisions ([`sat::Options::seed`]).
+    /// Nonzero: varies the solver's first decisions ([`nqueens_sat::Options::seed`]).
     pub seed: u64,
     /// When to give up; the node budget counts conflicts.
     pub limits: Limits,
@@ -382,7 +382,7 @@ impl Engine for Sat {
         visit: &mut Visit<'_>,
     ) -> Result<Enumeration, EngineError> {
         self.check(Job::List, problem)?;
-        self.enumerate(problem, &mut sat::Silent, visit)
+        self.enumerate(problem, &mut nqueens_sat::Silent, visit)
     }
 
     fn stats(&self) -> Stats {
@@ -431,7 +431,7 @@ struct Watcher<'a, W> {
     watch: &'a RefCell<&'a mut W>,
 }
 
-impl<W: FnMut(TraceStep<'_>)> sat::Observer for Watcher<'_, W> {
+impl<W: FnMut(TraceStep<'_>)> nqueens_sat::Observer for Watcher<'_, W> {
     fn decide(&mut self, level: u32, lit: Lit) {
         let v = lit.var().as_u32();
         let n = self.n;
@@ -486,7 +486,7 @@ impl Sat {
     }
 
     /// The search of [`Engine::for_each`] and [`Sat::trace`].
-    fn enumerate<O: sat::Observer>(
+    fn enumerate<O: nqueens_sat::Observer>(
         &mut self,
         problem: &Problem,
         observer: &mut O,
@@ -505,7 +505,7 @@ impl Sat {
         Vec::<u8>::new()
             .try_reserve_exact(usize::try_from(bytes).unwrap_or(usize::MAX))
             .map_err(|_| out_of_memory())?;
-        let mut solver = Solver::with_options(sat::Options {
+        let mut solver = Solver::with_options(nqueens_sat::Options {
             seed: self.seed,
             // The queen variables decide the board; the compact encoding's counter variables
             // follow from them by propagation. (Measured: compact n = 100 needs 1,114 conflicts
@@ -517,12 +517,12 @@ impl Sat {
             // No shrinking: a level's attacked squares say more than the queen that attacks
             // them (compact n = 1000: 7,003 conflicts and 56 s with it, 2,149 and 18 s without).
             shrink: false,
-            ..sat::Options::default()
+            ..nqueens_sat::Options::default()
         });
         solver.reserve(&size).map_err(|_| out_of_memory())?;
         encode(problem, self.encoding, &mut solver);
         solver.status().map_err(|_| out_of_memory())?;
-        solver.set_limits(sat::Limits {
+        solver.set_limits(nqueens_sat::Limits {
             conflicts: self.limits.nodes,
             time: self.limits.time,
         });
@@ -555,20 +555,20 @@ impl Sat {
         self.stats.set("propagations", u128::from(s.propagations));
         self.stats.set("restarts", u128::from(s.restarts));
         match end {
-            sat::Enumeration::Complete(_) => Ok(Enumeration::Complete),
-            sat::Enumeration::Stopped(_) => match ran_out {
+            nqueens_sat::Enumeration::Complete(_) => Ok(Enumeration::Complete),
+            nqueens_sat::Enumeration::Stopped(_) => match ran_out {
                 None => Ok(Enumeration::Stopped),
                 Some(reason) => Err(EngineError::GaveUp {
                     method: self.name(),
                     reason,
                 }),
             },
-            sat::Enumeration::Unknown(_, why) => {
+            nqueens_sat::Enumeration::Unknown(_, why) => {
                 let reason = match why {
-                    sat::StopReason::Conflicts => LimitReached::Nodes,
-                    sat::StopReason::Time => LimitReached::Time,
-                    sat::StopReason::Stopped => LimitReached::Stopped,
-                    sat::StopReason::OutOfMemory => return Err(out_of_memory()),
+                    nqueens_sat::StopReason::Conflicts => LimitReached::Nodes,
+                    nqueens_sat::StopReason::Time => LimitReached::Time,
+                    nqueens_sat::StopReason::Stopped => LimitReached::Stopped,
+                    nqueens_sat::StopReason::OutOfMemory => return Err(out_of_memory()),
                 };
                 Err(EngineError::GaveUp {
                     method: self.name(),

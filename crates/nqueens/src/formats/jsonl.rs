@@ -46,12 +46,12 @@ const MAX_NAME: usize = 64;
 /// Reads [`Record`]s one by one; see the [module documentation](self).
 ///
 /// ```
-/// use nqueens::formats::jsonl::JsonReader;
+/// use nqueens_solver::formats::jsonl::JsonReader;
 /// let text = "{\"n\":4,\"columns\":[2,4,1,3],\"blocked\":[[1,1]]}\n";
 /// let mut reader = JsonReader::new(text.as_bytes());
 /// let record = reader.next_record().unwrap().unwrap();
 /// assert_eq!(record.columns, [1, 3, 0, 2]);
-/// assert_eq!(record.blocked, [nqueens::Queen::new(0, 0)]);
+/// assert_eq!(record.blocked, [nqueens_solver::Queen::new(0, 0)]);
 /// assert!(reader.next_record().unwrap().is_none());
 /// ```
 pub struct JsonReader<R> {

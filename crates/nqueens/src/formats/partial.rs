@@ -53,7 +53,7 @@ pub struct SquareError {
 /// Parses `ROW:COL` (1-based) into a 0-based [`Queen`].
 ///
 /// ```
-/// use nqueens::{formats::partial::parse_square, Queen};
+/// use nqueens_solver::{formats::partial::parse_square, Queen};
 /// assert_eq!(parse_square("2:7"), Ok(Queen::new(1, 6)));
 /// assert!(parse_square("0:3").is_err());
 /// ```

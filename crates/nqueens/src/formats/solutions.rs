@@ -83,7 +83,7 @@ enum Kind {
 /// Reads solutions, one per line; see the [module documentation](self).
 ///
 /// ```
-/// use nqueens::formats::solutions::SolutionReader;
+/// use nqueens_solver::formats::solutions::SolutionReader;
 /// let text = "# two solutions of 4-queens\n2 4 1 3\n3:4 1:3 2:1 4:2\n";
 /// let mut reader = SolutionReader::new(text.as_bytes());
 /// let (line, first) = reader.next_solution().unwrap().unwrap();

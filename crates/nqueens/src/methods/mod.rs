@@ -61,7 +61,7 @@ table! {
     Dlx => dlx::DESCRIPTOR,
     /// Exact cover with dancing links, all items primary with gadget options ([`crate::engines::dlx`]).
     DlxGadgets => dlx::GADGETS,
-    /// CNF encoding solved by the `sat` crate's CDCL solver ([`crate::engines::sat`]).
+    /// CNF encoding solved by the `nqueens_sat` crate's CDCL solver ([`crate::engines::sat`]).
     Sat => sat::DESCRIPTOR,
     /// Constraint programming: three all-different constraints on the [`cp`](::cp) engine
     /// ([`crate::engines::cp`]).

@@ -39,7 +39,7 @@ pub const MAX_SHARD_STREAM: usize = MAX_SHARD_FILE << 12;
 /// by its line.
 ///
 /// ```
-/// use nqueens::runs::shard::split_results;
+/// use nqueens_solver::runs::shard::split_results;
 /// assert_eq!(split_results("f", "{}\n"), [("f".to_string(), "{}\n".to_string())]);
 /// let two = split_results("standard input", "{\"a\":1}\n\n{\"b\":2}\n");
 /// assert_eq!(two[1], ("standard input line 3".to_string(), "{\"b\":2}".to_string()));

@@ -2,8 +2,8 @@
 //! unique counts on a board with a corner queen. (Each test file that needs them says
 //! `mod common;`; not every one calls both.)
 
-use nqueens::engines::backtrack::Backtrack;
-use nqueens::{Engine, Problem, Queen};
+use nqueens_solver::engines::backtrack::Backtrack;
+use nqueens_solver::{Engine, Problem, Queen};
 use proptest::prelude::*;
 
 /// Random partial boards: n in `1..=max_n`, up to `max_queens` queens on random squares, kept

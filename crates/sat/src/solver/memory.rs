@@ -58,7 +58,7 @@ impl Solver {
     /// the solver's peak (`tests/memory.rs`).
     ///
     /// ```
-    /// use sat::{ClauseCounter, Solver};
+    /// use nqueens_sat::{ClauseCounter, Solver};
     /// // 1,000 variables in 4,000 binary clauses and 1,000 clauses of 10 literals.
     /// let size = ClauseCounter { vars: 1000, clauses: 5000, lits: 18_000, binary: 4000 };
     /// let bytes = Solver::estimated_bytes(&size);

@@ -129,7 +129,7 @@ const DEBUG_CHECK_VARS: u32 = 200;
 /// The CDCL solver. See the [module documentation](self).
 ///
 /// ```
-/// use sat::{ClauseSink, Lit, Outcome, Solver};
+/// use nqueens_sat::{ClauseSink, Lit, Outcome, Solver};
 /// let mut solver = Solver::new();
 /// let l = |number| Lit::from_dimacs(number).unwrap();
 /// solver.add_clause(&[l(1), l(2)]);

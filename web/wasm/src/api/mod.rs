@@ -16,9 +16,9 @@ mod solve;
 
 use std::sync::LazyLock;
 
-use nqueens::formats::{partial, read};
-use nqueens::trace;
-use nqueens::{Config, Job, Method, Problem, Queen};
+use nqueens_solver::formats::{partial, read};
+use nqueens_solver::trace;
+use nqueens_solver::{Config, Job, Method, Problem, Queen};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -44,7 +44,7 @@ pub const REPLAY_NODES: u64 = 50_000;
 /// rows of the library's table that say so ([`Descriptor::on_page`]): every method that finds
 /// solutions (the counter only counts whole boards, with threads the browser does not have).
 ///
-/// [`Descriptor::on_page`]: nqueens::engine::Descriptor::on_page
+/// [`Descriptor::on_page`]: nqueens_solver::engine::Descriptor::on_page
 pub static METHODS: LazyLock<Vec<Method>> = LazyLock::new(|| {
     Method::ALL
         .iter()
@@ -247,7 +247,7 @@ fn problem(n: u64, fix: &[[u64; 2]], block: &[[u64; 2]]) -> Result<Problem, Stri
         .ok_or_else(|| format!("the page takes boards up to n = {MAX_N}, not {n}"))?;
     if n == 0 {
         // Said before any square is judged against a board that is not there.
-        return Err(nqueens::ProblemError::ZeroSize.to_string());
+        return Err(nqueens_solver::ProblemError::ZeroSize.to_string());
     }
     let fixed = squares(fix, n, "fixed queen")?;
     let blocked = squares(block, n, "blocked square")?;

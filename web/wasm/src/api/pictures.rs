@@ -5,9 +5,9 @@
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 
-use nqueens::board::symmetry;
-use nqueens::formats::render;
-use nqueens::{Job, Method, Problem, Queen, Solution};
+use nqueens_solver::board::symmetry;
+use nqueens_solver::formats::render;
+use nqueens_solver::{Job, Method, Problem, Queen, Solution};
 use serde_json::{Value, json};
 
 use super::{MAX_GALLERY_N, config};
@@ -63,7 +63,7 @@ pub(super) fn svg(problem: &Problem, queens: &[Queen]) -> String {
     }
     if columns.iter().all(|&c| c != u32::MAX) {
         let solution = Solution::from_columns(columns);
-        if nqueens::verify(problem, &solution).is_ok() {
+        if nqueens_solver::verify(problem, &solution).is_ok() {
             return render::svg(problem, &[solution], &style);
         }
     }

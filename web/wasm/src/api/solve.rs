@@ -5,22 +5,24 @@
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 
-use nqueens::{Engine, Job, Method, Outcome, Problem};
+use nqueens_solver::{Engine, Job, Method, Outcome, Problem};
 use serde_json::{Value, json};
 
 use super::{METHODS, config};
 
 fn method_named(name: &str) -> Result<Method, String> {
-    let method: Method = name.parse().map_err(|e: nqueens::methods::UnknownMethod| {
-        format!(
-            "{e} (the page offers {})",
-            METHODS
-                .iter()
-                .map(|m| m.name())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    })?;
+    let method: Method = name
+        .parse()
+        .map_err(|e: nqueens_solver::methods::UnknownMethod| {
+            format!(
+                "{e} (the page offers {})",
+                METHODS
+                    .iter()
+                    .map(|m| m.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })?;
     if !METHODS.contains(&method) {
         return Err(format!("the page does not offer the method '{name}'"));
     }
@@ -65,7 +67,7 @@ pub(super) fn solve(
         });
         match (found, end) {
             (Some(solution), _) => Outcome::Found(solution),
-            (None, Err(nqueens::EngineError::GaveUp { reason, .. })) => Outcome::GaveUp {
+            (None, Err(nqueens_solver::EngineError::GaveUp { reason, .. })) => Outcome::GaveUp {
                 reason: reason.to_string(),
             },
             (None, Err(e)) => return Err(e.to_string()),
@@ -82,7 +84,7 @@ pub(super) fn solve(
     let stats = stats(engine.as_ref());
     Ok(match outcome {
         Outcome::Found(solution) => {
-            if let Err(v) = nqueens::verify(problem, &solution) {
+            if let Err(v) = nqueens_solver::verify(problem, &solution) {
                 return Err(format!("{method} gave a wrong solution: {v}"));
             }
             json!({

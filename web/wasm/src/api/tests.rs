@@ -1,9 +1,9 @@
 //! The page's requests answered end to end through [`handle`](super::handle), as the page
 //! sends them.
 
-use nqueens::Solution;
-use nqueens::board::symmetry;
-use nqueens::formats::render;
+use nqueens_solver::Solution;
+use nqueens_solver::board::symmetry;
+use nqueens_solver::formats::render;
 
 use super::*;
 
@@ -35,7 +35,11 @@ fn every_method_completes_a_board_and_keeps_the_fixed_queen() {
             continue;
         }
         let solution = Solution::from_columns(columns(&answer));
-        assert_eq!(nqueens::verify(&problem, &solution), Ok(()), "{method}");
+        assert_eq!(
+            nqueens_solver::verify(&problem, &solution),
+            Ok(()),
+            "{method}"
+        );
     }
 }
 
@@ -59,12 +63,12 @@ fn counts_match_the_published_totals_and_the_naive_oracle() {
         let answer = call(json!({"op": "count", "n": n, "fix": []}));
         assert_eq!(
             answer["total"].as_u64().map(u128::from),
-            nqueens::instances::oeis::total(n as u32),
+            nqueens_solver::instances::oeis::total(n as u32),
             "n = {n}"
         );
     }
     let problem = Problem::with_fixed(8, [Queen::new(0, 0), Queen::new(1, 4)]).unwrap();
-    let naive = nqueens::board::naive::solutions(&problem).len() as u64;
+    let naive = nqueens_solver::board::naive::solutions(&problem).len() as u64;
     let answer = call(json!({"op": "count", "n": 8, "fix": [[1, 1], [2, 5]]}));
     assert_eq!(answer["total"].as_u64(), Some(naive));
 }
@@ -131,7 +135,7 @@ fn blocked_problem() -> Problem {
 #[test]
 fn blocked_squares_are_counted_solved_and_replayed_as_the_oracle_says() {
     let problem = blocked_problem();
-    let expected = nqueens::board::naive::count(&problem);
+    let expected = nqueens_solver::board::naive::count(&problem);
     assert!(expected > 0 && expected < 92, "{expected}");
     let answer = call(json!({"op": "count", "n": 8, "fix": [], "block": BLOCKED}));
     assert_eq!(answer["total"].as_u64().map(u128::from), Some(expected));
@@ -162,7 +166,11 @@ fn blocked_squares_are_counted_solved_and_replayed_as_the_oracle_says() {
             continue;
         }
         let solution = Solution::from_columns(columns(&answer));
-        assert_eq!(nqueens::verify(&problem, &solution), Ok(()), "{method}");
+        assert_eq!(
+            nqueens_solver::verify(&problem, &solution),
+            Ok(()),
+            "{method}"
+        );
     }
     assert!(refused.contains(&Method::Construct), "{refused:?}");
 
@@ -185,7 +193,11 @@ fn blocked_squares_are_counted_solved_and_replayed_as_the_oracle_says() {
                 .map(|c| c.as_u64().unwrap() as u32)
                 .collect();
             let solution = Solution::from_columns(columns);
-            assert_eq!(nqueens::verify(&problem, &solution), Ok(()), "{method}");
+            assert_eq!(
+                nqueens_solver::verify(&problem, &solution),
+                Ok(()),
+                "{method}"
+            );
         }
     }
 }
@@ -306,12 +318,12 @@ fn the_gallery_groups_every_solution_by_symmetry_class() {
         let classes = answer["classes"].as_array().unwrap();
         assert_eq!(
             Some(classes.len() as u128),
-            nqueens::instances::oeis::unique(n),
+            nqueens_solver::instances::oeis::unique(n),
             "n = {n}"
         );
         assert_eq!(
             Some(u128::from(answer["total"].as_u64().unwrap())),
-            nqueens::instances::oeis::total(n)
+            nqueens_solver::instances::oeis::total(n)
         );
         for class in classes {
             let members = class["members"].as_array().unwrap();
@@ -325,7 +337,7 @@ fn the_gallery_groups_every_solution_by_symmetry_class() {
 #[test]
 fn board_texts_open_as_the_cli_reads_them() {
     let problem = Problem::with_blocks(6, [Queen::new(0, 1)], [Queen::new(2, 2)]).unwrap();
-    let solution = nqueens::board::naive::solutions(&problem)
+    let solution = nqueens_solver::board::naive::solutions(&problem)
         .into_iter()
         .next()
         .unwrap();

@@ -28,7 +28,7 @@
 //! options, MRV then tries the central lines first, where a queen constrains the most.
 //!
 //! Fixed queens (the completion variant) are *preselected*: their options are chosen before
-//! the search starts ([`exact_cover::Solver::select`]), so they are in every solution and the
+//! the search starts ([`nqueens_exact_cover::Solver::select`]), so they are in every solution and the
 //! search never reconsiders them.
 //!
 //! # Engines, and cost
@@ -65,7 +65,7 @@ pub mod bitboard;
 
 use std::ops::ControlFlow;
 
-use exact_cover::{Config, EngineChoice, OptionId, Solver};
+use nqueens_exact_cover::{Config, EngineChoice, OptionId, Solver};
 
 use bitboard::BoardSearch;
 
@@ -136,7 +136,7 @@ pub enum Encoding {
 #[derive(Clone, Debug)]
 pub struct Instance {
     /// The exact cover problem.
-    pub problem: exact_cover::Problem,
+    pub problem: nqueens_exact_cover::Problem,
     /// The board size.
     pub n: u32,
     /// The options of the fixed queens, to preselect.
@@ -148,8 +148,8 @@ pub struct Instance {
 /// The rows (or columns) 0..n from the middle outwards: ⌊n/2⌋, ⌊n/2⌋ − 1, ⌊n/2⌋ + 1, ...
 ///
 /// ```
-/// assert_eq!(nqueens::engines::dlx::organ_pipe(5), [2, 1, 3, 0, 4]);
-/// assert_eq!(nqueens::engines::dlx::organ_pipe(4), [2, 1, 3, 0]);
+/// assert_eq!(nqueens_solver::engines::dlx::organ_pipe(5), [2, 1, 3, 0, 4]);
+/// assert_eq!(nqueens_solver::engines::dlx::organ_pipe(4), [2, 1, 3, 0]);
 /// ```
 pub fn organ_pipe(n: u32) -> Vec<u32> {
     let mid = n / 2;
@@ -175,8 +175,8 @@ pub fn organ_pipe(n: u32) -> Vec<u32> {
 pub fn encode(problem: &Problem, encoding: Encoding) -> Instance {
     let n = problem.n();
     assert!(n <= MAX_N, "the exact cover encodings handle n ≤ {MAX_N}");
-    let mut b = exact_cover::Problem::builder();
-    let declare = |b: &mut exact_cover::Builder, name: String, primary: bool| {
+    let mut b = nqueens_exact_cover::Problem::builder();
+    let declare = |b: &mut nqueens_exact_cover::Builder, name: String, primary: bool| {
         if primary {
             b.primary(&name)
         } else {
@@ -185,8 +185,8 @@ pub fn encode(problem: &Problem, encoding: Encoding) -> Instance {
         .expect("generated names are valid and distinct")
     };
     let size = n as usize;
-    let mut rows = vec![exact_cover::ItemId(0); size];
-    let mut cols = vec![exact_cover::ItemId(0); size];
+    let mut rows = vec![nqueens_exact_cover::ItemId(0); size];
+    let mut cols = vec![nqueens_exact_cover::ItemId(0); size];
     for line in organ_pipe(n) {
         rows[line as usize] = declare(&mut b, Line::Row(line).name(), true);
         cols[line as usize] = declare(&mut b, Line::Column(line).name(), true);
@@ -256,7 +256,7 @@ impl Line {
     /// is 8, `b-2` for the diagonal whose squares' ROW − COL is −2, rows and columns 1-based.
     ///
     /// ```
-    /// use nqueens::engines::dlx::Line;
+    /// use nqueens_solver::engines::dlx::Line;
     /// assert_eq!(Line::Row(4).name(), "r5");
     /// assert_eq!(Line::Column(2).name(), "c3");
     /// assert_eq!(Line::AntiDiagonal(0).name(), "a2");
@@ -310,8 +310,8 @@ struct Watcher<'a, W> {
     all: bool,
 }
 
-impl<W: FnMut(TraceStep<'_>)> exact_cover::Observer for Watcher<'_, W> {
-    fn branch(&mut self, level: usize, item: exact_cover::ItemId) {
+impl<W: FnMut(TraceStep<'_>)> nqueens_exact_cover::Observer for Watcher<'_, W> {
+    fn branch(&mut self, level: usize, item: nqueens_exact_cover::ItemId) {
         let line = self.instance.line(item);
         (self.watch)(TraceStep::Branch { level, line });
     }
@@ -338,7 +338,7 @@ impl<W: FnMut(TraceStep<'_>)> exact_cover::Observer for Watcher<'_, W> {
 impl Instance {
     /// The line an item stands for, read from its name (`r3`, `c5`, `a7`, `b-2`, 1-based as
     /// [`encode`] writes them).
-    pub fn line(&self, item: exact_cover::ItemId) -> Line {
+    pub fn line(&self, item: nqueens_exact_cover::ItemId) -> Line {
         let name = &self.problem.item(item).name;
         let (kind, number) = name.split_at(1);
         let number: i64 = number
@@ -395,7 +395,7 @@ impl Instance {
     /// The instance with the fixed queens built in, for solvers that cannot preselect (a file
     /// in Knuth's format): only the options of squares that no fixed queen attacks remain,
     /// besides the fixed queens' own (and the gadgets).
-    pub fn without_preselection(&self) -> exact_cover::Problem {
+    pub fn without_preselection(&self) -> nqueens_exact_cover::Problem {
         let fixed: Vec<Queen> = self.fixed.iter().filter_map(|&o| self.square(o)).collect();
         let attacked = |q: Queen| {
             fixed.iter().any(|f| {
@@ -406,11 +406,11 @@ impl Instance {
                         || f.row + f.col == q.row + q.col)
             })
         };
-        let mut b = exact_cover::Problem::builder();
+        let mut b = nqueens_exact_cover::Problem::builder();
         for item in self.problem.items() {
             match item.kind {
-                exact_cover::ItemKind::Primary => b.primary(&item.name),
-                exact_cover::ItemKind::Secondary => b.secondary(&item.name),
+                nqueens_exact_cover::ItemKind::Primary => b.primary(&item.name),
+                nqueens_exact_cover::ItemKind::Secondary => b.secondary(&item.name),
             }
             .expect("the names were valid");
         }
@@ -462,8 +462,8 @@ impl Dlx {
         self.stats.set("nodes", u128::from(s.nodes));
         self.stats.set("solutions", u128::from(s.solutions));
         match solver.engine() {
-            exact_cover::Engine::Links => self.stats.set("updates", u128::from(s.updates)),
-            exact_cover::Engine::Bits => self.stats.set("bit_engine", 1),
+            nqueens_exact_cover::Engine::Links => self.stats.set("updates", u128::from(s.updates)),
+            nqueens_exact_cover::Engine::Bits => self.stats.set("bit_engine", 1),
         }
     }
 }

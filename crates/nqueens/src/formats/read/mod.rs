@@ -32,7 +32,7 @@
 //! first significant line only (at most [`PEEK_BYTES`] of it when streaming).
 //!
 //! ```
-//! use nqueens::formats::read::{self, Notation};
+//! use nqueens_solver::formats::read::{self, Notation};
 //! let drawn = "× · ♕ ·\n♕ · · ·\n· · · ♕\n· ♕ · ·\n";
 //! assert_eq!(read::notation(drawn), Notation::Drawn);
 //! let board = read::board(drawn, read::Options::default()).unwrap();

@@ -19,13 +19,13 @@ pub const PEEK_BYTES: usize = 1 << 16;
 /// `json`, `unicode`, `ascii`, `matrix`), streamed; see the [module documentation](super).
 ///
 /// ```
-/// use nqueens::formats::read::{Notation, Solutions};
+/// use nqueens_solver::formats::read::{Notation, Solutions};
 /// let text = "{\"n\":4,\"columns\":[2,4,1,3],\"blocked\":[[1,1]]}\n";
 /// let mut solutions = Solutions::new(text.as_bytes());
 /// assert_eq!(solutions.notation().unwrap(), Notation::Json);
 /// let answer = solutions.next_answer().unwrap().unwrap();
 /// assert_eq!(answer.solution.columns(), [1, 3, 0, 2]);
-/// assert_eq!(answer.blocked, [nqueens::Queen::new(0, 0)]);
+/// assert_eq!(answer.blocked, [nqueens_solver::Queen::new(0, 0)]);
 /// assert!(solutions.next_answer().unwrap().is_none());
 /// ```
 pub struct Solutions<R> {

@@ -118,7 +118,7 @@ impl Format {
     /// Refuses a grid format for boards of more than [`GRID_LIMIT`] rows.
     ///
     /// ```
-    /// use nqueens::formats::render::Format;
+    /// use nqueens_solver::formats::render::Format;
     /// assert!(Format::Unicode.check_size(1000).is_ok());
     /// assert_eq!(
     ///     Format::Unicode.check_size(1001).unwrap_err().to_string(),

@@ -11,7 +11,7 @@ use crate::board::{Problem, Solution};
 /// One solution in a text format (everything but SVG) as a string: [`write_text`] into memory.
 ///
 /// ```
-/// use nqueens::{formats::render::{to_text, Format}, Problem, Solution};
+/// use nqueens_solver::{formats::render::{to_text, Format}, Problem, Solution};
 /// let s = Solution::from_columns(vec![1, 3, 0, 2]);
 /// assert_eq!(to_text(Format::Permutation, &Problem::new(4).unwrap(), &s), "2 4 1 3\n");
 /// ```
@@ -27,7 +27,7 @@ pub fn to_text(format: Format, problem: &Problem, solution: &Solution) -> String
 /// Writes one solution in a text format (everything but SVG), ending with a newline.
 ///
 /// ```
-/// use nqueens::{formats::render::{write_text, Format}, Problem, Solution};
+/// use nqueens_solver::{formats::render::{write_text, Format}, Problem, Solution};
 /// let p = Problem::new(4).unwrap();
 /// let s = Solution::from_columns(vec![1, 3, 0, 2]);
 /// let mut out = Vec::new();
@@ -125,7 +125,7 @@ pub fn write_text(
 /// before it is solved, which reads back as the same problem ([`crate::formats::read`]).
 ///
 /// ```
-/// use nqueens::{formats::render::{draw_problem, Format}, Problem, Queen};
+/// use nqueens_solver::{formats::render::{draw_problem, Format}, Problem, Queen};
 /// let p = Problem::with_blocks(3, [Queen::new(0, 2)], [Queen::new(1, 1)]).unwrap();
 /// assert_eq!(draw_problem(Format::Unicode, &p), "· · ♛\n· × ·\n· · ·\n");
 /// ```

@@ -10,7 +10,7 @@ use crate::board::{Problem, Queen};
 /// (see the [module documentation](super)): always completable.
 ///
 /// ```
-/// use nqueens::instances::generate::from_solution_partial;
+/// use nqueens_solver::instances::generate::from_solution_partial;
 /// let problem = from_solution_partial(50, 40, 3).unwrap();
 /// assert_eq!(problem.fixed().len(), 40);
 /// assert_eq!(problem, from_solution_partial(50, 40, 3).unwrap());

@@ -33,7 +33,7 @@ fn set_bit(set: &mut [u64], i: usize) {
 /// documentation](super)), in at most `max_attempts` attempts.
 ///
 /// ```
-/// use nqueens::instances::generate::sequential_partial;
+/// use nqueens_solver::instances::generate::sequential_partial;
 /// let problem = sequential_partial(100, 70, 1, 100).unwrap();
 /// assert_eq!(problem.fixed().len(), 70);
 /// assert_eq!(problem, sequential_partial(100, 70, 1, 100).unwrap());

@@ -22,7 +22,7 @@ pub fn uniform_log_draws(n: u32, queens: u32) -> f64 {
 /// (see the [module documentation](super) for why), in at most `max_tries` draws.
 ///
 /// ```
-/// use nqueens::instances::generate::{random_partial, DEFAULT_TRIES};
+/// use nqueens_solver::instances::generate::{random_partial, DEFAULT_TRIES};
 /// let problem = random_partial(8, 3, 42, DEFAULT_TRIES).unwrap();
 /// assert_eq!(problem.fixed().len(), 3);
 /// assert_eq!(problem, random_partial(8, 3, 42, DEFAULT_TRIES).unwrap());
