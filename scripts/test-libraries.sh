@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# The library crates as a newcomer meets them: every example under crates/*/examples/ run with
+# real inputs and its output checked, then a crate of a user's own outside the workspace
+# (examples/using-the-libraries: exact cover, incremental SAT, CP and the counter, imported by
+# their package names) built into the workspace's target folder and run.
+#
+#   scripts/test-libraries.sh
+#
+# Needs only Rust. Both builds use the suite's `checked` profile, its selection of packages and
+# the workspace's target folder: after the rust part the examples compile nothing again, and
+# the user's crate reuses every third-party crate the suite built except the few whose
+# features Cargo resolves differently for it (listed and checked below).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+fail() {
+    echo "test-libraries: $*" >&2
+    exit 1
+}
+
+# expect NAME PATTERN TEXT: TEXT has a line matching the extended regular expression PATTERN.
+expect() {
+    if ! grep -Eq -- "$2" <<<"$3"; then
+        printf '%s\n' "$3" >&2
+        fail "$1: no line matches /$2/ in the output above"
+    fi
+}
+
+target=${CARGO_TARGET_DIR:-target}
+work=$target/test-libraries
+rm -rf "$work"
+mkdir -p "$work"
+
+echo "== the library crates' examples"
+# The rust part's selection (`cargo test --workspace --exclude nqueens-gpu`), so the libraries
+# are built with the same features as there (dev-dependencies included), and not again.
+cargo build --profile checked --workspace --exclude nqueens-gpu --examples
+bin=$target/checked/examples
+
+# Exact cover: generated instances written in Knuth's format, then counted from the file.
+"$bin/instance" langford 7 >"$work/langford-7.dlx"
+out=$("$bin/count" "$work/langford-7.dlx" 2>&1)
+expect "exact cover count, Langford 7" '^Altogether 52 solutions' "$out"
+out=$("$bin/count" "$work/langford-7.dlx" --engine links --choice scan 2>&1)
+expect "exact cover count, Langford 7 on dancing links" '^Altogether 52 solutions, .*\(links\)' "$out"
+"$bin/instance" pentominoes 3 20 >"$work/pentominoes-3x20.dlx"
+out=$("$bin/count" "$work/pentominoes-3x20.dlx" 2>&1)
+# Two ways to tile a 3×20 box, each in its four orientations.
+expect "exact cover count, pentominoes 3×20" '^Altogether 8 solutions' "$out"
+out=$("$bin/count" "$work/missing.dlx" 2>&1) && fail "count of a missing file succeeded"
+expect "exact cover count, missing file" 'count: .*missing\.dlx' "$out"
+
+# SAT: a satisfiable formula and the pigeonhole formula of 3 pigeons in 2 holes.
+printf 'c a or b, not a or c, not b or not c\np cnf 3 3\n1 2 0\n-1 3 0\n-2 -3 0\n' >"$work/small.cnf"
+{
+    echo "p cnf 6 9"
+    # Pigeon p in hole h is variable 2(p-1)+h: each pigeon in a hole, no hole shared.
+    echo "1 2 0"
+    echo "3 4 0"
+    echo "5 6 0"
+    for hole in 1 2; do
+        for p in 0 1 2; do
+            for q in $(seq $((p + 1)) 2); do
+                echo "-$((2 * p + hole)) -$((2 * q + hole)) 0"
+            done
+        done
+    done
+} >"$work/pigeons-3-2.cnf"
+out=$("$bin/solve_dimacs" "$work/small.cnf")
+expect "solve_dimacs, satisfiable" '^s SATISFIABLE' "$out"
+out=$("$bin/solve_dimacs" "$work/pigeons-3-2.cnf")
+expect "solve_dimacs, pigeonhole" '^s UNSATISFIABLE' "$out"
+out=$("$bin/parse_dimacs" "$work/pigeons-3-2.cnf")
+expect "parse_dimacs, pigeonhole" '6 variables.* 9 clauses' "$out"
+
+# CP: eight queens, all solutions.
+out=$("$bin/queens" 8 all)
+expect "cp queens 8 all" '^n=8 .*solutions=92 ' "$out"
+
+# nqueens-solver: the exact cover encoding's first solution, and the GPU's task split.
+out=$("$bin/dlx_first" 8)
+expect "dlx_first 8" 'n=8 seed=None found=true ' "$out"
+out=$("$bin/split_rate" 12 6 1 4)
+expect "split_rate 12 6 1" '^n = 12, cut at row [0-9]+: [0-9]+ tasks, [0-9]+ sub-boards' "$out"
+
+echo "== a user's crate outside the workspace (examples/using-the-libraries)"
+# A copy at the same depth, so its path dependencies still point at crates/, with the
+# workspace's lock file, so it resolves the very versions the suite built.
+user=target/using-the-libraries
+rm -rf "$user"
+mkdir -p "$user"
+cp -r examples/using-the-libraries/Cargo.toml examples/using-the-libraries/src "$user/"
+cp Cargo.lock "$user/"
+cargo build --profile checked --manifest-path "$user/Cargo.toml" --target-dir "$target" 2>"$work/build.log" ||
+    { cat "$work/build.log" >&2; fail "the user's crate does not build"; }
+cat "$work/build.log" >&2
+# What the user's build compiles: itself, and the crates whose features Cargo resolves per
+# build. The workspace's other proc macros (clap's and bytemuck's derives) turn on syn's `full`
+# feature, which this crate's graph does not, so syn, the two derives that use it, serde and
+# thiserror, and the five libraries above them compile a second time. Anything else compiled
+# here is a dependency resolved differently from the suite's: a new cost, refused.
+expected='^(using-the-libraries|syn|serde|serde_derive|thiserror|thiserror-impl|nqueens-support|nqueens-exact-cover|nqueens-sat|nqueens-cp|nqueens-solver)$'
+rebuilt=$(sed -n 's/^ *Compiling \([^ ]*\) .*/\1/p' "$work/build.log" | grep -Ev "$expected" || true)
+if [ -n "$rebuilt" ]; then
+    printf '%s\n' "$rebuilt" >&2
+    fail "the user's crate compiled the crates above again instead of reusing the suite's build (their features or the lock file differ from the workspace's)"
+fi
+out=$("$target/checked/using-the-libraries")
+printf '%s\n' "$out"
+expect "Knuth's example" '^exact cover: Knuth.s example is covered by a d f \| b g \| c e$' "$out"
+expect "Knuth's example, count" '^exact cover: 1 solution\(s\) to Knuth.s example$' "$out"
+expect "Langford 7" '^exact cover: Langford pairs of 7: 52 arrangements$' "$out"
+expect "incremental SAT" '^sat: \(a or b\) and \(not a or c\) is satisfiable: true$' "$out"
+expect "incremental SAT, assumptions" '^sat: with \(not b or c\) added, under not c and a: unsatisfiable, refuted by ' "$out"
+expect "incremental SAT, reuse" '^sat: without assumptions again satisfiable, c = true$' "$out"
+expect "CP" '^cp: 92 solutions to eight queens, the first \[' "$out"
+expect "counter" '^counter: n = 12 has 14200 solutions, 1787 unique; progress reported: true$' "$out"
+echo "test-libraries: every example and the user's crate printed what they should"
