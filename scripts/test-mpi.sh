@@ -130,7 +130,16 @@ interrupt_job() {
         # shellcheck disable=SC2086
         kill -TERM $pids
     fi
-    if wait "$job"; then fail "an interrupted job succeeded"; fi
+    status=0
+    wait "$job" || status=$?
+    # SIGTERM to the ranks (a scheduler's stop): every rank ends with 130, and so does mpirun.
+    # SIGINT to mpirun: Open MPI's mpirun exits 1 whatever its ranks say (it sets its own
+    # code when it is interrupted), so only "not 0" can be asked of it.
+    if [ "$how" = sigterm ]; then
+        [ "$status" = 130 ] || fail "sigterm: the job exits $status, not 130"
+    else
+        [ "$status" -ne 0 ] || fail "an interrupted job succeeded"
+    fi
     line=$(grep "^interrupted: " "$work/int.err") || fail "$how: no interrupt line: $(cat "$work/int.err")"
     echo "$how: $line"
     saved=$(sed -E 's/^interrupted: ([0-9]+) of ([0-9]+) tasks saved in .*$/\1/' <<<"$line")
@@ -154,6 +163,34 @@ timeout --preserve-status -s INT 2 "$bin" count 18 --threads 1 >/dev/null 2>"$wo
 grep -q "^interrupted after [0-9.]* s: no checkpoint, nothing saved" "$work/int1.err" || fail "single rank: $(cat "$work/int1.err")"
 ! grep -q MPI_ABORT "$work/int1.err" || fail "a single rank aborted the job: $(cat "$work/int1.err")"
 echo "stopped twice inside its tasks, resumed to 666090624 node for node; one rank: exit 130"
+
+echo "== --time-limit: exit 3, what was kept said, resumed to the count; --progress on rank 0"
+tckpt=$work/limited.ckpt
+status=0
+NQUEENS_PROGRESS_DELAY_MS=0 run 2 "$bin" count 17 --threads 1 --checkpoint "$tckpt" --time-limit 0.5 \
+    --progress-every 0.1 >"$work/limited.out" 2>"$work/limited.err" || status=$?
+[ "$status" = 3 ] || fail "--time-limit: exit $status, not 3: $(cat "$work/limited.err")"
+line=$(grep "^gave up: time limit reached: " "$work/limited.err") || fail "--time-limit: no line: $(cat "$work/limited.err")"
+echo "$line"
+saved=$(sed -E 's/^gave up: time limit reached: ([0-9]+) of .*/\1/' <<<"$line")
+[ "$saved" = "$(records "$tckpt")" ] || fail "--time-limit: the line says $saved saved, the checkpoint holds $(records "$tckpt")"
+grep -q "^gave up: time limit reached: $saved of 10912 tasks saved in $tckpt.* — run the same command to resume$" \
+    "$work/limited.err" || fail "--time-limit: $line"
+[ ! -s "$work/limited.out" ] || fail "--time-limit printed a count: $(cat "$work/limited.out")"
+# Progress lines: the whole count's tasks, solutions, the time taken.
+grep -Eq "^[0-9]+/10912 tasks .* [0-9]+ solutions .* [0-9]+ s$" "$work/limited.err" ||
+    fail "--progress: no progress line: $(cat "$work/limited.err")"
+[ "$(run 2 "$bin" count 17 --threads 1 --checkpoint "$tckpt" --stats 2>"$work/stats-lim")" = 95815104 ] ||
+    fail "the checkpoint of a time limit did not resume to the count of n = 17"
+grep -q "($saved resumed)" "$work/stats-lim" || fail "the resumed run did not take the $saved saved tasks"
+# One rank without mpirun: the same line, exit 3, no MPI_ABORT banner.
+status=0
+"$bin" count 17 --threads 1 --time-limit 0.2 >/dev/null 2>"$work/limited1.err" || status=$?
+[ "$status" = 3 ] || fail "one rank at its time limit exits $status, not 3"
+grep -q "^gave up: time limit reached after [0-9.]* s: no checkpoint, nothing saved" "$work/limited1.err" ||
+    fail "one rank at its time limit: $(cat "$work/limited1.err")"
+! grep -q MPI_ABORT "$work/limited1.err" || fail "one rank at its time limit aborted: $(cat "$work/limited1.err")"
+echo "--time-limit stopped n = 17 with exit 3 at $saved tasks, resumed to 95815104; one rank: exit 3"
 
 echo "== a checkpoint of another n is refused"
 cp "$ckpt" "$work/before"

@@ -37,12 +37,26 @@
 //!   one rank per GPU, each rank taking the GPU of its index among the ranks of its node);
 //! - [`wire`]: the two messages as arrays of `u64` (results, positions, batches, a stop);
 //! - [`session`]: the roles of rank 0 and the other ranks over any transport (a trait), with
-//!   an in-process transport in the tests.
+//!   an in-process transport in the tests;
+//! - [`progress`]: rank 0's view of the job (`--progress`): tasks done of the whole count,
+//!   the share of the work and an ETA from the counter's work model, in the words of
+//!   `nqueens count`'s progress line.
+//!
+//! # Ending
+//!
+//! As `nqueens count`: exit 0 with the count, 1 for a count that contradicts the published
+//! one, 2 for a usage or checkpoint error, 3 when `--time-limit` stopped the job (the
+//! checkpoint resumable), 130 when SIGINT or SIGTERM did. A scheduler's stop (SIGTERM to every
+//! rank, as Slurm sends at `scancel` or a time limit) ends the job with 130, `mpirun`'s exit
+//! status too; Ctrl-C to `mpirun` itself makes it exit 1 whatever the ranks say (Open MPI's
+//! launcher sets that code when it is interrupted), though the ranks still save and say what
+//! they kept.
 //!
 //! Task granularity: `--split-depth +K` fixes K more rows per task
 //! ([`nqueens_solver::runs::SplitList`]), for jobs of thousands of threads.
 
 pub mod pool;
+pub mod progress;
 pub mod schedule;
 pub mod session;
 pub mod wire;

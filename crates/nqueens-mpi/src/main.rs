@@ -7,6 +7,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::{Result, anyhow};
 use clap::{Parser, Subcommand};
@@ -76,7 +77,39 @@ struct CountArgs {
     /// node; --threads is then ignored. Needs a binary built with `--features mpi,gpu`.
     #[arg(long, value_name = "WHERE", value_parser = ["cpu", "gpu"], default_value = "cpu")]
     device: String,
+    /// Stop after SECS seconds (fractions allowed) as at Ctrl-C: every rank stops within
+    /// milliseconds, the checkpoint keeps the finished tasks and where the others got, and
+    /// the job exits 3 ("gave up at the limit"); the same command resumes. Set it below a
+    /// batch system's time limit so that the job ends on its own terms.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    time_limit: Option<Duration>,
+    /// Show progress on rank 0's stderr: tasks done of the whole count, the share of the work
+    /// and an ETA from the work model, solutions so far, nodes a second, time taken; a line
+    /// every --progress-every seconds.
+    #[arg(long)]
+    progress: bool,
+    /// Seconds between two progress lines (implies --progress).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    progress_every: Option<Duration>,
 }
+
+/// Seconds of `--time-limit` and `--progress-every`: a number above 0, fractions allowed.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| "expected a number of seconds, like 1.5".to_string())?;
+    if seconds.is_nan() || seconds <= 0.0 {
+        return Err("the time must be more than 0 seconds".into());
+    }
+    Duration::try_from_secs_f64(seconds).map_err(|_| "that time is too long".into())
+}
+
+/// Seconds between progress lines by default: a batch log gets a line every ten seconds.
+const PROGRESS_EVERY: Duration = Duration::from_secs(10);
+
+/// The exit code of a count stopped at its time limit, as `nqueens count`'s.
+const GAVE_UP: u8 = 3;
 
 fn parse_split(text: &str) -> Result<usize, String> {
     let digits = text.strip_prefix('+').unwrap_or(text);
@@ -134,7 +167,9 @@ impl WorkerLink for MpiSpoke<'_> {
 }
 
 /// Exit codes, as `nqueens`: 1 a count that contradicts the published one, 2 anything else
-/// that stops the count (usage, checkpoint).
+/// that stops the count (usage, checkpoint), 3 stopped at `--time-limit`, 130 stopped by
+/// SIGINT or SIGTERM (every rank ends with it; `mpirun` itself, when it is the one signalled,
+/// exits 1 whatever the ranks say: Open MPI's launcher sets its own code on an interrupt).
 fn main() -> ExitCode {
     #[cfg(feature = "gpu")]
     if std::env::var_os("NODEVICE_SELECT").is_none() {
@@ -167,8 +202,8 @@ fn main() -> ExitCode {
     let code = match run(&world, &args) {
         Ok(()) => 0,
         Err((code, err)) => {
-            // An interrupt has been described already.
-            if rank == 0 && code != interrupt::EXIT_CODE {
+            // An interrupt or a time limit has been described already.
+            if rank == 0 && code != interrupt::EXIT_CODE && code != GAVE_UP {
                 eprintln!("error: {}", nqueens_support::error_line(err.as_ref()));
             }
             code
@@ -207,6 +242,7 @@ fn run(world: &SimpleCommunicator, args: &CountArgs) -> Result<(), (u8, anyhow::
     };
     let mut settings = Settings::new(&list);
     settings.stop = interrupt::stop_flag();
+    settings.time_limit = args.time_limit;
     if world.rank() != 0 {
         // Rank 0 says whether the count goes ahead (its checkpoint may be refused), and where
         // every rank cuts its tasks into pieces.
@@ -247,6 +283,10 @@ fn run(world: &SimpleCommunicator, args: &CountArgs) -> Result<(), (u8, anyhow::
         settings.cut = list.cut(rows);
     }
     let cut = settings.cut;
+    if args.progress || args.progress_every.is_some() {
+        let every = args.progress_every.unwrap_or(PROGRESS_EVERY);
+        settings.progress = Some(nqueens_mpi::progress::log_sink(every));
+    }
     let opened =
         Coordination::open(list.clone(), args.checkpoint.as_deref(), settings).and_then(|mut c| {
             if let Some(path) = &args.task_times {
@@ -276,6 +316,20 @@ fn run(world: &SimpleCommunicator, args: &CountArgs) -> Result<(), (u8, anyhow::
                         return (interrupt::EXIT_CODE, anyhow!("interrupted"));
                     }
                     world.abort(i32::from(interrupt::EXIT_CODE))
+                }
+                MpiError::TimeLimit {
+                    saved,
+                    tasks,
+                    in_part,
+                } => {
+                    eprintln!(
+                        "{}",
+                        time_limit_line(saved, tasks, in_part, args.checkpoint.as_deref())
+                    );
+                    if world.size() == 1 {
+                        return (GAVE_UP, anyhow!("time limit reached"));
+                    }
+                    world.abort(i32::from(GAVE_UP))
                 }
                 e => {
                     eprintln!("error: {}", nqueens_support::error_line(&e));
@@ -331,6 +385,29 @@ fn interrupted_line(
         ),
         None => format!(
             "interrupted after {:.1} s: no checkpoint, nothing saved (use --checkpoint FILE to make a count resumable)",
+            interrupt::elapsed_seconds()
+        ),
+    }
+}
+
+/// What a count stopped at its time limit kept, in the words of `nqueens count`.
+fn time_limit_line(
+    saved: u64,
+    tasks: u64,
+    in_part: u64,
+    checkpoint: Option<&std::path::Path>,
+) -> String {
+    let in_part = match in_part {
+        0 => String::new(),
+        k => format!(", and {k} more in part"),
+    };
+    match checkpoint {
+        Some(path) => format!(
+            "gave up: time limit reached: {saved} of {tasks} tasks saved in {}{in_part} — run the same command to resume",
+            path.display()
+        ),
+        None => format!(
+            "gave up: time limit reached after {:.1} s: no checkpoint, nothing saved (use --checkpoint FILE to make a count resumable)",
             interrupt::elapsed_seconds()
         ),
     }

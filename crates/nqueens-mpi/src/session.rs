@@ -21,6 +21,17 @@
 //! others' (at most [`STOP_WAIT`]), syncs the checkpoint and reports
 //! [`MpiError::Interrupted`]: a resumed run goes on from those positions, on any number of
 //! ranks, or in `nqueens count` (one checkpoint format).
+//!
+//! A time limit ([`Settings::time_limit`], `--time-limit`) stops the job the same way, from rank
+//! 0, once that long has passed since it opened the checkpoint, and reports
+//! [`MpiError::TimeLimit`] (the binary exits 3, as `nqueens count` at its limit).
+//!
+//! # Progress
+//!
+//! With [`Settings::progress`], rank 0 keeps a [`Tracker`] (module
+//! [`progress`](crate::progress)): every accepted result is taken off the work model's
+//! estimate, and a snapshot of the whole count goes to the sink at the start, every 100 ms
+//! of its loop and at the end.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -34,7 +45,10 @@ use nqueens_solver::engines::counter::{Partial, SplitList, TaskId, TaskResult};
 use nqueens_solver::runs::checkpoint::POSITION_INTERVAL;
 use nqueens_solver::runs::{Checkpoint, CounterError, Report as CountReport, Shard};
 
+use nqueens_solver::ProgressSink;
+
 use crate::pool::{Done, Pool, Workers};
+use crate::progress::Tracker;
 use crate::schedule::{Coordinator, Prefetch, RankStats, ScheduleError};
 use crate::wire::{Batch, MAX_BATCH, MAX_RESULTS, Phase, Report, WireError};
 
@@ -57,6 +71,12 @@ pub struct Settings {
     /// How often the positions of the tasks in flight go to rank 0's checkpoint (besides at a
     /// stop).
     pub positions_every: Duration,
+    /// Rank 0 stops the job this long after it opened the checkpoint, as at an interrupt
+    /// (every rank told to stop, the positions of the tasks in flight recorded), and reports
+    /// [`MpiError::TimeLimit`].
+    pub time_limit: Option<Duration>,
+    /// Where rank 0 reports the job's progress (module [`progress`](crate::progress)).
+    pub progress: Option<ProgressSink>,
 }
 
 impl Settings {
@@ -66,6 +86,8 @@ impl Settings {
             cut: list.cut(PIECE_ROWS),
             stop: None,
             positions_every: POSITION_INTERVAL,
+            time_limit: None,
+            progress: None,
         }
     }
 
@@ -104,6 +126,19 @@ pub enum MpiError {
     /// the checkpoint holds `saved` of the `tasks` tasks, and positions of `in_part` more.
     #[error("interrupted: {saved} of {tasks} tasks done, {in_part} more in part")]
     Interrupted {
+        /// Tasks done (resumed or counted in this run), all recorded in the checkpoint if there
+        /// is one.
+        saved: u64,
+        /// Tasks in the list.
+        tasks: u64,
+        /// Unfinished tasks with a position (some of their pieces done).
+        in_part: u64,
+    },
+    /// The time limit ([`Settings::time_limit`]) was reached and the job stopped as at an
+    /// interrupt: the checkpoint holds `saved` of the `tasks` tasks, and positions of
+    /// `in_part` more.
+    #[error("time limit reached: {saved} of {tasks} tasks done, {in_part} more in part")]
+    TimeLimit {
         /// Tasks done (resumed or counted in this run), all recorded in the checkpoint if there
         /// is one.
         saved: u64,
@@ -158,6 +193,7 @@ pub struct Coordination {
     settings: Settings,
     checkpoint: Option<Checkpoint>,
     times: Option<TaskTimes>,
+    tracker: Option<Tracker>,
     recorded: Vec<(TaskId, TaskResult)>,
     /// Where the checkpoint's unfinished tasks had got (positions of the job's cut only).
     positions: Vec<(TaskId, Partial)>,
@@ -188,11 +224,16 @@ impl Coordination {
             }
             None => (None, Vec::new(), Vec::new()),
         };
+        let tracker = settings
+            .progress
+            .clone()
+            .map(|sink| Tracker::start(list.clone(), recorded.iter().map(|&(id, _)| id), sink));
         Ok(Coordination {
             list,
             settings,
             checkpoint,
             times: None,
+            tracker,
             recorded,
             positions,
             started,
@@ -273,9 +314,28 @@ impl Coordination {
         let (mut own_tasks, mut own_busy) = (0u32, Duration::ZERO);
         let mut own_exhausted = false;
         let mut last_positions = Instant::now();
+        if let Some(tracker) = self.tracker.as_mut() {
+            tracker.report(coordinator.sums(), 0, true);
+        }
         loop {
-            if stopping || self.settings.stop_raised() {
-                return Err(self.wind_down(link, pool, &mut coordinator, &mut ended));
+            let interrupted = stopping || self.settings.stop_raised();
+            let time_up = (self.settings.time_limit).is_some_and(|t| self.started.elapsed() >= t);
+            if interrupted || time_up {
+                let (saved, tasks, in_part) =
+                    self.wind_down(link, pool, &mut coordinator, &mut ended)?;
+                return Err(if interrupted {
+                    MpiError::Interrupted {
+                        saved,
+                        tasks,
+                        in_part,
+                    }
+                } else {
+                    MpiError::TimeLimit {
+                        saved,
+                        tasks,
+                        in_part,
+                    }
+                });
             }
             worst_gap = worst_gap.max(last_turn.elapsed());
             last_turn = Instant::now();
@@ -328,11 +388,17 @@ impl Coordination {
             if let Some(file) = self.checkpoint.as_mut() {
                 file.sync_if_due()?;
             }
+            if let Some(tracker) = self.tracker.as_mut() {
+                tracker.report(coordinator.sums(), coordinator.new_nodes(), false);
+            }
             if coordinator.is_complete() && pool.outstanding() == 0 && ended.iter().all(|&e| e) {
                 break;
             }
         }
         let wall = self.started.elapsed();
+        if let Some(tracker) = self.tracker.as_mut() {
+            tracker.report(coordinator.sums(), coordinator.new_nodes(), true);
+        }
         let sums = coordinator.sums();
         let resumed = coordinator.resumed();
         let report = CountReport {
@@ -356,14 +422,15 @@ impl Coordination {
 
     /// Stops the job (see the module documentation): every rank still counting is told to
     /// stop, rank 0's own workers are stopped, and every result and position that comes back
-    /// within [`STOP_WAIT`] is recorded. Returns why the count ended.
+    /// within [`STOP_WAIT`] is recorded. Returns what the checkpoint holds: the tasks done, in
+    /// the list, and in part.
     fn wind_down(
         &mut self,
         link: &mut impl CoordinatorLink,
         pool: Pool,
         coordinator: &mut Coordinator,
         ended: &mut [bool],
-    ) -> MpiError {
+    ) -> Result<(u64, u64, u64), MpiError> {
         for (rank, _) in ended.iter().enumerate().filter(|&(_, &e)| !e) {
             link.send(rank, &Batch::Stop.encode());
         }
@@ -378,26 +445,22 @@ impl Coordination {
                     .iter()
                     .try_for_each(|(id, partial)| self.moved(coordinator, 0, *id, partial))
             });
-        if let Err(e) = recorded {
-            return e;
-        }
+        recorded?;
         let deadline = Instant::now() + STOP_WAIT;
         while ended.contains(&false) && Instant::now() < deadline {
             let Some((rank, words)) = link.poll() else {
                 std::thread::sleep(POLL);
                 continue;
             };
-            match self.receive(coordinator, rank, &words) {
-                Ok(report) if report.phase != Phase::Counting => ended[rank] = true,
-                Ok(_) => {}
-                Err(e) => return e,
+            if self.receive(coordinator, rank, &words)?.phase != Phase::Counting {
+                ended[rank] = true;
             }
         }
-        MpiError::Interrupted {
-            saved: coordinator.sums().done,
-            tasks: self.list.len() as u64,
-            in_part: coordinator.in_part(),
-        }
+        Ok((
+            coordinator.sums().done,
+            self.list.len() as u64,
+            coordinator.in_part(),
+        ))
     }
 
     /// Reads a rank's report and records its results and positions.
@@ -426,6 +489,9 @@ impl Coordination {
         done: &Done,
     ) -> Result<(), MpiError> {
         coordinator.complete(rank, done.id, &done.result, done.busy)?;
+        if let Some(tracker) = self.tracker.as_mut() {
+            tracker.finished(done.id);
+        }
         if let Some(file) = self.checkpoint.as_mut() {
             file.record(done.id, &done.result)?;
         }

@@ -351,6 +351,7 @@ fn stop_until_a_task_is_in_part(
             cut,
             stop: stopped(tries, rank).then(|| flag.clone()),
             positions_every: Duration::from_secs(3600),
+            ..Settings::new(list)
         };
         raise_later(&flag, delay);
         let (outcome, endings) =
@@ -503,6 +504,7 @@ fn positions_reach_the_checkpoint_while_the_job_runs() {
         cut,
         stop: None,
         positions_every: Duration::from_millis(5),
+        ..Settings::new(&list)
     };
     let threads = |_| Workers::Threads(1);
     let (outcome, _) = job_with_settings(&list, 3, threads, settings, Some(&path), None);
@@ -510,4 +512,79 @@ fn positions_reach_the_checkpoint_while_the_job_runs() {
     let text = std::fs::read_to_string(&path).unwrap();
     let positions = text.lines().filter(|l| l.contains(':')).count();
     assert!(positions > 0, "no position written while running");
+}
+
+/// A time limit stops the job as an interrupt does (every rank stopped, the tasks in flight
+/// kept in part) but says so: [`MpiError::TimeLimit`]. The checkpoint resumes to the
+/// published count, node for node.
+#[test]
+fn a_time_limit_stops_the_job_with_a_resumable_checkpoint() {
+    let n = 16;
+    let list = Arc::new(SplitList::new(n, 0));
+    let cut = list.cut(7);
+    let whole = job(&list, 2, 1, None).unwrap().report;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("n16.ckpt");
+    let threads = |_| Workers::Threads(1);
+    let limited = |_| Settings {
+        cut,
+        time_limit: Some(Duration::from_millis(200)),
+        ..Settings::new(&list)
+    };
+    let (outcome, endings) = job_with_settings(&list, 3, threads, limited, Some(&path), None);
+    let Err(MpiError::TimeLimit { saved, tasks, .. }) = outcome else {
+        panic!("not stopped at the time limit: {outcome:?}");
+    };
+    assert_eq!(endings, vec![Ending::Stopped; 2]);
+    assert_eq!(tasks, list.len() as u64);
+    assert!(
+        saved < tasks,
+        "{saved} of {tasks}: the limit came after the end"
+    );
+    let (_, records) = Checkpoint::open(&path, &list.header(Shard::ALL)).unwrap();
+    assert_eq!(records.len() as u64, saved);
+    let (left, _) = nodes_left(&list, &path, cut, whole.nodes);
+    resume_from_positions(&list, threads, cut, &path, &whole, left);
+}
+
+/// Rank 0 reports the whole count's progress: tasks done out of all of them (the resumed ones
+/// included from the first snapshot on), solutions so far, and the work model's queens left,
+/// which reach 0 with the last task.
+#[test]
+fn rank_0_reports_the_progress_of_the_whole_count() {
+    use nqueens_solver::{Progress, ProgressSink};
+    use std::sync::Mutex;
+    let n = 14;
+    let list = Arc::new(SplitList::new(n, 0));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("n14.ckpt");
+    // A checkpoint holding the first hundred tasks.
+    let mut counter = TaskCounter::default();
+    let (mut file, _) = Checkpoint::open(&path, &list.header(Shard::ALL)).unwrap();
+    for id in list.ids().take(100) {
+        file.record(id, &counter.count(&list, id).unwrap()).unwrap();
+    }
+    file.sync().unwrap();
+    drop(file);
+    let seen: Arc<Mutex<Vec<Progress>>> = Arc::default();
+    let sink = {
+        let seen = seen.clone();
+        ProgressSink::new(move |p| seen.lock().unwrap().push(*p))
+    };
+    let settings = |_| Settings {
+        progress: Some(sink.clone()),
+        ..Settings::new(&list)
+    };
+    let threads = |_| Workers::Threads(1);
+    let (outcome, _) = job_with_settings(&list, 2, threads, settings, Some(&path), None);
+    assert_eq!(outcome.unwrap().report.total, oeis::total(n).unwrap());
+    let seen = seen.lock().unwrap();
+    let (first, last) = (seen.first().unwrap(), seen.last().unwrap());
+    let tasks = Some(list.len() as u64);
+    assert_eq!((first.done, first.total), (100, tasks));
+    assert_eq!((last.done, last.total), (list.len() as u64, tasks));
+    assert_eq!(last.solutions, oeis::total(n).unwrap());
+    assert!(seen.windows(2).all(|w| w[0].done <= w[1].done));
+    // The model, if it was ready before the end, has nothing left (to the rounding of f32).
+    assert!(last.nodes_left.is_none_or(|left| left < 1000), "{last:?}");
 }

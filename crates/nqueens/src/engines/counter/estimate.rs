@@ -18,8 +18,10 @@
 //! A probe is O(n) rows of O(n) squares with the lookahead: a few thousand instructions, half a
 //! microsecond at n = 27. `estimate` spends about [`PROBES`] probes on a task list (at least
 //! one per task, at most 64): a twentieth of a second of one core at n = 17, a second at
-//! n = 27 (1.96 million tasks), done beside the count and only when progress is shown. Each task's probes draw from a generator seeded by its id, so
-//! the model is the same in every run.
+//! n = 27 (1.96 million tasks), done beside the count and only when progress is shown. Each
+//! task's probes draw from a generator seeded by its id, so the model is the same in every
+//! run. [`of_split_list`] gives the same model for a front end that schedules a
+//! [`SplitList`]'s tasks itself (`nqueens-mpi --progress`).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -27,6 +29,7 @@ use nqueens_support::SplitMix64;
 
 use super::attacks::State;
 use super::kernel::TaskBoard;
+use super::split::SplitList;
 use super::tasks::{self, Class, TaskId};
 use super::work::Work;
 
@@ -74,7 +77,36 @@ fn probe(board: &TaskBoard, n: u32, start: State, rng: &mut SplitMix64) -> f64 {
 /// probes (see the [module documentation](self)). `None` if `stop` was raised first (checked
 /// between tasks).
 pub(crate) fn estimate(work: &Work, ids: &[TaskId], stop: &AtomicBool) -> Option<Vec<f32>> {
-    let n = work.n();
+    estimate_prefixes(
+        work.n(),
+        work.shared_board(),
+        |id| work.prefix(id),
+        ids,
+        stop,
+    )
+}
+
+/// The work model (see the [module documentation](self)) of the tasks of a [`SplitList`], for
+/// a front end that schedules them itself, as `nqueens-mpi` does, and shows the share of the
+/// work done and an ETA from it: the estimated queens of each task `ids` names, in order.
+/// `None` if `stop` was raised first (checked between tasks).
+///
+/// # Panics
+/// If an id is beyond the list.
+pub fn of_split_list(list: &SplitList, ids: &[TaskId], stop: &AtomicBool) -> Option<Vec<f32>> {
+    let prefix = |id| list.prefix(id).expect("a task of the list");
+    estimate_prefixes(list.n(), None, prefix, ids, stop)
+}
+
+/// The estimate of the tasks `ids` names, each searched below its prefix on `shared` (a board
+/// with fixed queens or blocked squares) or else on its class's board.
+fn estimate_prefixes<'w>(
+    n: u32,
+    shared: Option<&TaskBoard>,
+    prefix_of: impl Fn(TaskId) -> &'w [u8],
+    ids: &[TaskId],
+    stop: &AtomicBool,
+) -> Option<Vec<f32>> {
     let probes = (PROBES / ids.len().max(1)).clamp(1, 64);
     // The whole board's tasks share their class's board: one of each, made on first use.
     let mut boards: Vec<Option<TaskBoard>> = vec![None; n as usize];
@@ -83,12 +115,12 @@ pub(crate) fn estimate(work: &Work, ids: &[TaskId], stop: &AtomicBool) -> Option
         if stop.load(Ordering::Relaxed) {
             return None;
         }
-        let prefix = work.prefix(id);
+        let prefix = prefix_of(id);
         if prefix.len() >= n as usize {
             out.push(0.0);
             continue;
         }
-        let board = match work.shared_board() {
+        let board = match shared {
             Some(board) => board,
             None => {
                 let class = Class::of(prefix);
@@ -152,6 +184,35 @@ mod tests {
         assert_eq!(
             estimate(&four, &all, &AtomicBool::new(false)),
             Some(vec![0.0])
+        );
+    }
+
+    /// A split list's model: the standard list's own at +0, and at +1 within a few per cent
+    /// of the queens the counter places (what `nqueens-mpi` shows its share of the work with).
+    #[test]
+    fn a_split_list_has_the_same_model() {
+        let stop = AtomicBool::new(false);
+        let standard = SplitList::new(12, 0);
+        let ids: Vec<TaskId> = standard.ids().collect();
+        assert_eq!(
+            of_split_list(&standard, &ids, &stop),
+            estimate(&Work::Whole(TaskList::new(12)), &ids, &stop)
+        );
+        let deeper = SplitList::new(13, 1);
+        let ids: Vec<TaskId> = deeper.ids().collect();
+        let model: f64 = of_split_list(&deeper, &ids, &stop)
+            .unwrap()
+            .iter()
+            .map(|&m| f64::from(m))
+            .sum();
+        let mut counter = crate::engines::counter::TaskCounter::default();
+        let real: u64 = ids
+            .iter()
+            .map(|&id| counter.count(&deeper, id).unwrap().nodes)
+            .sum();
+        assert!(
+            (model / real as f64 - 1.0).abs() < 0.03,
+            "{model} vs {real}"
         );
     }
 }
