@@ -13,7 +13,9 @@
 //! top of it, which an engine overrides when it has a faster path (a counter that never builds
 //! solutions, say); an engine that cannot enumerate (the construction, local search, the
 //! counter) leaves `for_each` to its default, which refuses. After each call, [`Engine::stats`]
-//! reports the engine's own work counters.
+//! reports the engine's own work counters. An engine whose answer is a formula (the
+//! construction) also gives it as strides of rows ([`Engine::strided`]), which a front end
+//! writes and checks without holding the board.
 //!
 //! Every search honours one [`Limits`] (node budget, time budget, stop flag; see
 //! [`nqueens_support::Budget`]), set through [`Config`]: a search that reaches one answers [`Outcome::GaveUp`] for `solve` and
