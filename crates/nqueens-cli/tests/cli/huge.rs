@@ -254,3 +254,77 @@ fn verify_names_the_first_conflict_and_bad_input() {
     assert_eq!(code, 2);
     assert!(stderr.starts_with("error: cannot read /no/such/file"));
 }
+
+/// The first rows a streamed line holds (its last, perhaps cut, token left out) in `format`.
+fn first_rows(format: &str, head: &str) -> Vec<u32> {
+    let (body, separator) = match format {
+        "json" => (
+            head.strip_prefix("{\"n\":4294967295,\"columns\":[")
+                .expect("the JSON object opens with n and the columns"),
+            ',',
+        ),
+        _ => (head, ' '),
+    };
+    let mut tokens: Vec<&str> = body.split(separator).collect();
+    tokens.pop();
+    (1u32..)
+        .zip(tokens)
+        .map(|(row, token)| {
+            let column = match token.split_once(':') {
+                Some((r, c)) if format == "coords" => {
+                    assert_eq!(r.parse::<u32>().unwrap(), row, "{token}");
+                    c
+                }
+                _ => token,
+            };
+            column.parse::<u32>().expect("a column") - 1
+        })
+        .collect()
+}
+
+#[test]
+fn the_largest_construction_streams_in_constant_memory() {
+    use std::io::Read;
+    use std::time::Duration;
+
+    use crate::stops::{spawn_capped, wait_bounded};
+
+    // n = 2³² − 1 held as columns is 17 GB; streamed from its formula it fits in 200 MB of
+    // address space, plain or read from a two-line instance file, in every line format. The
+    // reader takes 256 KiB and closes the pipe: the writer then ends quietly, exit 0.
+    let n = u32::MAX;
+    let construction = nqueens_solver::engines::construct::strides(n).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let instance = dir.path().join("plain.essence");
+    std::fs::write(&instance, "letting n = 4294967295\nletting blocks = []\n").unwrap();
+    let instance = instance.to_str().unwrap();
+    let cases: [(&[&str], &str); 4] = [
+        (&["solve", "4294967295", "-f", "permutation"], "permutation"),
+        (&["solve", "4294967295", "-f", "coords"], "coords"),
+        (&["solve", "4294967295", "-f", "json"], "json"),
+        (
+            &["solve", "--instance", instance, "-f", "permutation"],
+            "permutation",
+        ),
+    ];
+    for (args, format) in cases {
+        let mut child = spawn_capped(args, 200 << 20);
+        let mut head = String::new();
+        let stdout = child.stdout.take().unwrap();
+        stdout.take(256 << 10).read_to_string(&mut head).unwrap();
+        // Closes the pipe.
+        let out = wait_bounded(child, Duration::from_secs(60), &args.join(" "));
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(
+            (out.status.code(), stderr.as_str()),
+            (Some(0), ""),
+            "{args:?}"
+        );
+        assert_eq!(head.len(), 256 << 10, "{args:?}");
+        let rows = first_rows(format, &head);
+        assert!(rows.len() > 10_000, "{args:?}: {} rows", rows.len());
+        for (row, &col) in (0u32..).zip(&rows) {
+            assert_eq!(Some(col), construction.column(row), "{args:?}: row {row}");
+        }
+    }
+}

@@ -481,6 +481,9 @@ fn hostile_files() -> Vec<(&'static str, Vec<u8>)> {
     ]
 }
 
+/// A device every write to fails ("No space left on device").
+const FULL: &str = "/dev/full";
+
 /// Every command, with hostile arguments and hostile files, under an 8 GB address-space limit.
 #[test]
 fn no_argument_or_small_file_makes_any_command_abort() {
@@ -507,8 +510,11 @@ fn no_argument_or_small_file_makes_any_command_abort() {
             "18446744073709551615",
         ]),
         case(&["gen-completion", "0", "-k", "0"]),
-        case(&["solve", max]),
-        case(&["solve", max, "-f", "permutation"]),
+        // The construction streams n = 2³² − 1 (46 GB of text): into a full device, so that it
+        // ends at its first write (`huge::the_largest_construction_streams_in_constant_memory`
+        // reads its first rows).
+        case(&["solve", max, "-o", FULL]),
+        case(&["solve", max, "-f", "permutation", "-o", FULL]),
         case(&["solve", max, "--fix", "1:1"]),
         case(&["solve", max, "--fix", "4294967295:4294967295"]),
         case(&["solve", "2147483648", "-m", "local"]),
@@ -571,7 +577,7 @@ fn no_argument_or_small_file_makes_any_command_abort() {
         case(&["bench", "--help"]),
     ];
     for (path, _) in &files {
-        cases.push(case(&["solve", "--fix-file", path]));
+        cases.push(case(&["solve", "--fix-file", path, "-o", FULL]));
         cases.push(case(&["list", "--fix-file", path, "--limit", "1"]));
         cases.push(case(&["cnf", "--fix-file", path]));
         cases.push(case(&["xc-export", "--fix-file", path]));

@@ -1,10 +1,12 @@
 //! The board model: squares, problems (a board size and the queens already placed on it) and
-//! solutions (the column of the queen in each row).
+//! solutions (the column of the queen in each row), also written as a few strides of rows
+//! for boards too large to list ([`stride`], checked without expanding them).
 //!
 //! Everything here is 0-based. Users see squares 1-based as `ROW:COL` (the `Display` of
 //! [`Queen`]), which is also the notation of the CLI's `--fix` and of partial-board files.
 
 pub mod naive;
+pub mod stride;
 pub mod symmetry;
 pub mod verify;
 

@@ -13,7 +13,9 @@
 //! top of it, which an engine overrides when it has a faster path (a counter that never builds
 //! solutions, say); an engine that cannot enumerate (the construction, local search, the
 //! counter) leaves `for_each` to its default, which refuses. After each call, [`Engine::stats`]
-//! reports the engine's own work counters.
+//! reports the engine's own work counters. An engine whose answer is a formula (the
+//! construction) also gives it as strides of rows ([`Engine::strided`]), which a front end
+//! writes and checks without holding the board.
 //!
 //! Every search honours one [`Limits`] (node budget, time budget, stop flag; see
 //! [`nqueens_support::Budget`]), set through [`Config`]: a search that reaches one answers [`Outcome::GaveUp`] for `solve` and
@@ -31,6 +33,7 @@ use std::sync::Arc;
 use crate::board::symmetry;
 pub use nqueens_support::{Budget, LimitReached, Limits};
 
+use crate::board::stride::StridedSolution;
 use crate::board::{Problem, Solution};
 
 mod config;
@@ -259,6 +262,19 @@ pub trait Engine: Send {
             }),
             (None, end) => end.map(|_| Outcome::NoSolution),
         }
+    }
+
+    /// The solution [`Engine::solve`] would find, given as strides of rows
+    /// ([`StridedSolution`]) instead of n columns, for an engine whose answer is a formula;
+    /// `None` (the default) when the engine has none for `problem`, or when `solve` would not
+    /// find a solution (a refusal, no solution, a limit already reached): call `solve` then.
+    /// A front end writes it row by row in constant memory
+    /// ([`write_rows`](crate::formats::render::write_rows)) and checks it without the board
+    /// ([`verify_strides`](crate::board::stride::verify_strides)); the construction of a board
+    /// of 2³² − 1 rows is a few numbers this way, where `solve` holds 17 GB of columns.
+    fn strided(&mut self, problem: &Problem) -> Option<StridedSolution> {
+        let _ = problem;
+        None
     }
 
     /// Visits at most `limit` solutions (all when `None`).

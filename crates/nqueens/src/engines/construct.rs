@@ -26,9 +26,20 @@
 //! Cost: O(n) time, one pass writing the n columns in order (memory is the solution itself,
 //! 4n bytes). Fixed queens cannot be honoured: the formula is one placement, so completion
 //! problems are refused up front by [`Engine::check`] (local search handles them).
+//!
+//! **Without the board.** Each line of the table is a few *strides*: runs of rows whose
+//! columns step by two (the evens, the odds, and the two or three queens moved). [`strides`]
+//! gives the solution in that form ([`StridedSolution`], a few numbers whatever n), and
+//! [`Engine::strided`] hands it to a front end, which writes it row by row from the formula in
+//! constant memory (`nqueens solve 4294967295` would otherwise hold 17 GB of columns) and
+//! checks it with [`verify_strides`](crate::board::stride::verify_strides), which needs no
+//! board either. The strides are written here a second time, apart from the table's list in
+//! [`columns`]; the tests hold the two to each other row by row for every n up to 5000 and
+//! put both through the independent checkers.
 
 use nqueens_support::{Budget, LimitReached};
 
+use crate::board::stride::{Stride, StridedSolution};
 use crate::board::verify::verify_bytes;
 use crate::board::{Problem, Solution};
 use crate::engine::EngineError;
@@ -65,6 +76,45 @@ pub fn columns(n: u32) -> Option<Vec<u32>> {
     fill(n, &mut out, &Budget::start(&Limits::default()))
         .expect("no limits")
         .then_some(out)
+}
+
+/// The explicit solution for `n` as strides (see the [module documentation](self)), or `None`
+/// for n = 2 and n = 3: the same placement as [`columns`], in constant memory, for any n.
+///
+/// ```
+/// use nqueens_solver::engines::construct::{columns, strides};
+/// // n = 9 (n mod 6 = 3): 4 6 8 | 2 | 5 7 9 | 1 | 3 in 1-based columns.
+/// let nine = strides(9).unwrap();
+/// assert_eq!(nine.strides().len(), 5);
+/// assert_eq!(nine.columns().collect::<Vec<_>>(), columns(9).unwrap());
+/// assert_eq!(strides(u32::MAX).unwrap().column(u32::MAX - 1), Some(2));
+/// ```
+pub fn strides(n: u32) -> Option<StridedSolution> {
+    if n == 2 || n == 3 {
+        return None;
+    }
+    // 0-based: the evens 2, 4, … are columns 1, 3, …, the odds columns 0, 2, ….
+    let (evens, odds) = (n / 2, n - n / 2);
+    let run = |col, len| Stride::new(col, len).expect("every column is on the board");
+    Some(StridedSolution::new(match n % 6 {
+        // 2, 4, …, n; 3, 1; 7, 9, …, n − 1; 5 (n ≥ 8).
+        2 => vec![
+            run(1, evens),
+            run(2, 1),
+            run(0, 1),
+            run(6, odds - 3),
+            run(4, 1),
+        ],
+        // 4, 6, …, n − 1; 2; 5, 7, …, n; 1; 3 (n ≥ 9).
+        3 => vec![
+            run(3, evens - 1),
+            run(1, 1),
+            run(4, odds - 2),
+            run(0, 1),
+            run(2, 1),
+        ],
+        _ => vec![run(1, evens), run(0, odds)],
+    }))
 }
 
 /// Like [`columns`], but reports a board too large for memory as an error instead of aborting
@@ -209,6 +259,16 @@ impl Engine for Construct {
         Ok(outcome)
     }
 
+    /// The solution as [`strides`]: what [`solve`](Engine::solve) finds, in constant memory.
+    fn strided(&mut self, problem: &Problem) -> Option<StridedSolution> {
+        self.check(Job::Solve, problem).ok()?;
+        Budget::start(&self.limits).check_now().ok()?;
+        let solution = strides(problem.n())?;
+        self.stats = Stats::default();
+        self.stats.set("rows", u128::from(problem.n()));
+        Some(solution)
+    }
+
     fn stats(&self) -> Stats {
         self.stats.clone()
     }
@@ -274,6 +334,70 @@ mod tests {
             let solution = Solution::from_columns(columns);
             assert_eq!(verify(&problem(n), &solution), Ok(()), "n = {n}");
         }
+    }
+
+    #[test]
+    fn the_strides_are_the_listed_columns_row_by_row_and_pass_both_checkers() {
+        use crate::board::stride::verify_strides;
+        for n in (0..=5000).chain([65_535, 1_000_001, 1_000_002, 1_000_003]) {
+            let (Some(held), Some(strided)) = (columns(n), strides(n)) else {
+                assert!(n == 2 || n == 3, "n = {n}");
+                assert_eq!((columns(n), strides(n)), (None, None));
+                continue;
+            };
+            assert!(strided.strides().len() <= 5, "n = {n}");
+            assert!(strided.columns().eq(held.iter().copied()), "n = {n}");
+            let rows = [0, n / 2, n.saturating_sub(1), n];
+            for row in rows.into_iter().filter(|&row| row < n) {
+                assert_eq!(strided.column(row), Some(held[row as usize]), "n = {n}");
+            }
+            assert_eq!(strided.column(n), None);
+            if n > 0 {
+                let p = problem(n);
+                assert_eq!(verify_strides(&p, &strided), Ok(()), "n = {n}");
+                if n <= 5000 || n % 2 == 0 {
+                    assert_eq!(verify(&p, &Solution::from_columns(held)), Ok(()));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_largest_board_is_proved_from_its_strides() {
+        use crate::board::stride::verify_strides;
+        // One board per residue mod 6, up to n = 2³² − 1 (3 mod 6), too large to hold.
+        for n in (u32::MAX - 5)..=u32::MAX {
+            let strided = strides(n).unwrap();
+            assert_eq!(verify_strides(&problem(n), &strided), Ok(()), "n = {n}");
+            assert_eq!(strided.rows(), u64::from(n));
+            // The first and last rows, from the table in 1-based columns.
+            let one_based = |row| strided.column(row).unwrap() + 1;
+            let (first, last) = match n % 6 {
+                2 => ([2, 4], [n - 1, 5]),
+                3 => ([4, 6], [1, 3]),
+                _ => ([2, 4], [n - 3 + n % 2, n - 1 + n % 2]),
+            };
+            assert_eq!([one_based(0), one_based(1)], first, "n = {n}");
+            assert_eq!([one_based(n - 2), one_based(n - 1)], last, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn the_engine_gives_its_strides_where_it_would_solve() {
+        let mut engine = Construct::default();
+        for n in [1, 4, 8, 9, 1000] {
+            let strided = engine.strided(&problem(n)).unwrap();
+            assert_eq!(engine.stats().get("rows"), Some(u128::from(n)));
+            let Outcome::Found(solved) = engine.solve(&problem(n)).unwrap() else {
+                panic!("n = {n} has a construction")
+            };
+            assert!(strided.columns().eq(solved.columns().iter().copied()));
+        }
+        assert_eq!(engine.strided(&problem(3)), None);
+        let fixed = Problem::with_fixed(8, [Queen::new(0, 0)]).unwrap();
+        assert_eq!(engine.strided(&fixed), None);
+        engine.limits.stop = Some(std::sync::Arc::new(true.into()));
+        assert_eq!(engine.strided(&problem(8)), None);
     }
 
     #[test]

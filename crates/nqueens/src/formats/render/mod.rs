@@ -21,7 +21,10 @@
 //!
 //! **Huge boards.** `coords`, `json` and `permutation` are streamed: the numbers are formatted
 //! into a 64 KiB buffer that is handed to the writer whenever it fills, so writing a solution of
-//! n = 10^8 needs no memory beyond the solution itself. The grid formats (`unicode`, `ascii`,
+//! n = 10^8 needs no memory beyond the solution itself. The text formats read the columns once,
+//! in row order, from any iterator ([`write_rows`], [`SolutionWriter::write_rows`]): a solution
+//! given as strides ([`crate::board::stride`], the construction's answer) is written from its
+//! formula, and n = 2³² − 1 takes constant memory. The grid formats (`unicode`, `ascii`,
 //! `matrix`, `svg`) write n² squares and are refused beyond [`GRID_LIMIT`] rows
 //! ([`Format::check_size`]), with a message naming the formats that work.
 //!
@@ -38,7 +41,7 @@ use std::str::FromStr;
 use thiserror::Error;
 
 pub use picture::{BadColour, Colour, SvgStyle, svg};
-pub use text::{draw_problem, to_text, write_text};
+pub use text::{draw_problem, to_text, write_rows, write_text};
 pub use writer::SolutionWriter;
 
 /// An output format.

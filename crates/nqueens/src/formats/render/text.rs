@@ -1,7 +1,8 @@
 //! The text formats (everything but SVG): the grids (`unicode`, `ascii`, `matrix`) written a
 //! row at a time, O(n²) characters; the lines (`coords`, `json`, `permutation`) formatted into
 //! a 64 KiB buffer handed on whenever it fills, so a solution of n = 10^8 needs no memory
-//! beyond itself.
+//! beyond itself. Every one reads the columns once, in row order ([`write_rows`]), so a
+//! solution computed as it is written (a construction's strides) needs no memory at all.
 
 use std::io::{self, Write};
 
@@ -43,16 +44,39 @@ pub fn write_text(
     problem: &Problem,
     solution: &Solution,
 ) -> io::Result<()> {
-    let columns = solution.columns();
+    write_rows(out, format, problem, solution.columns().iter().copied())
+}
+
+/// [`write_text`] for a solution given as the column of each row's queen (0-based), row by
+/// row, read once as the text is written: a solution computed as it is written (a
+/// construction's [`columns`](crate::board::stride::StridedSolution::columns)) is never held.
+/// The rows must be those of a solution of `problem` (n of them, in row order); the grid
+/// formats take one per row drawn.
+///
+/// ```
+/// use nqueens_solver::{formats::render::{write_rows, Format}, Problem};
+/// let mut out = Vec::new();
+/// write_rows(&mut out, Format::Json, &Problem::new(4).unwrap(), [1, 3, 0, 2]).unwrap();
+/// assert_eq!(String::from_utf8(out).unwrap(), "{\"n\":4,\"columns\":[2,4,1,3]}\n");
+/// ```
+///
+/// # Panics
+/// For [`Format::Svg`] (use [`svg`](super::svg)).
+pub fn write_rows(
+    out: &mut dyn Write,
+    format: Format,
+    problem: &Problem,
+    rows: impl IntoIterator<Item = u32>,
+) -> io::Result<()> {
+    let columns = rows.into_iter();
     match format {
         Format::Unicode | Format::Ascii | Format::Matrix => {
-            write_grid(out, format, problem, |row| {
-                columns.get(row as usize).copied()
-            })
+            let mut columns = columns;
+            write_grid(out, format, problem, |_| columns.next())
         }
         Format::Coords => {
             let mut line = Chunked::new(out);
-            for (row, &col) in (1u64..).zip(columns) {
+            for (row, col) in (1u64..).zip(columns) {
                 if row > 1 {
                     line.push(b" ")?;
                 }
@@ -72,7 +96,7 @@ pub fn write_text(
         }
         Format::Permutation => {
             let mut line = Chunked::new(out);
-            for (i, &col) in columns.iter().enumerate() {
+            for (i, col) in columns.enumerate() {
                 if i > 0 {
                     line.push(b" ")?;
                 }
@@ -86,7 +110,7 @@ pub fn write_text(
             line.push(b"{\"n\":")?;
             line.number(u64::from(problem.n()))?;
             line.push(b",\"columns\":[")?;
-            for (i, &col) in columns.iter().enumerate() {
+            for (i, col) in columns.enumerate() {
                 if i > 0 {
                     line.push(b",")?;
                 }
@@ -140,13 +164,14 @@ pub fn draw_problem(format: Format, problem: &Problem) -> String {
     String::from_utf8(out).expect("the grid formats write UTF-8")
 }
 
-/// Draws the n×n grid of `problem` with a queen on each row's `queen(row)`, if any: a queen
-/// that the problem fixes as fixed, blocked squares as blocked.
+/// Draws the n×n grid of `problem` with a queen on each row's `queen(row)`, if any (asked once
+/// per row, in row order): a queen that the problem fixes as fixed, blocked squares as
+/// blocked.
 fn write_grid(
     out: &mut dyn Write,
     format: Format,
     problem: &Problem,
-    queen: impl Fn(u32) -> Option<u32>,
+    mut queen: impl FnMut(u32) -> Option<u32>,
 ) -> io::Result<()> {
     let (free, fixed, empty, blocked) = match format {
         Format::Unicode => ('♕', '♛', '·', '×'),

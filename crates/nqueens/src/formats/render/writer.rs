@@ -1,11 +1,12 @@
-//! [`SolutionWriter`]: a stream of solutions in one format, text written as each comes, SVG
-//! streamed when its number of boards is known up front and kept (4n bytes a board) otherwise.
+//! [`SolutionWriter`]: a stream of solutions in one format, text written as each comes (from a
+//! [`Solution`] or from columns computed row by row), SVG streamed when its number of boards is
+//! known up front and kept (4n bytes a board) otherwise.
 
 use std::io::{self, Write};
 
 use super::Format;
 use super::picture::{SvgGrid, SvgStyle};
-use super::text::write_text;
+use super::text::{write_rows, write_text};
 use crate::board::{Problem, Solution};
 
 /// Writes a stream of solutions in one format: boards separated by blank lines, one line per
@@ -87,6 +88,30 @@ impl<'p, W: Write> SolutionWriter<'p, W> {
         Ok(())
     }
 
+    /// Writes one solution given as the column of each row's queen (0-based), in row order,
+    /// read once as the text is written ([`write_rows`]): a solution computed row by row is
+    /// never held. An SVG picture, which draws every square, collects the columns first.
+    ///
+    /// ```
+    /// use nqueens_solver::formats::render::{Format, SolutionWriter, SvgStyle};
+    /// use nqueens_solver::Problem;
+    /// let p = Problem::new(4).unwrap();
+    /// let mut w = SolutionWriter::new(Vec::new(), Format::Coords, &p, SvgStyle::default());
+    /// w.write_rows((0..4).map(|row| [1, 3, 0, 2][row])).unwrap();
+    /// assert_eq!(w.finish().unwrap(), b"1:2 2:4 3:1 4:3\n");
+    /// ```
+    pub fn write_rows(&mut self, rows: impl IntoIterator<Item = u32>) -> io::Result<()> {
+        if self.format == Format::Svg {
+            return self.write(&Solution::from_columns(rows.into_iter().collect()));
+        }
+        if self.written > 0 && self.format.is_board() {
+            self.out.write_all(b"\n")?;
+        }
+        write_rows(&mut self.out, self.format, self.problem, rows)?;
+        self.written += 1;
+        Ok(())
+    }
+
     /// How many solutions were written.
     pub fn written(&self) -> u64 {
         self.written
@@ -117,6 +142,7 @@ impl<'p, W: Write> SolutionWriter<'p, W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Queen;
     use crate::formats::render::svg;
 
     #[test]
@@ -141,6 +167,33 @@ mod tests {
             String::from_utf8(kept).unwrap(),
             svg(&p, &solutions, &SvgStyle::default())
         );
+    }
+
+    #[test]
+    fn rows_read_once_write_what_the_held_solution_writes_in_every_format() {
+        let p = Problem::with_blocks(5, [Queen::new(1, 3)], [Queen::new(0, 0)]).unwrap();
+        let solutions =
+            [[2, 4, 1, 3, 0], [1, 3, 0, 2, 4]].map(|c| Solution::from_columns(c.into()));
+        for &format in Format::ALL {
+            let mut held = SolutionWriter::new(Vec::new(), format, &p, SvgStyle::default());
+            let mut streamed = SolutionWriter::new(Vec::new(), format, &p, SvgStyle::default());
+            for s in &solutions {
+                held.write(s).unwrap();
+                // An iterator that can be read only once, in row order.
+                let mut rows = s.columns().to_vec().into_iter();
+                streamed
+                    .write_rows(std::iter::from_fn(|| rows.next()))
+                    .unwrap();
+            }
+            assert_eq!(streamed.written(), 2);
+            let (held, streamed) = (held.finish().unwrap(), streamed.finish().unwrap());
+            assert!(!held.is_empty(), "{format}");
+            assert_eq!(
+                String::from_utf8(streamed).unwrap(),
+                String::from_utf8(held).unwrap(),
+                "{format}"
+            );
+        }
     }
 
     #[test]
