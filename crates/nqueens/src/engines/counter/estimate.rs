@@ -74,6 +74,18 @@ fn probe(board: &TaskBoard, n: u32, start: State, rng: &mut SplitMix64) -> f64 {
 /// probes (see the [module documentation](self)). `None` if `stop` was raised first (checked
 /// between tasks).
 pub(crate) fn estimate(work: &Work, ids: &[TaskId], stop: &AtomicBool) -> Option<Vec<f32>> {
+    let spread = estimate_with_spread(work, ids, stop)?;
+    Some(spread.into_iter().map(|(mean, _)| mean).collect())
+}
+
+/// [`estimate`], with the variance of each task's mean (its probes' sample variance over
+/// their number; 0 for a task of one probe, whose spread is unknown): the model's own
+/// noise, which a forecast adds up over the tasks.
+pub(crate) fn estimate_with_spread(
+    work: &Work,
+    ids: &[TaskId],
+    stop: &AtomicBool,
+) -> Option<Vec<(f32, f32)>> {
     let n = work.n();
     let probes = (PROBES / ids.len().max(1)).clamp(1, 64);
     // The whole board's tasks share their class's board: one of each, made on first use.
@@ -85,7 +97,7 @@ pub(crate) fn estimate(work: &Work, ids: &[TaskId], stop: &AtomicBool) -> Option
         }
         let prefix = work.prefix(id);
         if prefix.len() >= n as usize {
-            out.push(0.0);
+            out.push((0.0, 0.0));
             continue;
         }
         let board = match work.shared_board() {
@@ -97,8 +109,19 @@ pub(crate) fn estimate(work: &Work, ids: &[TaskId], stop: &AtomicBool) -> Option
         };
         let start = State::after(prefix).expect("task prefixes are legal");
         let mut rng = SplitMix64::new(u64::from(id.0));
-        let sum: f64 = (0..probes).map(|_| probe(board, n, start, &mut rng)).sum();
-        out.push((sum / probes as f64) as f32);
+        let (mut sum, mut squares) = (0.0f64, 0.0f64);
+        for _ in 0..probes {
+            let nodes = probe(board, n, start, &mut rng);
+            sum += nodes;
+            squares += nodes * nodes;
+        }
+        let k = probes as f64;
+        let mean = sum / k;
+        let variance = match probes {
+            1 => 0.0,
+            _ => ((squares - k * mean * mean) / (k - 1.0)).max(0.0) / k,
+        };
+        out.push((mean as f32, variance as f32));
     }
     Some(out)
 }
