@@ -102,12 +102,12 @@ pub fn run(args: AuditArgs) -> Result<Status> {
         .collect();
     let header = &contents.header;
     if !wrong.is_empty() {
-        let (word, verb) = match wrong.len() {
-            1 => ("task", "disagrees"),
-            _ => ("tasks", "disagree"),
+        let (word, verb, its) = match wrong.len() {
+            1 => ("task", "disagrees", "its lines"),
+            _ => ("tasks", "disagree", "the lines of each"),
         };
         return Err(Failure(format!(
-            "{} of {} recounted tasks of {name} (n = {}) {verb} with the file: {word} {} (delete their lines from the checkpoint to count them again, and audit more of it)",
+            "{} of {} recounted tasks of {name} (n = {}) {verb} with the file: {word} {} (delete {its} from the checkpoint to count again, and audit more of the file)",
             wrong.len(),
             recounts.len(),
             header.n,

@@ -46,11 +46,15 @@ pub struct CountArgs {
     #[arg(long, short, value_name = "PATH")]
     pub output: Option<std::path::PathBuf>,
     /// Record each finished task in FILE (appended, synced at least once a second) and resume
-    /// from it: rerun the same command after an interruption to get the exact count.
+    /// from it: rerun the same command after an interruption to get the exact count. The run
+    /// says on stderr whether it starts a new checkpoint or resumes (and how far the count
+    /// was); `nqueens status FILE` shows what a checkpoint holds, `nqueens audit FILE` recounts
+    /// some of its tasks independently.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<std::path::PathBuf>,
     /// Count only part I of K of the work (1 ≤ I ≤ K) and print it as one line of JSON; add
-    /// the K parts up with `nqueens merge`.
+    /// the K parts up with `nqueens merge`. Write it with `-o FILE`, which appears only once
+    /// the shard has finished.
     #[arg(long, value_name = "I/K", value_parser = parse_shard)]
     pub shard: Option<Shard>,
     /// Where the counter runs: `cpu` (its threads), `gpu` (the best GPU adapter, or the one

@@ -321,3 +321,43 @@ fn the_estimate_brackets_the_work_the_count_does() {
         "--estimate foretells counts of the whole board only",
     );
 }
+
+#[test]
+fn status_names_the_running_process_that_holds_the_lock() {
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint = dir.path().join("p20.ckpt");
+    let path = checkpoint.display().to_string();
+    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .args(["count", "20", "-j", "1", "--checkpoint", &path])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The header carries the run's id once the run has taken the lock.
+    let mine = format!("pid={:010}", child.id());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !std::fs::read_to_string(&checkpoint).is_ok_and(|t| t.contains(&mine))
+        && std::time::Instant::now() < deadline
+    {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let (code, status, stderr) = run(&["status", &path]);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        status.contains(&format!("lock: held by process {}, running\n", child.id())),
+        "{status}"
+    );
+    let tasks = nqueens_solver::engines::counter::TaskList::new(20).len();
+    assert!(status.contains(&format!(" left, of {tasks}\n")), "{status}");
+    // Killed, the process holds nothing: the lock is free, the last run named.
+    let (_, status, _) = run(&["status", &path]);
+    assert!(
+        status.contains(&format!(
+            "lock: free (the last run was process {})",
+            child.id()
+        )),
+        "{status}"
+    );
+}

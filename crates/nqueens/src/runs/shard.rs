@@ -4,7 +4,8 @@
 //! Task ids run through the list class by class, so every shard gets a slice of every class and
 //! the shards take about equally long. Each shard prints a [`ShardResult`] as one line of JSON;
 //! [`merge`] checks that the K results of one n are all there, once each, counted over the same
-//! task list, and adds them up.
+//! task list, and adds them up; it reports every problem it finds at once (damaged or foreign
+//! results, shards given twice, shards missing), and names a checkpoint handed to it as one.
 //!
 //! ```text
 //! {"n":17,"shard":"2/3","tasks":3011,"task_list":"9b8f6c1e0a3d2f47","subtotal":31934312,"unique":3993157,"nodes":123456789,"elapsed":0.82,"check":"0c41b2d7"}

@@ -69,8 +69,9 @@ pub fn peek_header(text: &[u8]) -> Option<Header> {
     parse_header(first).ok().map(|(header, _)| header)
 }
 
-/// Reads the checkpoint at `path` as it is, checking every line (see the
-/// [module documentation](self)).
+/// Reads the checkpoint at `path` as it is, checking every line as a run would, without
+/// locking it for longer than a glance (a shared lock taken and dropped at once, to learn
+/// whether a run holds it) and without writing to it.
 pub fn read(path: &Path) -> Result<Contents, CounterError> {
     let io_error = |source| CounterError::Io {
         path: path.to_path_buf(),
