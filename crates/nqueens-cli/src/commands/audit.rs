@@ -22,8 +22,8 @@ use crate::status::{Failure, Status};
 /// prefix, with none of the counter's pruning, lanes or pieces, each solution weighed by its
 /// symmetry class from the board's own symmetry maps; its total and unique count must equal
 /// what the checkpoint records. A record count is checked by sampling: the tasks are drawn at
-/// random (from --seed), so anyone can repeat the draw, or draw their own. A recount costs
-/// about a thousand times what the counter spent on the task.
+/// random (from --seed), so anyone can repeat the draw, or draw their own. A recount takes
+/// some twenty times as long as the counter took over the task.
 ///
 /// Exit codes: 0 every recounted task agrees; 1 some task disagrees (each is named); 2 a usage
 /// error or a file that cannot be read; 130 interrupted (Ctrl-C).
