@@ -55,6 +55,9 @@ fn describe(path: &Path) -> Result<String> {
         .take(MAX_SHARD_FILE as u64 + 1)
         .read_to_end(&mut head)?;
     if looks_like_checkpoint(&head) {
+        if path.as_os_str() == "-" {
+            bail!("{name}: a checkpoint is read from its file (name it), not from standard input");
+        }
         return checkpoint(path, &name);
     }
     if head.first().is_some_and(|&b| b == b'{') || head.starts_with("\u{feff}{".as_bytes()) {
@@ -99,6 +102,7 @@ fn checkpoint(path: &Path, name: &str) -> Result<String> {
         }
     );
     match status.share {
+        _ if status.done == status.tasks => text += "  work done: 100% (every task finished)\n",
         Some(share) => text += &format!("  work done: {} (by the work model)\n", percent(share)),
         None => text += "  work done: unknown (the work model needs the board's task list)\n",
     }

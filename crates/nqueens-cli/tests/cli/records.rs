@@ -361,3 +361,51 @@ fn status_names_the_running_process_that_holds_the_lock() {
         "{status}"
     );
 }
+
+#[test]
+fn status_of_a_board_with_fixed_queens_and_of_standard_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.ckpt").display().to_string();
+    let args = [
+        "count",
+        "12",
+        "--fix",
+        "1:3",
+        "--block",
+        "5:5",
+        "--checkpoint",
+        &path,
+    ];
+    let (code, stdout, stderr) = run(&args);
+    assert_eq!(code, 0, "{stderr}");
+    let total = stdout.trim();
+    let (code, status, stderr) = run(&["status", &path]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        status.contains("a board with fixed queens or blocked squares (board "),
+        "{status}"
+    );
+    // Finished: all the work is done, whatever the model could say.
+    assert!(
+        status.contains("work done: 100% (every task finished)"),
+        "{status}"
+    );
+    assert!(
+        status.contains(&format!("complete: {total} solutions")),
+        "{status}"
+    );
+    // Audit recounts whole boards only, and says so.
+    assert_one_line_error(
+        &["audit", &path],
+        2,
+        "recounts checkpoints of the whole board",
+    );
+    // A checkpoint is read from its file, not a pipe.
+    let text = std::fs::read_to_string(&path).unwrap();
+    let (code, stdout, stderr) = crate::util::run_with(&["status", "-"], &text);
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert_eq!(
+        stderr,
+        "error: standard input: a checkpoint is read from its file (name it), not from standard input\n"
+    );
+}

@@ -79,7 +79,8 @@ pub fn status(path: &Path) -> Result<Status, CounterError> {
         .iter()
         .filter(|(_, p)| p.pieces > 0)
         .count() as u64;
-    let share = whole_list(&contents).map(|list| {
+    let complete = done == tasks;
+    let share = whole_list(&contents).filter(|_| !complete).map(|list| {
         let done: Vec<bool> = {
             let mut done = vec![false; list.len()];
             for (id, _) in &contents.results {
@@ -94,6 +95,8 @@ pub fn status(path: &Path) -> Result<Status, CounterError> {
             .collect();
         share_done(&Work::Whole(list), finished.nodes, &unfinished, &from)
     });
+    // A finished count needs no model, whatever its board.
+    let share = if complete { Some(1.0) } else { share };
     Ok(Status {
         tasks,
         done,
