@@ -68,6 +68,8 @@ enum Command {
     Cnf(commands::cnf::CnfArgs),
     Sat(commands::sat::SatArgs),
     Merge(commands::merge::MergeArgs),
+    Status(commands::status::StatusArgs),
+    Audit(commands::audit::AuditArgs),
     Devices(commands::devices::DevicesArgs),
     Verify(commands::verify_file::VerifyArgs),
     Bench(nqueens_bench::BenchArgs),
@@ -108,6 +110,7 @@ fn main() -> ExitCode {
             | Command::Sat(_)
             | Command::Verify(_)
             | Command::Merge(_)
+            | Command::Audit(_)
     ) {
         interrupt::install();
     }
@@ -121,6 +124,8 @@ fn main() -> ExitCode {
         Command::Cnf(args) => commands::cnf::run(args),
         Command::Sat(args) => commands::sat::run(args),
         Command::Merge(args) => commands::merge::run(args),
+        Command::Status(args) => commands::status::run(args),
+        Command::Audit(args) => commands::audit::run(args),
         Command::Devices(args) => commands::devices::run(args),
         Command::Verify(args) => commands::verify_file::run(args),
         Command::Bench(args) => commands::bench::run(args),

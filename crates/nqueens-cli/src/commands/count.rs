@@ -8,13 +8,15 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{Result, anyhow, bail};
 use clap::Args;
 use nqueens_solver::engines::counter;
 use nqueens_solver::methods::Method;
-use nqueens_solver::runs::{self, CountRun, CounterError, RunOptions, Shard};
+use nqueens_solver::runs::forecast::{ProbeBudget, forecast};
+use nqueens_solver::runs::{self, CountRun, CounterError, Opened, OpenedSink, RunOptions, Shard};
 use nqueens_solver::{Engine, Job, Problem};
 
 use crate::args::{BoardArgs, MethodArgs, all_cores};
@@ -44,11 +46,15 @@ pub struct CountArgs {
     #[arg(long, short, value_name = "PATH")]
     pub output: Option<std::path::PathBuf>,
     /// Record each finished task in FILE (appended, synced at least once a second) and resume
-    /// from it: rerun the same command after an interruption to get the exact count.
+    /// from it: rerun the same command after an interruption to get the exact count. The run
+    /// says on stderr whether it starts a new checkpoint or resumes (and how far the count
+    /// was); `nqueens status FILE` shows what a checkpoint holds, `nqueens audit FILE` recounts
+    /// some of its tasks independently.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<std::path::PathBuf>,
     /// Count only part I of K of the work (1 ≤ I ≤ K) and print it as one line of JSON; add
-    /// the K parts up with `nqueens merge`.
+    /// the K parts up with `nqueens merge`. Write it with `-o FILE`, which appears only once
+    /// the shard has finished.
     #[arg(long, value_name = "I/K", value_parser = parse_shard)]
     pub shard: Option<Shard>,
     /// Where the counter runs: `cpu` (its threads), `gpu` (the best GPU adapter, or the one
@@ -61,6 +67,12 @@ pub struct CountArgs {
     /// The GPU adapter to count on (its index in `nqueens devices`).
     #[arg(long, value_name = "I")]
     pub gpu_index: Option<usize>,
+    /// Foretell the count instead of running it: the queens the counter will place (the work
+    /// model's total, checked by a probe that counts randomly drawn tasks for about two
+    /// seconds on the threads) with an interval of three standard errors, and the time that
+    /// makes on this machine with this many threads.
+    #[arg(long, conflicts_with_all = ["checkpoint", "shard", "output"])]
+    pub estimate: bool,
 }
 
 fn parse_shard(text: &str) -> Result<Shard, String> {
@@ -89,6 +101,9 @@ enum Counting {
 
 /// Resolves the flags, then counts with the engine or the counter.
 pub fn run(args: CountArgs) -> Result<Status> {
+    if args.estimate {
+        return estimate(&args);
+    }
     let (count, counting) = Count::resolve(args)?;
     match counting {
         Counting::Engine(engine) => count.with_engine(engine),
@@ -122,6 +137,11 @@ impl Count {
             counter.progress = config.progress.clone();
             counter.limits = config.limits.clone();
             counter.device = device;
+            if args.checkpoint.is_some() {
+                counter.on_open = Some(OpenedSink(Arc::new(|opened: &Opened| {
+                    eprintln!("{}", opened_line(opened));
+                })));
+            }
             // Test knobs, not options: pieces of fewer rows cut small boards' tasks too, and a
             // node budget stops the count after about that many queens, so that the tests can
             // stop a small count inside its tasks and resume it.
@@ -328,6 +348,117 @@ fn saved_line(counter: &CountRun, options: &RunOptions) -> Option<String> {
         saved.tasks,
         path.display()
     ))
+}
+
+/// What a run found in its checkpoint: `new checkpoint F: ...` (so that a mistyped path is
+/// seen at once) or `resuming from F: ...` with the tasks and share of the work done.
+fn opened_line(opened: &Opened) -> String {
+    let path = opened.path.display();
+    if opened.is_new() {
+        return format!("new checkpoint {path}: the count starts from its beginning");
+    }
+    let in_part = match opened.in_part {
+        0 => String::new(),
+        k => format!(", {k} more in part"),
+    };
+    let share = opened.share.map_or(String::new(), |s| {
+        format!(" ({} of the work)", share_text(s))
+    });
+    format!(
+        "resuming from {path}: {} of {} tasks done{in_part}{share}",
+        opened.done, opened.tasks
+    )
+}
+
+/// A share as a percentage with enough digits to see it move.
+fn share_text(share: f64) -> String {
+    let p = 100.0 * share.clamp(0.0, 1.0);
+    match p {
+        p if p >= 10.0 => format!("{p:.0}%"),
+        p if p >= 0.01 => format!("{p:.2}%"),
+        _ => "<0.01%".to_string(),
+    }
+}
+
+/// `count N --estimate`: the work and time foretold (see `runs::forecast`).
+fn estimate(args: &CountArgs) -> Result<Status> {
+    let problem = args.board.problem()?;
+    if problem.is_completion() {
+        bail!(
+            "--estimate foretells counts of the whole board only (not with fixed queens or blocked squares)"
+        );
+    }
+    if !matches!(args.method.method, Method::Auto | Method::Counter) {
+        bail!(
+            "--estimate foretells the counter method's work, not {}'s",
+            args.method.method.name()
+        );
+    }
+    if args.device != DeviceChoice::Cpu {
+        bail!("--estimate measures the CPU threads only (leave out --device)");
+    }
+    let threads = args.threads.map_or_else(all_cores, |t| t as usize);
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let stop = crate::interrupt::stop_flag();
+    let budget = ProbeBudget::default();
+    let f = forecast(
+        problem.n(),
+        threads,
+        &budget,
+        stop.as_deref().unwrap_or(&never),
+    )
+    .map_err(nqueens_solver::Error::from)?;
+    let Some(f) = f.filter(|_| !crate::interrupt::requested()) else {
+        return Err(Interrupted(format!(
+            "interrupted after {:.1} s: no estimate",
+            crate::interrupt::elapsed_seconds()
+        ))
+        .into());
+    };
+    let mut out = output::open(None)?;
+    writeln!(
+        out,
+        "n = {}: about {:.3e} queens to place ({:.3e} to {:.3e}, three standard errors), in {} tasks",
+        f.n, f.nodes, f.low, f.high, f.tasks
+    )?;
+    let probe = match f.probed {
+        0 | 1 => format!(
+            "the probe finished {} task(s) in {:.0} s, too few to check the model (its interval widened by 5% either side)",
+            f.probed,
+            budget.time.as_secs_f64()
+        ),
+        k => format!(
+            "a probe counted {k} tasks drawn at random: {:.3} times what the model gave them",
+            f.ratio
+        ),
+    };
+    writeln!(out, "the work model says {:.3e}; {probe}", f.model)?;
+    match f.seconds() {
+        Some((low, mid, high)) => writeln!(
+            out,
+            "estimated time on {} thread(s): {} ({} to {}), at {:.3e} queens a second",
+            f.threads,
+            duration_text(mid),
+            duration_text(low),
+            duration_text(high),
+            f.rate.unwrap_or_default()
+        )?,
+        None => writeln!(out, "no time estimate: the probe placed no queen")?,
+    }
+    out.flush()?;
+    Ok(Status::Success)
+}
+
+fn duration_text(seconds: f64) -> String {
+    const YEAR: f64 = 365.25 * 86_400.0;
+    let s = seconds.round() as u64;
+    match s {
+        0..60 => format!("{:.1} s", seconds),
+        60..3600 => format!("{} min {} s", s / 60, s % 60),
+        3600..86_400 => format!("{} h {} min", s / 3600, s % 3600 / 60),
+        _ if seconds < 2.0 * YEAR => format!("{} days {} h", s / 86_400, s % 86_400 / 3600),
+        _ => format!("{:.0} years", seconds / YEAR),
+    }
 }
 
 /// A count that contradicts the published one is a failed check (exit 1), not a usage error.

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
 use clap::Args;
-use nqueens_solver::runs::shard;
+use nqueens_solver::runs::{checkpoint, shard};
 
 use super::count::{same_file, wrong_total_fails};
 use crate::output;
@@ -44,7 +44,11 @@ pub fn run(args: MergeArgs) -> Result<Status> {
     for path in &args.files {
         sources.extend(read_shard_file(path)?);
     }
-    let merged = shard::merge(&sources).map_err(wrong_total_fails)?;
+    let merged = shard::merge(&sources).map_err(|e| match checkpoint_advice(&sources) {
+        // The library names no command; here is what to run instead.
+        Some(advice) => anyhow::anyhow!("{e}; {advice}"),
+        None => wrong_total_fails(e),
+    })?;
     if args.stats {
         eprintln!(
             "n={} shards={} tasks={} total={} unique={} nodes={} elapsed={:.3}s",
@@ -66,6 +70,28 @@ pub fn run(args: MergeArgs) -> Result<Status> {
     writeln!(out, "{shown}")?;
     out.flush()?;
     Ok(Status::Success)
+}
+
+/// What to run on a checkpoint handed to merge by mistake: `nqueens status` to see it, `count
+/// N --checkpoint F` (with its shard) to finish its count.
+fn checkpoint_advice(sources: &[(String, String)]) -> Option<String> {
+    let (name, text) = sources
+        .iter()
+        .find(|(_, text)| checkpoint::looks_like_checkpoint(text.as_bytes()))?;
+    let finish = match checkpoint::peek_header(text.as_bytes()) {
+        Some(header) if header.shard.count() > 1 => format!(
+            "nqueens count {} --checkpoint {name} --shard {} -o FILE` (its result is what merge takes)",
+            header.n, header.shard
+        ),
+        Some(header) => format!(
+            "nqueens count {} --checkpoint {name}` (a whole count: it prints the total itself)",
+            header.n
+        ),
+        None => format!("nqueens count N --checkpoint {name}`"),
+    };
+    Some(format!(
+        "see what it holds with `nqueens status {name}`, or finish its count with `{finish}"
+    ))
 }
 
 /// A shard file's name for messages and its text, reading no more than a shard result can

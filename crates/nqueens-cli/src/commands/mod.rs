@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod audit;
 pub mod bench;
 pub mod cnf;
 pub mod completions;
@@ -12,6 +13,7 @@ pub mod man;
 pub mod merge;
 pub mod sat;
 pub mod solve;
+pub mod status;
 pub mod verify_file;
 pub mod xc;
 pub mod xc_export;

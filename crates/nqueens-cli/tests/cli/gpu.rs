@@ -157,6 +157,7 @@ mod on_a_gpu {
         let out = child.wait_with_output().unwrap();
         let stderr = String::from_utf8(out.stderr).unwrap();
         assert_eq!(out.status.code(), Some(130), "{stderr}");
+        let stderr = after_opening(&stderr);
         assert!(
             stderr.starts_with("interrupted: ") && stderr.contains("tasks saved in"),
             "{stderr}"

@@ -16,6 +16,7 @@ mod layers;
 mod libraries;
 mod outputs;
 mod readback;
+mod records;
 mod sat;
 mod stops;
 mod terminal;

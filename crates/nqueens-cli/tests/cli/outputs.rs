@@ -505,7 +505,7 @@ fn merge_reads_every_shard_from_standard_input_one_per_line() {
     for (input, said) in [
         (
             twice,
-            "error: shard 1/3 appears twice: standard input line 1 and standard input line 3\n",
+            "error: 2 problems: shard 1/3 appears twice: standard input line 1 and standard input line 3; missing shard 3/3\n",
         ),
         (missing, "error: missing shard 2/3\n"),
     ] {

@@ -5,7 +5,7 @@
 use std::process::{Child, Command as StdCommand, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::run;
+use crate::util::{after_opening, run};
 use nqueens_solver::instances::oeis;
 
 /// Waits for `child` (reading its output as it comes) at most `limit`; a child still running
@@ -111,6 +111,7 @@ fn sigint_and_sigterm_end_a_count_of_30_and_keep_its_tasks_in_part() {
         let out = wait_bounded(child, Duration::from_secs(60), name);
         let stderr = String::from_utf8(out.stderr).unwrap();
         assert_eq!(out.status.code(), Some(130), "{name}: {stderr}");
+        let stderr = after_opening(&stderr);
         let kept = positions(&checkpoint);
         assert!(!kept.is_empty(), "{name}: no task kept its pieces");
         let tasks = if board.len() == 1 { "3822562" } else { "tasks" };
@@ -128,6 +129,7 @@ fn sigint_and_sigterm_end_a_count_of_30_and_keep_its_tasks_in_part() {
         let args = with(&["-j", "2", "--checkpoint", path, "--time-limit", "1"]);
         let (code, _, stderr) = run(&args.iter().map(String::as_str).collect::<Vec<_>>());
         assert_eq!(code, 3, "{stderr}");
+        let stderr = after_opening(&stderr);
         assert!(
             stderr.starts_with("gave up: time limit reached (counter method): 0 of ")
                 && stderr.contains(&format!(" tasks saved in {path}, and "))
@@ -238,6 +240,7 @@ fn a_masked_count_stopped_inside_its_tasks_resumes_to_the_exact_total() {
             Some(3) => {
                 stops += 1;
                 in_part += positions(&checkpoint).len();
+                let stderr = after_opening(&stderr);
                 assert!(
                     stderr.starts_with("gave up: node limit reached (counter method): ")
                         && stderr.contains(&format!(" tasks saved in {path}"))

@@ -87,6 +87,17 @@ pub fn write_temp(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
     path.display().to_string()
 }
 
+/// A counter run's stderr after the line it opens its checkpoint with (`new checkpoint F: ...`
+/// or `resuming from F: ...`), which must be there.
+pub fn after_opening(stderr: &str) -> &str {
+    let (first, rest) = stderr.split_once('\n').unwrap_or((stderr, ""));
+    assert!(
+        first.starts_with("new checkpoint ") || first.starts_with("resuming from "),
+        "no checkpoint line first: {stderr}"
+    );
+    rest
+}
+
 /// Records (complete lines after the header) in a checkpoint file.
 pub fn records(path: &std::path::Path) -> usize {
     std::fs::read_to_string(path)

@@ -77,6 +77,10 @@ pub enum CounterError {
     /// Shard results that do not add up to one count.
     #[error("{0}")]
     Merge(String),
+    /// An audit that cannot be made as asked (a task that is not there, a checkpoint it
+    /// cannot recount).
+    #[error("{0}")]
+    Audit(String),
     /// A split into more shards than the count has tasks.
     #[error(
         "shard {shard} is not a part of n = {n}: its count has {tasks} tasks, so it splits at most {tasks} ways"

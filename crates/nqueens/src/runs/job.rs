@@ -8,6 +8,7 @@
 //! checkpoint line a finished task.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::checkpoint::Checkpoint;
@@ -75,6 +76,40 @@ impl Report {
     }
 }
 
+/// What a run found in its checkpoint on opening it: nothing (a new checkpoint), or where a
+/// resumed count stands, over the whole shard.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Opened {
+    /// The checkpoint.
+    pub path: PathBuf,
+    /// Tasks in the shard.
+    pub tasks: u64,
+    /// Of those, finished before this run.
+    pub done: u64,
+    /// Unfinished ones this run resumes from a position (some of their pieces done).
+    pub in_part: u64,
+    /// The share of the shard's work done before this run, by the work model (module
+    /// [`inspect`](super::inspect)); `None` for a new checkpoint.
+    pub share: Option<f64>,
+}
+
+impl Opened {
+    /// Whether the checkpoint held nothing yet (the run starts the count).
+    pub fn is_new(&self) -> bool {
+        self.done == 0 && self.in_part == 0
+    }
+}
+
+/// Where a run says what it found in its checkpoint ([`CountRun::on_open`]).
+#[derive(Clone)]
+pub struct OpenedSink(pub Arc<dyn Fn(&Opened) + Send + Sync>);
+
+impl std::fmt::Debug for OpenedSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OpenedSink")
+    }
+}
+
 /// A long count: the counter's search ([`Counter`]) with a checkpoint, a shard, or a device.
 /// See the [module documentation](self).
 #[derive(Clone, Debug)]
@@ -94,6 +129,9 @@ pub struct CountRun {
     /// of about [`DEVICE_BATCH_TIME`](super::device::DEVICE_BATCH_TIME) each, and its results
     /// are recorded like the threads'.
     pub device: Option<SharedDevice>,
+    /// Told what the checkpoint holds once the run has opened it, before it counts: a front
+    /// end says "resuming" or "new checkpoint" from it, so a mistyped path is seen at once.
+    pub on_open: Option<OpenedSink>,
     counter: Counter,
     saved: Option<Saved>,
 }
@@ -133,6 +171,7 @@ impl CountRun {
             limits: Limits::default(),
             piece_rows: pieces::PIECE_ROWS,
             device: None,
+            on_open: None,
             counter: Counter::new(threads),
             saved: None,
         }
@@ -192,6 +231,31 @@ impl CountRun {
             cut,
         } = &prepared;
         let (file, books) = Books::open(options.checkpoint.as_deref(), work, *shard, *cut)?;
+        if let (Some(sink), Some(path), Some(file)) =
+            (&self.on_open, &options.checkpoint, file.as_ref())
+        {
+            let in_part = file
+                .positions()
+                .iter()
+                .filter(|(id, p)| p.pieces > 0 && books.from.contains_key(id))
+                .count() as u64;
+            let mut opened = Opened {
+                path: path.clone(),
+                tasks: *mine as u64,
+                done: books.sums.done,
+                in_part,
+                share: None,
+            };
+            if !opened.is_new() {
+                opened.share = Some(super::inspect::share_done(
+                    work,
+                    books.sums.nodes,
+                    &books.pending,
+                    &books.from,
+                ));
+            }
+            (sink.0)(&opened);
+        }
         // The device counts the whole board's tasks; a masked board's run on the threads.
         let device = match work {
             Work::Whole(list) => self.device.as_ref().map(|device| (device, list)),

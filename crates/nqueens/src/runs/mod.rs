@@ -9,6 +9,13 @@
 //!   its records), close the books; [`RunOptions`], [`Report`], [`Saved`].
 //! - [`checkpoint`]: the append-only file a run resumes from (results, positions, a
 //!   header naming the count), locked while open, synced within a second.
+//! - [`audit`]: chosen or sampled finished tasks of a checkpoint recounted by a second,
+//!   independent search (plain backtracking) and compared with the file.
+//! - [`forecast`]: a count's work foretold before it starts: the work model's total checked
+//!   by a short probe of randomly drawn tasks, with its uncertainty and the time it implies.
+//! - [`inspect`]: what a checkpoint says about its count without running it (tasks done, in
+//!   part and left, the partial total, the share of the work done): `status`, and the
+//!   "resuming" line of a run.
 //! - [`checksum`]: the CRC-32 every checkpoint line and shard result carries.
 //! - [`part`] and [`shard`]: a count split K ways, and the K results merged back.
 //! - [`device`]: counting on a GPU: the trait a device implements, the host's split into
@@ -30,11 +37,14 @@
 //! bookkeeping wakes at least every 100 ms, so records are synced within
 //! [`checkpoint::SYNC_INTERVAL`] even while every task is long.
 
+pub mod audit;
 pub mod checkpoint;
 pub mod checksum;
 pub mod device;
 pub mod distributed;
 pub mod error;
+pub mod forecast;
+pub mod inspect;
 pub mod job;
 pub mod part;
 mod records;
@@ -46,5 +56,5 @@ pub use checkpoint::Checkpoint;
 pub use device::{DEVICE_BATCH_TIME, Device, DeviceError, SharedDevice};
 pub use distributed::{SplitList, TaskCounter};
 pub use error::{CounterError, check_count, check_published};
-pub use job::{CountRun, Report, RunOptions, Saved};
+pub use job::{CountRun, Opened, OpenedSink, Report, RunOptions, Saved};
 pub use shard::{Merged, Shard, ShardResult};

@@ -4,7 +4,8 @@
 //! Task ids run through the list class by class, so every shard gets a slice of every class and
 //! the shards take about equally long. Each shard prints a [`ShardResult`] as one line of JSON;
 //! [`merge`] checks that the K results of one n are all there, once each, counted over the same
-//! task list, and adds them up.
+//! task list, and adds them up; it reports every problem it finds at once (damaged or foreign
+//! results, shards given twice, shards missing), and names a checkpoint handed to it as one.
 //!
 //! ```text
 //! {"n":17,"shard":"2/3","tasks":3011,"task_list":"9b8f6c1e0a3d2f47","subtotal":31934312,"unique":3993157,"nodes":123456789,"elapsed":0.82,"check":"0c41b2d7"}
@@ -21,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use nqueens_support::{excerpt, strip_bom};
 
+use super::checkpoint::{looks_like_checkpoint, peek_header};
 use super::checksum;
 use super::error::{CounterError, check_published};
 use crate::engines::counter::MAX_N;
@@ -129,6 +131,15 @@ impl ShardResult {
     /// allowed, no more than [`MAX_SHARD_FILE`] bytes, with an intact check value.
     pub fn parse(name: &str, text: &str) -> Result<ShardResult, CounterError> {
         let bad = |reason: String| CounterError::Merge(format!("{name}: {reason}"));
+        if looks_like_checkpoint(text.as_bytes()) {
+            let what = match peek_header(text.as_bytes()) {
+                Some(header) => format!(" of n = {}, shard {}", header.n, header.shard),
+                None => String::new(),
+            };
+            return Err(bad(format!(
+                "a counter checkpoint{what}, not a shard result (a shard's count prints its result when it finishes)"
+            )));
+        }
         if text.len() > MAX_SHARD_FILE {
             return Err(bad(format!(
                 "not a shard result (longer than {MAX_SHARD_FILE} bytes)"
@@ -187,30 +198,29 @@ pub struct Merged {
 }
 
 /// Checks and adds up shard results; `sources` pairs each result's text (JSON) with a name for
-/// messages (its file name).
+/// messages (its file name). Every problem found is reported, not only the first: files that
+/// are not intact results, results of another count than the first intact one's, shards that
+/// appear twice and shards that are missing, all in one error (one problem as it is, more as
+/// "K problems: A; B; ...").
 pub fn merge(sources: &[(String, String)]) -> Result<Merged, CounterError> {
-    let bad = |reason: String| CounterError::Merge(reason);
+    let mut problems: Vec<String> = Vec::new();
     let mut parsed = Vec::with_capacity(sources.len());
     for (name, text) in sources {
-        let result = ShardResult::parse(name, text)?;
-        let shard: Shard = result
-            .shard
-            .parse()
-            .map_err(|e: ShardSyntax| bad(format!("{name}: {}", excerpt(&e.to_string()))))?;
-        if result.unique > result.subtotal || result.subtotal > result.unique.saturating_mul(8) {
-            return Err(bad(format!(
-                "{name}: subtotal {} is not between 1 and 8 times unique {}: the file is damaged or was edited",
-                result.subtotal, result.unique
-            )));
+        match parse_one(name, text) {
+            Ok((shard, result)) => parsed.push((name.as_str(), shard, result)),
+            Err(problem) => problems.push(problem),
         }
-        parsed.push((name.as_str(), shard, result));
     }
     let Some(&(first_name, first_shard, ref first)) = parsed.first() else {
-        return Err(bad("no shard results to merge".into()));
+        if problems.is_empty() {
+            problems.push("no shard results to merge".into());
+        }
+        return Err(CounterError::Merge(joined(problems)));
     };
     let n = first.n;
     if !(1..=MAX_N).contains(&n) {
-        return Err(bad(format!("{first_name}: n = {n} is outside 1..={MAX_N}")));
+        problems.push(format!("{first_name}: n = {n} is outside 1..={MAX_N}"));
+        return Err(CounterError::Merge(joined(problems)));
     }
     let count = first_shard.count();
     let tasks = TaskList::new(n);
@@ -225,39 +235,48 @@ pub fn merge(sources: &[(String, String)]) -> Result<Merged, CounterError> {
     let mut owner: Vec<Option<&str>> = vec![None; count as usize];
     let (mut total, mut unique, mut nodes, mut elapsed) = (0u128, 0u128, 0u128, 0.0);
     for &(name, shard, ref result) in &parsed {
-        if result.n != n {
-            return Err(bad(format!(
+        let foreign = if result.n != n {
+            Some(format!(
                 "{name} is for n = {}, but {first_name} is for n = {n}",
                 result.n
-            )));
-        }
-        if shard.count() != count {
-            return Err(bad(format!(
+            ))
+        } else if shard.count() != count {
+            Some(format!(
                 "{name} is shard {shard}, but {first_name} is shard {first_shard}: all must split the count {count} ways"
-            )));
-        }
-        if result.task_list.parse::<Fingerprint>().ok() != Some(fingerprint) {
-            return Err(bad(format!(
+            ))
+        } else if result.task_list.parse::<Fingerprint>().ok() != Some(fingerprint) {
+            Some(format!(
                 "{name} was counted over task list {}, not {fingerprint} (another version of nqueens?)",
                 excerpt(&result.task_list)
-            )));
-        }
-        let expected = shard.len_of(tasks.len()) as u64;
-        if result.tasks != expected {
-            return Err(bad(format!(
-                "{name} reports {} tasks; shard {shard} has {expected}",
-                result.tasks
-            )));
+            ))
+        } else if result.tasks != shard.len_of(tasks.len()) as u64 {
+            Some(format!(
+                "{name} reports {} tasks; shard {shard} has {}",
+                result.tasks,
+                shard.len_of(tasks.len())
+            ))
+        } else {
+            None
+        };
+        if let Some(problem) = foreign {
+            problems.push(problem);
+            continue;
         }
         if let Some(other) = owner[shard.index() as usize - 1].replace(name) {
-            return Err(bad(format!(
-                "shard {shard} appears twice: {other} and {name}"
-            )));
+            problems.push(format!("shard {shard} appears twice: {other} and {name}"));
+            continue;
         }
-        let overflow = || bad("the sum overflows 128 bits".into());
-        total = total.checked_add(result.subtotal).ok_or_else(overflow)?;
-        unique = unique.checked_add(result.unique).ok_or_else(overflow)?;
-        nodes = nodes.checked_add(result.nodes).ok_or_else(overflow)?;
+        let sums = (|| {
+            Some((
+                total.checked_add(result.subtotal)?,
+                unique.checked_add(result.unique)?,
+                nodes.checked_add(result.nodes)?,
+            ))
+        })();
+        match sums {
+            Some(sums) => (total, unique, nodes) = sums,
+            None => problems.push("the sum overflows 128 bits".into()),
+        }
         elapsed += result.elapsed;
     }
     let missing: Vec<String> = (1..=count)
@@ -270,13 +289,16 @@ pub fn merge(sources: &[(String, String)]) -> Result<Merged, CounterError> {
         } else {
             "shards"
         };
-        return Err(bad(format!(
+        problems.push(format!(
             "missing {word} {}",
             capped_list(missing.into_iter())
-        )));
+        ));
+    }
+    if !problems.is_empty() {
+        return Err(CounterError::Merge(joined(problems)));
     }
     if unique > total || total > unique.saturating_mul(8) {
-        return Err(bad(format!(
+        return Err(CounterError::Merge(format!(
             "the merged total {total} is not between 1 and 8 times the merged unique {unique}: a shard file is damaged or was edited"
         )));
     }
@@ -296,6 +318,30 @@ pub fn merge(sources: &[(String, String)]) -> Result<Merged, CounterError> {
         nodes,
         elapsed,
     })
+}
+
+/// One source, parsed and checked on its own: its shard and result, or what is wrong with it.
+fn parse_one(name: &str, text: &str) -> Result<(Shard, ShardResult), String> {
+    let result = ShardResult::parse(name, text).map_err(|e| e.to_string())?;
+    let shard: Shard = result
+        .shard
+        .parse()
+        .map_err(|e: ShardSyntax| format!("{name}: {}", excerpt(&e.to_string())))?;
+    if result.unique > result.subtotal || result.subtotal > result.unique.saturating_mul(8) {
+        return Err(format!(
+            "{name}: subtotal {} is not between 1 and 8 times unique {}: the file is damaged or was edited",
+            result.subtotal, result.unique
+        ));
+    }
+    Ok((shard, result))
+}
+
+/// Problems as one message: one as it is, more counted and joined by "; ".
+fn joined(problems: Vec<String>) -> String {
+    match problems.len() {
+        1 => problems.into_iter().next().unwrap_or_default(),
+        k => format!("{k} problems: {}", problems.join("; ")),
+    }
 }
 
 #[cfg(test)]

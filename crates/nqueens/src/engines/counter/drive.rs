@@ -152,7 +152,6 @@ where
     let mut books = Books {
         ledger: Ledger::new(plan.cut, plan.from, plan.sums, plan.pending),
         counter,
-        resumed: plan.sums.done,
         tasks: plan.tasks,
         budget: Budget::start(&counter.limits),
         last_report: Instant::now(),
@@ -283,8 +282,6 @@ fn count_on_thread<E: From<BadPosition>>(
 struct Books<'a, 'c> {
     ledger: Ledger<'a>,
     counter: &'c Counter,
-    /// Tasks finished before this run.
-    resumed: u64,
     /// Tasks in the count.
     tasks: u64,
     budget: Budget,
@@ -292,14 +289,15 @@ struct Books<'a, 'c> {
 }
 
 impl Books<'_, '_> {
-    /// Shows progress: the tasks and queens of this run only, so that the rates are right on
-    /// resume.
+    /// Shows progress: the tasks done of all the count's tasks (those finished before a resume
+    /// included, as the share of the work is), and the queens of this run only, so that the
+    /// rates are right on resume.
     fn report(&self) {
         if let Some(sink) = &self.counter.progress {
             let ledger = &self.ledger;
             sink.report(&Progress {
-                done: ledger.sums.done - self.resumed,
-                total: Some(self.tasks - self.resumed),
+                done: ledger.sums.done,
+                total: Some(self.tasks),
                 solutions: ledger.sums.total,
                 nodes: ledger.new_nodes(),
                 nodes_left: ledger.nodes_left(),

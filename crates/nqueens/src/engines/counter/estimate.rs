@@ -77,6 +77,18 @@ fn probe(board: &TaskBoard, n: u32, start: State, rng: &mut SplitMix64) -> f64 {
 /// probes (see the [module documentation](self)). `None` if `stop` was raised first (checked
 /// between tasks).
 pub(crate) fn estimate(work: &Work, ids: &[TaskId], stop: &AtomicBool) -> Option<Vec<f32>> {
+    let spread = estimate_with_spread(work, ids, stop)?;
+    Some(spread.into_iter().map(|(mean, _)| mean).collect())
+}
+
+/// [`estimate`], with the variance of each task's mean (its probes' sample variance over
+/// their number; 0 for a task of one probe, whose spread is unknown): the model's own
+/// noise, which a forecast adds up over the tasks.
+pub(crate) fn estimate_with_spread(
+    work: &Work,
+    ids: &[TaskId],
+    stop: &AtomicBool,
+) -> Option<Vec<(f32, f32)>> {
     estimate_prefixes(
         work.n(),
         work.shared_board(),
@@ -95,18 +107,20 @@ pub(crate) fn estimate(work: &Work, ids: &[TaskId], stop: &AtomicBool) -> Option
 /// If an id is beyond the list.
 pub fn of_split_list(list: &SplitList, ids: &[TaskId], stop: &AtomicBool) -> Option<Vec<f32>> {
     let prefix = |id| list.prefix(id).expect("a task of the list");
-    estimate_prefixes(list.n(), None, prefix, ids, stop)
+    let spread = estimate_prefixes(list.n(), None, prefix, ids, stop)?;
+    Some(spread.into_iter().map(|(mean, _)| mean).collect())
 }
 
 /// The estimate of the tasks `ids` names, each searched below its prefix on `shared` (a board
-/// with fixed queens or blocked squares) or else on its class's board.
+/// with fixed queens or blocked squares) or else on its class's board, with each mean's
+/// variance.
 fn estimate_prefixes<'w>(
     n: u32,
     shared: Option<&TaskBoard>,
     prefix_of: impl Fn(TaskId) -> &'w [u8],
     ids: &[TaskId],
     stop: &AtomicBool,
-) -> Option<Vec<f32>> {
+) -> Option<Vec<(f32, f32)>> {
     let probes = (PROBES / ids.len().max(1)).clamp(1, 64);
     // The whole board's tasks share their class's board: one of each, made on first use.
     let mut boards: Vec<Option<TaskBoard>> = vec![None; n as usize];
@@ -117,7 +131,7 @@ fn estimate_prefixes<'w>(
         }
         let prefix = prefix_of(id);
         if prefix.len() >= n as usize {
-            out.push(0.0);
+            out.push((0.0, 0.0));
             continue;
         }
         let board = match shared {
@@ -129,8 +143,19 @@ fn estimate_prefixes<'w>(
         };
         let start = State::after(prefix).expect("task prefixes are legal");
         let mut rng = SplitMix64::new(u64::from(id.0));
-        let sum: f64 = (0..probes).map(|_| probe(board, n, start, &mut rng)).sum();
-        out.push((sum / probes as f64) as f32);
+        let (mut sum, mut squares) = (0.0f64, 0.0f64);
+        for _ in 0..probes {
+            let nodes = probe(board, n, start, &mut rng);
+            sum += nodes;
+            squares += nodes * nodes;
+        }
+        let k = probes as f64;
+        let mean = sum / k;
+        let variance = match probes {
+            1 => 0.0,
+            _ => ((squares - k * mean * mean) / (k - 1.0)).max(0.0) / k,
+        };
+        out.push((mean as f32, variance as f32));
     }
     Some(out)
 }

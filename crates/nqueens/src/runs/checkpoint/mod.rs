@@ -83,11 +83,13 @@ use crate::engines::counter::tasks::{Fingerprint, TaskId};
 
 mod header;
 mod parse;
+mod read;
 #[cfg(test)]
 mod tests;
 
 pub use header::{BoardMark, Header, position_line, record_line};
 use parse::{Records, parse};
+pub use read::{Contents, Holder, looks_like_checkpoint, peek_header, read};
 
 /// The longest a finished record stays in the page cache before it is forced to disk.
 pub const SYNC_INTERVAL: Duration = Duration::from_secs(1);
