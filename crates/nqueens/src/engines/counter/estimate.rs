@@ -88,7 +88,7 @@ pub(crate) fn estimate(work: &Work, ids: &[TaskId], stop: &AtomicBool) -> Option
             out.push(0.0);
             continue;
         }
-        let board = match work.shared_board() {
+        let board = match work.kept_board(prefix) {
             Some(board) => board,
             None => {
                 let class = Class::of(prefix);
