@@ -614,8 +614,38 @@ impl TaskBoard {
     ) -> Option<TaskResult> {
         debug_assert!(fits(&self.masks, prefix));
         debug_assert!(prefix.len() < self.masks.n);
+        // The check is chosen once per search, not per tied solution.
+        let (counted, mut result) = match &self.weighing {
+            Weighing::Group(group) if group.members().len() < 8 => {
+                let members = group.members();
+                self.search(with, prefix, start, scratch, stop, |columns| {
+                    grouped::orbit(columns, members)
+                })?
+            }
+            _ => self.search(with, prefix, start, scratch, stop, canonical_orbit)?,
+        };
+        match &self.weighing {
+            // No tie squares on a plain board: every solution was counted untied, once.
+            Weighing::Plain => result.add_plain(counted),
+            Weighing::Classes => result.add_eightfold(counted),
+            // Untied under the group's rules: canonical, with a class of |group|.
+            Weighing::Group(group) => result.add_classes(counted, group.members().len() as u32),
+        }
+        Some(result)
+    }
+
+    /// The search of [`solve`](Self::solve), each tied solution checked by `check`: the
+    /// untied solutions, and the tied canonical ones weighted, with the queens placed.
+    fn search(
+        &self,
+        with: Loop,
+        prefix: &[u8],
+        start: State,
+        scratch: &mut Scratch,
+        stop: &AtomicBool,
+        check: impl Fn(&[u8]) -> Option<u32>,
+    ) -> Option<(u64, TaskResult)> {
         let mut tied = TaskResult::default();
-        let check = |columns: &[u8]| self.check(columns);
         let (counted, nodes) = match with {
             Loop::OneBoard => {
                 let found =
@@ -636,15 +666,7 @@ impl TaskBoard {
                 (found.eightfold, found.nodes)
             }
         };
-        let mut result = TaskResult { nodes, ..tied };
-        match &self.weighing {
-            // No tie squares on a plain board: every solution was counted untied, once.
-            Weighing::Plain => result.add_plain(counted),
-            Weighing::Classes => result.add_eightfold(counted),
-            // Untied under the group's rules: canonical, with a class of |group|.
-            Weighing::Group(group) => result.add_classes(counted, group.members().len() as u32),
-        }
-        Some(result)
+        Some((counted, TaskResult { nodes, ..tied }))
     }
 }
 
