@@ -19,9 +19,9 @@
 //! The first rows are filled every legal way ([`prefixes`]), as few rows as give [`TASKS`]
 //! tasks or more (at least one row up to symmetry, whose rules depend on the row-0 queen):
 //! the same list for every run of one board, whatever its threads, so that a checkpoint of one
-//! run resumes in any other. Each task costs what its subtree costs, O(1)
-//! per queen placed, counted in pieces like the whole board's (module `pieces`), by the lanes
-//! loop where the CPU has it.
+//! run resumes in any other. Each task costs what its subtree costs, O(1) per queen placed,
+//! counted in pieces like the whole board's (module `pieces`), by the lanes loop where the CPU
+//! has it.
 //!
 //! The list is named by a fingerprint (FNV-1a over a text naming the format, n, the depth, the
 //! board, the symmetries its classes are counted under and every prefix, as the whole board's
@@ -41,12 +41,11 @@
 //! row-0 queen in column c (module `grouped`) are square masks and tie squares, so the list
 //! keeps one board per row-0 column (the board's masks and that column's rules), its prefixes
 //! obey them, and both loops search only what the rules leave, about 1/|group| of the tree,
-//! checking exactly only the few solutions on a tie square. (Before, every solution was
-//! enumerated by the one-board loop and checked against the group: `count 17 --block 9:9
-//! --unique` took over five times the total's time; now less than it, BENCHMARKS.md.)
+//! checking exactly only the few solutions on a tie square: `count 17 --block 9:9 --unique`
+//! costs about a fifth of the total (BENCHMARKS.md). (Enumerating every solution and checking
+//! it against the group, as this count once did, cost five times the total and more.)
 
 use std::fmt::Write as _;
-
 use std::sync::Arc;
 
 use super::attacks::State;
