@@ -5,7 +5,7 @@ use std::path::Path;
 
 use nqueens_solver::engines::counter::{self, TaskList};
 use nqueens_solver::runs::{self, CountRun, Report, RunOptions, Shard};
-use nqueens_solver::{Engine, Problem, instances::oeis};
+use nqueens_solver::{Engine, Problem, Queen, instances::oeis};
 
 fn whole(n: u32, threads: usize) -> Report {
     CountRun::new(threads)
@@ -60,6 +60,31 @@ fn the_engine_api_counts_and_says_what_it_did() {
     );
     let counts = counter.count(&Problem::new(11).unwrap(), false).unwrap();
     assert_eq!(counts.unique, None);
+}
+
+/// Up to symmetry, a board that keeps some of the eight symmetries searches only the part
+/// of its tree the symmetry rules leave: far fewer queens than its total count places.
+/// (The unique count used to enumerate the whole tree and check every solution.)
+#[test]
+fn a_symmetric_board_searches_a_fraction_of_the_tree_up_to_symmetry() {
+    // `--block 8:8` of n = 15 (1-based: the centre, all eight symmetries; 16 % of the total's
+    // queens) and `--block 9:9` of n = 13 (a main-diagonal square: the identity and that
+    // reflection; 52 %). Before, both placed exactly the total's queens and then checked
+    // every solution against the group.
+    for (n, square, most) in [(15, 7, 0.25), (13, 8, 0.75)] {
+        let problem = Problem::with_blocks(n, [], [Queen::new(square, square)]).unwrap();
+        let mut counter = counter::Counter::new(2);
+        let all = counter.count(&problem, false).unwrap();
+        let all_nodes = counter.stats().get("nodes").unwrap();
+        let classes = counter.count(&problem, true).unwrap();
+        let class_nodes = counter.stats().get("nodes").unwrap();
+        assert_eq!(classes.total, all.total);
+        let share = class_nodes as f64 / all_nodes as f64;
+        assert!(
+            share <= most,
+            "n = {n}, {square}:{square}: {class_nodes} of {all_nodes} queens ({share:.3})"
+        );
+    }
 }
 
 #[test]

@@ -91,7 +91,7 @@ pub(crate) fn estimate_with_spread(
 ) -> Option<Vec<(f32, f32)>> {
     estimate_prefixes(
         work.n(),
-        work.shared_board(),
+        |prefix| work.kept_board(prefix),
         |id| work.prefix(id),
         ids,
         stop,
@@ -107,16 +107,16 @@ pub(crate) fn estimate_with_spread(
 /// If an id is beyond the list.
 pub fn of_split_list(list: &SplitList, ids: &[TaskId], stop: &AtomicBool) -> Option<Vec<f32>> {
     let prefix = |id| list.prefix(id).expect("a task of the list");
-    let spread = estimate_prefixes(list.n(), None, prefix, ids, stop)?;
+    let spread = estimate_prefixes(list.n(), |_| None, prefix, ids, stop)?;
     Some(spread.into_iter().map(|(mean, _)| mean).collect())
 }
 
-/// The estimate of the tasks `ids` names, each searched below its prefix on `shared` (a board
-/// with fixed queens or blocked squares) or else on its class's board, with each mean's
-/// variance.
+/// The estimate of the tasks `ids` names, each searched below its prefix on the board
+/// `kept_board` gives for it (a board with fixed queens or blocked squares) or else on its
+/// class's board, with each mean's variance.
 fn estimate_prefixes<'w>(
     n: u32,
-    shared: Option<&TaskBoard>,
+    kept_board: impl Fn(&[u8]) -> Option<&'w TaskBoard>,
     prefix_of: impl Fn(TaskId) -> &'w [u8],
     ids: &[TaskId],
     stop: &AtomicBool,
@@ -134,7 +134,7 @@ fn estimate_prefixes<'w>(
             out.push((0.0, 0.0));
             continue;
         }
-        let board = match shared {
+        let board = match kept_board(prefix) {
             Some(board) => board,
             None => {
                 let class = Class::of(prefix);

@@ -1,7 +1,7 @@
 //! The counter on boards with fixed queens or blocked squares: the same counting loops, under
-//! per-row masks of the allowed squares, with no symmetry rules, and the same drive (threads,
-//! pieces; module `drive`), so a long run (`crate::runs`) checkpoints it as it does the whole
-//! board.
+//! per-row masks of the allowed squares (and, up to symmetry, the rules of the board's own
+//! symmetries), and the same drive (threads, pieces; module `drive`), so a long run
+//! (`crate::runs`) checkpoints it as it does the whole board.
 //!
 //! # The invariant
 //!
@@ -11,37 +11,46 @@
 //! then exactly a solution of the problem (a fixed queen's row takes nothing else, and no
 //! other queen can attack it), so the loops of [`super::kernel`] count the problem's solutions
 //! unchanged: they already read a mask of allowed squares per row (the whole board's
-//! symmetry rules are such masks). The whole-board trick of counting one member per
-//! symmetry class does not apply; the loops count every solution once
-//! ([`Weighing::Plain`](super::kernel::Weighing)).
+//! symmetry rules are such masks). Counted without symmetry, the loops count every solution
+//! once ([`Weighing::Plain`](super::kernel::Weighing)).
 //!
 //! # Tasks
 //!
 //! The first rows are filled every legal way ([`prefixes`]), as few rows as give [`TASKS`]
-//! tasks or more: the same list for every run of one board, whatever its threads, so that a
-//! checkpoint of one run resumes in any other. Each task costs what its subtree costs, O(1)
-//! per queen placed, counted in pieces like the whole board's (module `pieces`), by the lanes
-//! loop where the CPU has it.
+//! tasks or more (at least one row up to symmetry, whose rules depend on the row-0 queen):
+//! the same list for every run of one board, whatever its threads, so that a checkpoint of one
+//! run resumes in any other. Each task costs what its subtree costs, O(1) per queen placed,
+//! counted in pieces like the whole board's (module `pieces`), by the lanes loop where the CPU
+//! has it.
 //!
 //! The list is named by a fingerprint (FNV-1a over a text naming the format, n, the depth, the
 //! board, the symmetries its classes are counted under and every prefix, as the whole board's
 //! list is), and the board by its *mark* ([`BoardMark`]): a fingerprint of the allowed squares
 //! of every row, and the number of symmetries the count uses. A checkpoint's header carries
 //! both, so a checkpoint of one board is refused for another, and one counted up to symmetry
-//! for a count of all solutions.
+//! for a count of all solutions. The format is version 1 counted without symmetry and
+//! version 2 up to symmetry (version 1 enumerated every solution there, with per-task results
+//! of another meaning: its checkpoints are refused).
 //!
 //! # Up to symmetry
 //!
 //! The board keeps the symmetries that map its fixed queens and its blocked squares onto
 //! themselves ([`Group::of`]). With the identity alone, every solution is its own class and
-//! the unique count is the total. Otherwise, when classes are asked for, the tasks enumerate
-//! their solutions ([`kernel::visit_completions`](super::kernel)) and count the canonical ones
-//! under the group, O(|group| · n) each.
+//! the unique count is the total. Otherwise, when classes are asked for, each class is counted
+//! through one member, weighted by its size, as the whole board's are: the group's rules for a
+//! row-0 queen in column c (module `grouped`) are square masks and tie squares, so the list
+//! keeps one board per row-0 column (the board's masks and that column's rules), its prefixes
+//! obey them, and both loops search only what the rules leave, about 1/|group| of the tree,
+//! checking exactly only the few solutions on a tie square: `count 17 --block 9:9 --unique`
+//! costs about a fifth of the total (BENCHMARKS.md). (Enumerating every solution and checking
+//! it against the group, as this count once did, cost five times the total and more.)
 
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use super::attacks::State;
-use super::kernel::{RowMasks, TaskBoard};
+use super::grouped::GroupRules;
+use super::kernel::TaskBoard;
 use super::tasks::{Fingerprint, Fnv1a, TaskId, full_mask, list_fingerprint};
 use crate::board::Problem;
 use crate::board::symmetry::{Group, Symmetry};
@@ -94,19 +103,26 @@ pub(crate) fn allowed_rows(problem: &Problem) -> Vec<u64> {
     allowed
 }
 
-/// Every legal way to fill the first rows under `masks`, as many rows as give the number of
-/// ways nearest `target` (by ratio: of the last level below it and the first at or above it,
-/// the nearer), but at most n − 2 rows, so that every task has two rows left for the lanes
-/// loop: the number of rows, the prefixes (that many bytes each, in order) and how many there
-/// are.
-pub(crate) fn prefixes(masks: &RowMasks, target: usize) -> (usize, Vec<u8>, usize) {
-    let n = masks.n();
+/// Every legal way to fill the first rows of the n×n board, row r of a prefix whose row-0
+/// queen is in column `a` taking the squares `blocked(Some(a), r)` does not block (row 0: the
+/// squares `blocked(None, 0)` does not), as many rows as give the number of ways nearest
+/// `target` (by ratio: of the last level below it and the first at or above it, the nearer),
+/// but at most n − 2 rows, so that every task has two rows left for the lanes loop, and at
+/// least `least` (at most n): the number of rows, the prefixes (that many bytes each, in
+/// order) and how many there are.
+pub(crate) fn prefixes(
+    n: usize,
+    target: usize,
+    least: usize,
+    blocked: impl Fn(Option<u8>, usize) -> u64,
+) -> (usize, Vec<u8>, usize) {
     let (mut prefixes, mut states) = (Vec::new(), vec![State::default()]);
     let mut depth = 0;
-    while states.len() < target && depth + 2 < n {
+    while depth < least || (states.len() < target && depth + 2 < n) {
         let (mut longer, mut next) = (Vec::new(), Vec::with_capacity(4 * states.len()));
         for (at, state) in states.iter().enumerate() {
-            let mut free = !(state.columns | state.left | state.right | masks.blocked(depth));
+            let first = (depth > 0).then(|| prefixes[at * depth]);
+            let mut free = !(state.columns | state.left | state.right | blocked(first, depth));
             while free != 0 {
                 let bit = free & free.wrapping_neg();
                 free ^= bit;
@@ -115,7 +131,10 @@ pub(crate) fn prefixes(masks: &RowMasks, target: usize) -> (usize, Vec<u8>, usiz
                 next.push(state.place(bit));
             }
         }
-        if next.len() >= target && states.len().saturating_mul(next.len()) > target * target {
+        if depth >= least
+            && next.len() >= target
+            && states.len().saturating_mul(next.len()) > target * target
+        {
             // This level is nearer the target than the next.
             break;
         }
@@ -125,17 +144,19 @@ pub(crate) fn prefixes(masks: &RowMasks, target: usize) -> (usize, Vec<u8>, usiz
     (depth, prefixes, states.len())
 }
 
-/// The task list of a board with fixed queens or blocked squares, and the board its tasks are
+/// The task list of a board with fixed queens or blocked squares, and the boards its tasks are
 /// searched on. See the [module documentation](self).
 #[derive(Clone)]
 pub(crate) struct MaskedList {
     n: u32,
     depth: usize,
     /// The prefixes, `depth` bytes each, and how many there are (a board of one or two rows
-    /// has one, of no row; a board with no solution may have none).
+    /// counted without symmetry has one, of no row; a board with no solution may have none).
     prefixes: Vec<u8>,
     len: usize,
-    board: TaskBoard,
+    /// The board of every task (counted without symmetry), or of the tasks whose row-0 queen
+    /// is in column c, at index c (counted up to the board's group).
+    boards: Vec<TaskBoard>,
     fingerprint: Fingerprint,
     mark: BoardMark,
 }
@@ -160,10 +181,40 @@ impl MaskedList {
             Some(group) => group.members().iter().map(|&s| index_of(s)).collect(),
             None => vec![index_of(Symmetry::Identity)],
         };
-        let board = TaskBoard::masked(&allowed, group);
-        let (depth, prefixes, len) = prefixes(&board.masks, TASKS);
+        let grouped = group.is_some();
+        let boards: Vec<TaskBoard> = match group {
+            None => vec![TaskBoard::masked(&allowed)],
+            Some(group) => {
+                let group = Arc::new(group);
+                (0..n)
+                    .map(|a| {
+                        let rules = GroupRules::new(n, a, group.members());
+                        let rows: Vec<u64> = allowed
+                            .iter()
+                            .zip(&rules.allowed)
+                            .map(|(x, y)| x & y)
+                            .collect();
+                        TaskBoard::grouped(&rows, rules.ties, Arc::clone(&group))
+                    })
+                    .collect()
+            }
+        };
+        // Row 0 of a grouped list: the columns some board allows.
+        let row_0 = boards
+            .iter()
+            .fold(u64::MAX, |row, b| row & b.masks.blocked(0));
+        let (depth, prefixes, len) =
+            prefixes(n as usize, TASKS, usize::from(grouped), |a, r| match a {
+                Some(a) if grouped => boards[usize::from(a)].masks.blocked(r),
+                None if grouped => row_0,
+                _ => boards[0].masks.blocked(r),
+            });
+        // Version 2: a list counted up to the board's group holds only the prefixes its
+        // symmetry rules allow, and its tasks count classes (version 1 enumerated every
+        // solution); counted without symmetry, the list is version 1's.
+        let version = if grouped { 2 } else { 1 };
         let head = format!(
-            "nqueens-counter-masked-tasks v1 n={n} depth={depth} tasks={len} board={} group={}\n",
+            "nqueens-counter-masked-tasks v{version} n={n} depth={depth} tasks={len} board={} group={}\n",
             mark.squares,
             members.join(",")
         );
@@ -173,7 +224,7 @@ impl MaskedList {
             len,
             fingerprint: list_fingerprint(&head, &prefixes, depth),
             prefixes,
-            board,
+            boards,
             mark,
         }
     }
@@ -208,9 +259,12 @@ impl MaskedList {
         self.mark
     }
 
-    /// The board every task is searched on.
-    pub(crate) fn board(&self) -> &TaskBoard {
-        &self.board
+    /// The board the task with this prefix is searched on.
+    pub(crate) fn board(&self, prefix: &[u8]) -> &TaskBoard {
+        match prefix.first() {
+            Some(&a) if self.boards.len() > 1 => &self.boards[usize::from(a)],
+            _ => &self.boards[0],
+        }
     }
 }
 
@@ -225,4 +279,136 @@ fn fingerprint_of(text: &str) -> Fingerprint {
 fn index_of(symmetry: Symmetry) -> String {
     let at = Symmetry::ALL.iter().position(|&s| s == symmetry);
     at.map_or_else(String::new, |i| i.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+    use std::ops::ControlFlow;
+
+    use nqueens_support::SplitMix64;
+
+    use super::*;
+    use crate::Queen;
+    use crate::board::Solution;
+    use crate::engine::Engine;
+    use crate::engines::backtrack::Backtrack;
+    use crate::engines::counter::grouped::subgroups;
+    use crate::engines::counter::kernel::{Loop, NEVER, Scratch};
+    use crate::engines::counter::work::Work;
+    use crate::engines::counter::{Counter, lanes};
+    use crate::instances::oeis;
+
+    /// The classes of `problem` the slow, plain way: every solution from the backtracking
+    /// engine, each turned into the smallest of its images under the board's group, the
+    /// distinct ones counted. (The solutions, the classes.)
+    fn oracle(problem: &Problem) -> (u128, u128) {
+        let members = Group::of(problem).members().to_vec();
+        let mut classes = BTreeSet::new();
+        let mut solutions = 0;
+        Backtrack::default()
+            .for_each(problem, &mut |s: &Solution| {
+                solutions += 1;
+                classes.insert(members.iter().map(|g| g.apply(s)).min().unwrap());
+                ControlFlow::Continue(())
+            })
+            .unwrap();
+        (solutions, classes.len() as u128)
+    }
+
+    /// A board of size n whose blocked squares (and, now and then, fixed queens) are whole
+    /// orbits of the group `members`: it keeps at least those symmetries.
+    fn symmetric_board(n: u32, members: &[Symmetry], rng: &mut SplitMix64) -> Problem {
+        let orbit = |q: Queen| -> BTreeSet<Queen> {
+            members.iter().map(|g| g.apply_to_queen(q, n)).collect()
+        };
+        let square = |rng: &mut SplitMix64| Queen::new(rng.below(n), rng.below(n));
+        let mut fixed = BTreeSet::new();
+        if rng.below(3) == 0 {
+            fixed = orbit(square(rng));
+        }
+        let mut blocked = BTreeSet::new();
+        for _ in 0..rng.below(n + 1) {
+            blocked.extend(
+                orbit(square(rng))
+                    .into_iter()
+                    .filter(|q| !fixed.contains(q)),
+            );
+        }
+        // A fixed orbit whose queens attack each other is no board: block it instead.
+        Problem::with_blocks(n, fixed.iter().copied(), blocked.iter().copied()).unwrap_or_else(
+            |_| Problem::with_blocks(n, [], blocked.into_iter().chain(fixed)).unwrap(),
+        )
+    }
+
+    /// Up to symmetry, boards whose masks keep each of the ten subgroups of the eight
+    /// symmetries (n = 1..=10, fixed seed, some with fixed queens) count as the oracle does,
+    /// on one thread and on three, with the whole task in one piece and cut into pieces.
+    #[test]
+    fn symmetric_masks_count_their_classes_as_the_oracle_does() {
+        let mut rng = SplitMix64::new(50);
+        let mut kept: Vec<Vec<Symmetry>> = Vec::new();
+        for n in 1..=10u32 {
+            for members in subgroups() {
+                for round in 0..3 {
+                    let problem = symmetric_board(n, &members, &mut rng);
+                    let group = Group::of(&problem);
+                    assert!(members.iter().all(|g| group.members().contains(g)));
+                    if !kept.contains(&group.members().to_vec()) {
+                        kept.push(group.members().to_vec());
+                    }
+                    let (total, classes) = oracle(&problem);
+                    let mut counter = Counter::new(1 + round % 3);
+                    counter.piece_rows = 2 + round;
+                    let counts = counter.count(&problem, true).unwrap();
+                    let at = format!("n = {n}, {problem:?}");
+                    assert_eq!(counts.total, total, "{at}");
+                    assert_eq!(counts.unique, Some(classes), "{at}");
+                    assert_eq!(counter.count(&problem, false).unwrap().total, total, "{at}");
+                }
+            }
+        }
+        assert_eq!(kept.len(), 10, "every subgroup is some board's group");
+    }
+
+    /// The plain board, counted through a list of its own group's rules (all eight
+    /// symmetries: the whole board's class rules on per-column boards), gives OEIS A000170
+    /// and A002562.
+    #[test]
+    fn the_empty_board_counted_by_its_group_rules_matches_oeis() {
+        for n in 1..=12 {
+            let problem = Problem::new(n).unwrap();
+            let work = Work::Masked(Box::new(MaskedList::new(&problem, true)));
+            let counts = Counter::new(2).count_work(&work, true).unwrap();
+            assert_eq!(counts.total, oeis::total(n).unwrap(), "n = {n}");
+            assert_eq!(counts.unique, oeis::unique(n), "n = {n}");
+        }
+    }
+
+    /// Every task of a list counted up to a group gives the same result, node for node, by
+    /// the one-board loop and by the lanes loop.
+    #[test]
+    fn both_loops_agree_task_by_task_on_grouped_lists() {
+        if !lanes::available() {
+            return;
+        }
+        let mut rng = SplitMix64::new(7);
+        let mut scratch = Scratch::default();
+        for n in [10, 11, 12] {
+            for members in subgroups().into_iter().skip(1) {
+                let problem = symmetric_board(n, &members, &mut rng);
+                let list = MaskedList::new(&problem, true);
+                for id in (0..list.len() as u32).map(TaskId) {
+                    let prefix = list.prefix(id);
+                    let board = list.board(prefix);
+                    let start = State::after(prefix).unwrap();
+                    let solve = |with, scratch: &mut Scratch| {
+                        board.solve(with, prefix, start, scratch, &NEVER).unwrap()
+                    };
+                    let one = solve(Loop::OneBoard, &mut scratch);
+                    assert_eq!(one, solve(Loop::Lanes, &mut scratch), "n = {n}, {prefix:?}");
+                }
+            }
+        }
+    }
 }

@@ -57,11 +57,14 @@
 //! # Boards with fixed queens or blocked squares
 //!
 //! Such a board keeps few of the eight symmetries (usually none), so the class rules do not
-//! apply; module `masked` runs the same two loops under per-row masks of the squares each row
-//! may take (the fixed queen's square, or every square neither blocked nor attacked by a
-//! fixed queen), with no symmetry rules and tasks made by filling the first rows. Up to
-//! symmetry, such a board counts the classes under the symmetries it keeps. Its count is the
-//! whole board's (module `work` holds either list): threads, pieces and positions.
+//! apply as they are; module `masked` runs the same two loops under per-row masks of the
+//! squares each row may take (the fixed queen's square, or every square neither blocked nor
+//! attacked by a fixed queen), with tasks made by filling the first rows. Up to symmetry, such
+//! a board counts the classes under the symmetries it keeps, with rules of the same kind
+//! (module `grouped`: masks and tie squares for each row-0 column, the whole board's own
+//! rules when it keeps all eight), so a unique count searches a fraction of the tree and
+//! costs less than the total. Its count is the whole board's (module `work` holds either
+//! list): threads, pieces and positions.
 //!
 //! # Tasks, threads, pieces: the hooks a long run drives
 //!
@@ -96,6 +99,7 @@ mod descriptor;
 
 pub(crate) mod drive;
 pub mod estimate;
+mod grouped;
 pub mod kernel;
 pub(crate) mod ledger;
 mod masked;
@@ -204,12 +208,22 @@ impl Engine for Counter {
     fn count(&mut self, problem: &Problem, unique: bool) -> Result<Counts, EngineError> {
         let job = if unique { Job::CountUnique } else { Job::Count };
         self.check(job, problem)?;
-        let n = problem.n();
-        let work = Work::of(problem, unique);
+        self.count_work(&Work::of(problem, unique), unique)
+    }
+
+    fn stats(&self) -> Stats {
+        self.stats.clone()
+    }
+}
+
+impl Counter {
+    /// Counts `work` on the CPU's threads (the count of [`Engine::count`], from its work).
+    fn count_work(&mut self, work: &Work, unique: bool) -> Result<Counts, EngineError> {
+        let n = work.n();
         let pending: Vec<TaskId> = work.ids().collect();
         let cut = pieces::cut_row(n, work.depth(), self.piece_rows);
         let plan = Plan {
-            work: &work,
+            work,
             pending: &pending,
             from: &HashMap::new(),
             cut,
@@ -234,10 +248,6 @@ impl Engine for Counter {
             total: sums.total,
             unique: unique.then_some(sums.unique),
         })
-    }
-
-    fn stats(&self) -> Stats {
-        self.stats.clone()
     }
 }
 

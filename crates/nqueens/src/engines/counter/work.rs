@@ -1,7 +1,7 @@
 //! The work of one count: its task list, and the board each task is searched on. The whole
 //! board's tasks ([`TaskList`]) are searched on their class's board, one per class; a board
-//! with fixed queens or blocked squares has a list of its own ([`MaskedList`]) and one board
-//! for all its tasks. A count runs either the same way (module `drive`, and a long run in
+//! with fixed queens or blocked squares has a list of its own ([`MaskedList`]) that keeps its
+//! boards: one for all its tasks, or, counted up to its symmetries, one per row-0 column. A count runs either the same way (module `drive`, and a long run in
 //! `crate::runs`): threads or a device, pieces, positions, checkpoints. A module of its own,
 //! below the counter's run and the work model (`estimate`), which both read it.
 
@@ -80,18 +80,18 @@ impl Work {
         matches!(self, Work::Whole(_))
     }
 
-    /// The board every task is searched on, if they share one (a board with fixed queens or
-    /// blocked squares); the whole board's tasks each have their class's.
-    pub(crate) fn shared_board(&self) -> Option<&TaskBoard> {
+    /// The board the task with this prefix is searched on, if the list keeps it (a board
+    /// with fixed queens or blocked squares); the whole board's tasks each make their class's.
+    pub(crate) fn kept_board(&self, prefix: &[u8]) -> Option<&TaskBoard> {
         match self {
             Work::Whole(_) => None,
-            Work::Masked(list) => Some(list.board()),
+            Work::Masked(list) => Some(list.board(prefix)),
         }
     }
 
     /// The board the task with this prefix is searched on.
     pub(crate) fn board(&self, prefix: &[u8]) -> Cow<'_, TaskBoard> {
-        match self.shared_board() {
+        match self.kept_board(prefix) {
             Some(board) => Cow::Borrowed(board),
             None => pieces::class_board(self.n(), prefix),
         }

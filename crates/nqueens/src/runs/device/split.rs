@@ -299,6 +299,7 @@ pub(super) fn count_sub_board_with(n: u32, board: &SubBoard, scratch: &mut Scrat
         board.state(n),
         scratch,
         &NEVER,
+        kernel::canonical_orbit,
     )
     .expect("never stopped")
 }

@@ -11,9 +11,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering as Memory};
 
 use super::attacks::{State, TaskTies};
+use super::grouped;
 use super::lanes::{self, Levels};
 use super::tasks::{Class, ClassRules, full_mask};
-use crate::board::Solution;
 use crate::board::symmetry::Group;
 
 /// Rows the kernel's arrays hold (boards up to n = 64; the counter itself stops at
@@ -92,11 +92,6 @@ impl RowMasks {
 
     fn allows(&self, row: usize, col: u8) -> bool {
         self.blocked[row] >> col & 1 == 0
-    }
-
-    /// The board size.
-    pub(crate) fn n(&self) -> usize {
-        self.n
     }
 
     /// The squares of `row` that are not allowed, with the bits at or above n set.
@@ -349,7 +344,9 @@ pub(crate) fn canonical_orbit(columns: &[u8]) -> Option<u32> {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TaskResult {
     /// Solutions extending the task's prefix, each canonical one weighted by its class size
-    /// (on a board with fixed queens or blocked squares: each solution once).
+    /// (on a board with fixed queens or blocked squares counted without symmetry: each
+    /// solution once; up to the board's own group: each canonical one by its class's size
+    /// under the group).
     pub total: u64,
     /// Canonical solutions extending the prefix (on a board with fixed queens or blocked
     /// squares: those canonical under the board's own group, or every solution when it is
@@ -382,8 +379,13 @@ impl TaskResult {
 
     /// `count` solutions whose class has eight members each.
     pub(crate) fn add_eightfold(&mut self, count: u64) {
+        self.add_classes(count, 8);
+    }
+
+    /// `count` canonical solutions whose class has `size` members each.
+    pub(crate) fn add_classes(&mut self, count: u64, size: u32) {
         self.total += count
-            .checked_mul(8)
+            .checked_mul(u64::from(size))
             .expect("a task's count fits 61 bits (it would take centuries to exceed)");
         self.unique += count;
     }
@@ -411,7 +413,8 @@ pub struct Completions {
 }
 
 /// The completions of `prefix` (rows `0..start.row`, in state `start`) by the one-board loop,
-/// with the tie check of [`solve_task_with`], or `None` if `stop` was raised first.
+/// each tied one checked by `check` (its class's size if it is canonical: [`canonical_orbit`]
+/// on the whole board, as in [`solve_task_with`]), or `None` if `stop` was raised first.
 pub(crate) fn count_one_board(
     masks: &RowMasks,
     ties: &TaskTies,
@@ -419,6 +422,7 @@ pub(crate) fn count_one_board(
     start: State,
     scratch: &mut Scratch,
     stop: &AtomicBool,
+    check: impl Fn(&[u8]) -> Option<u32>,
 ) -> Option<Completions> {
     let mut eightfold = 0u64;
     let mut tied = TaskResult::default();
@@ -430,7 +434,7 @@ pub(crate) fn count_one_board(
             for (col, &bit) in columns.iter_mut().zip(placed) {
                 *col = bit.trailing_zeros() as u8;
             }
-            tied.add_orbit(canonical_orbit(&columns[..placed.len()]));
+            tied.add_orbit(check(&columns[..placed.len()]));
         }
     })?;
     Some(Completions {
@@ -515,17 +519,21 @@ pub(crate) enum Weighing {
     /// Every solution once, as its own class: boards with fixed queens or blocked squares
     /// counted without symmetry (their `unique` equals their `total`).
     Plain,
-    /// Every solution once, and the canonical ones under the board's own group as `unique`:
-    /// the solutions are enumerated (by the one-board loop) and each is checked against the
-    /// group, O(|group| · n) apiece.
+    /// The classes under the board's own group (a board with fixed queens or blocked squares
+    /// that keeps more than the identity): the board's masks carry the group's rules for the
+    /// task's row-0 queen (module `grouped`), a solution on no tie square is canonical with a
+    /// class of |group|, a tied one counts its exact class if it is canonical
+    /// (`grouped::orbit`). Under all eight symmetries the board's rules and ties are the whole
+    /// board's, and so is the check ([`canonical_orbit`]).
     Group(Arc<Group>),
 }
 
 /// The board a task is searched on, as both loops read it: the squares each row allows, the
 /// tie squares, and how solutions count. The whole board's tasks have one per class
 /// ([`TaskBoard::new`], O(n) words, built once per task); a board with fixed queens or
-/// blocked squares has one for all its tasks ([`TaskBoard::masked`]). Either is searched from
-/// any of a task's partial boards.
+/// blocked squares has one for all its tasks ([`TaskBoard::masked`]), or one per row-0 column
+/// up to its symmetries ([`TaskBoard::grouped`]). Either is searched from any of a task's
+/// partial boards.
 #[derive(Clone)]
 pub(crate) struct TaskBoard {
     pub(crate) masks: RowMasks,
@@ -544,12 +552,34 @@ impl TaskBoard {
     }
 
     /// The board whose row r allows the squares `allowed[r]`, with no symmetry rules: its
-    /// solutions count once each, and up to `group` when one is given.
-    pub(crate) fn masked(allowed: &[u64], group: Option<Group>) -> Self {
+    /// solutions count once each.
+    pub(crate) fn masked(allowed: &[u64]) -> Self {
         TaskBoard {
             masks: RowMasks::new(allowed),
             ties: TaskTies::NONE,
-            weighing: group.map_or(Weighing::Plain, |g| Weighing::Group(Arc::new(g))),
+            weighing: Weighing::Plain,
+        }
+    }
+
+    /// The board whose row r allows the squares `allowed[r]` (the board's own and the rules of
+    /// `group` for one row-0 column, `grouped::GroupRules`), with those rules' tie squares:
+    /// its solutions count by their classes under `group`.
+    pub(crate) fn grouped(allowed: &[u64], ties: TaskTies, group: Arc<Group>) -> Self {
+        TaskBoard {
+            masks: RowMasks::new(allowed),
+            ties,
+            weighing: Weighing::Group(group),
+        }
+    }
+
+    /// The size of the class of the tied solution `columns` if it is canonical, as this board
+    /// counts classes.
+    fn check(&self, columns: &[u8]) -> Option<u32> {
+        match &self.weighing {
+            Weighing::Group(group) if group.members().len() < 8 => {
+                grouped::orbit(columns, group.members())
+            }
+            _ => canonical_orbit(columns),
         }
     }
 
@@ -566,17 +596,14 @@ impl TaskBoard {
                 }
             }
             Weighing::Plain => result.add_plain(1),
-            Weighing::Group(group) => {
-                result.total += 1;
-                result.unique += u64::from(group.is_canonical(&solution_of(queens)));
-            }
+            // Boards of a row or two: every solution is checked.
+            Weighing::Group(_) => result.add_orbit(self.check(queens)),
         }
     }
 
     /// What the completions of `prefix` (the queens of rows `0..start.row`, on squares the
     /// board allows, in state `start`, with at least one row left) add to a task, by the loop
-    /// `with` (the one-board loop where solutions are checked against a group); `None` if
-    /// `stop` was raised first.
+    /// `with`; `None` if `stop` was raised first.
     pub(crate) fn solve(
         &self,
         with: Loop,
@@ -587,25 +614,46 @@ impl TaskBoard {
     ) -> Option<TaskResult> {
         debug_assert!(fits(&self.masks, prefix));
         debug_assert!(prefix.len() < self.masks.n);
-        let mut tied = TaskResult::default();
-        let (counted, nodes) = match (&self.weighing, with) {
-            (Weighing::Group(group), _) => {
-                let mut found = TaskResult::default();
-                found.nodes =
-                    visit_completions(&self.masks, prefix, start, scratch, stop, &mut |placed| {
-                        let columns = placed.iter().map(|b| b.trailing_zeros()).collect();
-                        found.total += 1;
-                        let canonical = group.is_canonical(&Solution::from_columns(columns));
-                        found.unique += u64::from(canonical);
-                    })?;
-                return Some(found);
+        // The check is chosen once per search, not per tied solution.
+        let (counted, mut result) = match &self.weighing {
+            Weighing::Group(group) if group.members().len() < 8 => {
+                let members = group.members();
+                self.search(with, prefix, start, scratch, stop, |columns| {
+                    grouped::orbit(columns, members)
+                })?
             }
-            (_, Loop::OneBoard) => {
-                let found = count_one_board(&self.masks, &self.ties, prefix, start, scratch, stop)?;
+            _ => self.search(with, prefix, start, scratch, stop, canonical_orbit)?,
+        };
+        match &self.weighing {
+            // No tie squares on a plain board: every solution was counted untied, once.
+            Weighing::Plain => result.add_plain(counted),
+            Weighing::Classes => result.add_eightfold(counted),
+            // Untied under the group's rules: canonical, with a class of |group|.
+            Weighing::Group(group) => result.add_classes(counted, group.members().len() as u32),
+        }
+        Some(result)
+    }
+
+    /// The search of [`solve`](Self::solve), each tied solution checked by `check`: the
+    /// untied solutions, and the tied canonical ones weighted, with the queens placed.
+    fn search(
+        &self,
+        with: Loop,
+        prefix: &[u8],
+        start: State,
+        scratch: &mut Scratch,
+        stop: &AtomicBool,
+        check: impl Fn(&[u8]) -> Option<u32>,
+    ) -> Option<(u64, TaskResult)> {
+        let mut tied = TaskResult::default();
+        let (counted, nodes) = match with {
+            Loop::OneBoard => {
+                let found =
+                    count_one_board(&self.masks, &self.ties, prefix, start, scratch, stop, check)?;
                 tied = found.tied;
                 (found.eightfold, found.nodes)
             }
-            (_, Loop::Lanes) => {
+            Loop::Lanes => {
                 let found = count_in_lanes(
                     &self.masks,
                     prefix,
@@ -613,24 +661,13 @@ impl TaskBoard {
                     self.ties,
                     scratch,
                     stop,
-                    &mut |columns| tied.add_orbit(canonical_orbit(columns)),
+                    &mut |columns| tied.add_orbit(check(columns)),
                 )?;
                 (found.eightfold, found.nodes)
             }
         };
-        let mut result = TaskResult { nodes, ..tied };
-        match self.weighing {
-            // No tie squares on a plain board: every solution was counted untied, once.
-            Weighing::Plain => result.add_plain(counted),
-            _ => result.add_eightfold(counted),
-        }
-        Some(result)
+        Some((counted, TaskResult { nodes, ..tied }))
     }
-}
-
-/// The solution with these columns.
-fn solution_of(queens: &[u8]) -> Solution {
-    Solution::from_columns(queens.iter().map(|&c| u32::from(c)).collect())
 }
 
 /// The lanes loop on the completions of `prefix` under `masks` (n ≤ 32, see [`lanes::count`]).

@@ -2,6 +2,7 @@
 //! task, node for node; the canonical orbit against the symmetry group.
 
 use super::*;
+use crate::board::Solution;
 use crate::board::symmetry::{self, Symmetry};
 
 /// Every solution of n = 1..=9, from the baseline engine, as column lists.
