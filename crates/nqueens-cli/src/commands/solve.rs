@@ -29,9 +29,12 @@ pub fn run(args: SolveArgs) -> Result<Status> {
     let (config, progress) = args.method.config(1);
     let mut engine = args.method.engine_for(Job::Solve, &problem, &config)?;
     let start = Instant::now();
-    let outcome = engine.solve(&problem)?;
+    let outcome = engine.solve(&problem);
     drop(progress);
     args.method.report(engine.as_ref(), start.elapsed());
+    // A limit that stopped the search is an error: `main` says which (exit 3), or only that
+    // Ctrl-C stopped it.
+    let outcome = outcome?;
     match outcome {
         Outcome::Found(solution) => {
             super::check_solution(engine.name(), &problem, &solution)?;
@@ -45,15 +48,6 @@ pub fn run(args: SolveArgs) -> Result<Status> {
         Outcome::NoSolution => {
             eprintln!("no solution");
             Ok(Status::NoSolution)
-        }
-        // Ctrl-C: the caller says so (the limit that stopped the search was the stop flag).
-        Outcome::GaveUp { .. } if crate::interrupt::requested() => Ok(Status::GaveUp),
-        Outcome::GaveUp { reason } => {
-            eprintln!(
-                "{}",
-                crate::status::gave_up_line(&reason, &format!("{} method", engine.name()))
-            );
-            Ok(Status::GaveUp)
         }
     }
 }
