@@ -15,6 +15,11 @@
 //! from the root), the runs after the first break ties at random, so each run tries another part
 //! of the tree; the search then ends at its first solution (it would repeat solutions otherwise),
 //! or proves there is none when a run exhausts its tree within its budget.
+//!
+//! Limits ([`SearchConfig::limits`]: nodes, time, a stop flag) are polled at every node through
+//! a [`Budget`] (a comparison per node; the clock and the flag every 1,024 nodes). A search one
+//! of them ends has no [`Status`]: it answers `Err(`[`Error::Stopped`]`)`, whose
+//! [`Stopped::found`] is the solutions visited so far, so a stopped count cannot pass for one.
 
 use std::ops::ControlFlow;
 use std::time::Duration;

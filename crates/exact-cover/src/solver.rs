@@ -21,6 +21,15 @@
 //! first solution of an easy problem is still the declared order's. The random orders come from
 //! a fixed stream of seeds, so the answer is the same every time for the same problem. A seeded
 //! solver searches its one order only.
+//!
+//! # Limits: stopped is no answer
+//!
+//! [`Solver::set_limits`] takes the workspace's [`Limits`] (search nodes over every order of a
+//! call, time, a stop flag); the search looks at the clock and the flag every 16,384 nodes and
+//! at the node budget exactly. Every search a limit ended answers `Err(`[`Stopped`]`)` with what
+//! it had found (solutions counted, visited or listed; 0 for [`Solver::first`]), never a count,
+//! a list or a `None` of the answer's type: the cost is one branch per solution, nothing per
+//! node.
 
 use std::ops::ControlFlow;
 use std::sync::Arc;
