@@ -2,6 +2,8 @@
 
 use thiserror::Error;
 
+use nqueens_support::Stopped;
+
 use crate::bounds::{MAX_DOMAIN_SIZE, VALUE_LIMIT};
 
 /// Everything a caller can get wrong when building a model or starting a search.
@@ -54,4 +56,9 @@ pub enum Error {
     /// A search setting that cannot work.
     #[error("invalid search setting: {0}")]
     InvalidSearch(&'static str),
+    /// A limit of [`SearchConfig::limits`](crate::SearchConfig::limits) (node budget, time
+    /// budget, stop flag) ended the search before its answer: which one, and the solutions
+    /// visited so far ([`Stopped::found`]), never the answer.
+    #[error(transparent)]
+    Stopped(#[from] Stopped),
 }

@@ -70,6 +70,9 @@ mod store;
 
 pub use domain::{MAX_DOMAIN_SIZE, VALUE_LIMIT, Var, View};
 pub use error::Error;
+/// The limits a search polls, what a limit-stopped search answers, and parse positions
+/// (from `nqueens-support`, re-exported so a user needs no other crate).
+pub use nqueens_support::{LimitReached, Limits, Position, Stopped};
 pub use search::{
     Observer, Restarts, SearchConfig, SearchResult, Solution, State, Status, Step, ValueOrder,
     VariableOrder,

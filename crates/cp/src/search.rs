@@ -15,13 +15,18 @@
 //! from the root), the runs after the first break ties at random, so each run tries another part
 //! of the tree; the search then ends at its first solution (it would repeat solutions otherwise),
 //! or proves there is none when a run exhausts its tree within its budget.
+//!
+//! Limits ([`SearchConfig::limits`]: nodes, time, a stop flag) are polled at every node through
+//! a [`Budget`] (a comparison per node; the clock and the flag every 1,024 nodes). A search one
+//! of them ends has no [`Status`]: it answers `Err(`[`Error::Stopped`]`)`, whose
+//! [`Stopped::found`] is the solutions visited so far, so a stopped count cannot pass for one.
 
 use std::ops::ControlFlow;
 use std::time::Duration;
 
 use nqueens_support::clock::Instant;
 
-use nqueens_support::{Budget, LimitReached, Limits, SplitMix64 as Rng, luby};
+use nqueens_support::{Budget, LimitReached, Limits, SplitMix64 as Rng, Stopped, luby};
 
 use crate::domain::{Domains, Var};
 use crate::error::Error;
@@ -104,15 +109,14 @@ impl Default for SearchConfig {
     }
 }
 
-/// How a search ended.
+/// How a search its caller let run ended. A search a limit of [`SearchConfig::limits`] ended
+/// has no status: it is `Err(`[`Error::Stopped`]`)`, with the solutions visited so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Status {
     /// The whole tree was explored: every solution was visited (none, if none was).
     Complete,
     /// The observer stopped the search, or restarts ended it at its first solution.
     Stopped,
-    /// A limit of [`SearchConfig::limits`] ended the search first.
-    GaveUp(LimitReached),
 }
 
 /// The end of a search.
@@ -278,18 +282,21 @@ impl Solver {
         self.stats = Stats::default();
         let root = self.mark();
         let status = if self.infeasible {
-            Status::Complete
+            Ok(Status::Complete)
         } else {
             let failed = self.start().is_err();
             if self.report(observer, Step::Root { failed }).is_break() {
-                Status::Stopped
+                Ok(Status::Stopped)
             } else if failed {
-                Status::Complete
+                Ok(Status::Complete)
             } else {
                 self.explore(config, observer, start)
             }
         };
         self.undo_to(root);
+        let status = status.map_err(|reached| {
+            Error::Stopped(Stopped::new(reached, u128::from(self.stats.solutions)))
+        })?;
         Ok(SearchResult {
             status,
             solutions: self.stats.solutions,
@@ -303,7 +310,7 @@ impl Solver {
         config: &SearchConfig,
         observer: &mut O,
         start: Instant,
-    ) -> Status {
+    ) -> Result<Status, LimitReached> {
         let base = self.mark();
         let order: Vec<Var> = if config.priority.is_empty() {
             self.vars().collect()
@@ -320,16 +327,14 @@ impl Solver {
         let mut first_var = None;
         let mut limits = Budget::start(&config.limits);
         loop {
-            if let Err(reached) = limits.check(self.stats.nodes) {
-                return Status::GaveUp(reached);
-            }
+            limits.check(self.stats.nodes)?;
             if self.stats.nodes >= next_clock {
                 next_clock = self.stats.nodes + CLOCK_EVERY;
                 let now = Instant::now();
                 if now.duration_since(last_report) >= config.progress_every {
                     last_report = now;
                     if observer.progress(&self.stats).is_break() {
-                        return Status::Stopped;
+                        return Ok(Status::Stopped);
                     }
                 }
             }
@@ -345,7 +350,7 @@ impl Solver {
                         domains: &self.store.domains,
                     };
                     if observer.solution(&solution).is_break() || config.restarts.is_some() {
-                        return Status::Stopped;
+                        return Ok(Status::Stopped);
                     }
                 }
                 Some(var) => {
@@ -365,7 +370,7 @@ impl Solver {
                     let failed = self.fixpoint().is_err();
                     let step = Step::Assign { var, value, failed };
                     if self.report(observer, step).is_break() {
-                        return Status::Stopped;
+                        return Ok(Status::Stopped);
                     }
                     if !failed {
                         continue;
@@ -389,12 +394,12 @@ impl Solver {
                     budget = Some(restarts.scale.saturating_mul(luby(self.stats.restarts + 1)));
                     random_ties = true;
                     if self.report(observer, Step::Restart).is_break() {
-                        return Status::Stopped;
+                        return Ok(Status::Stopped);
                     }
                     break;
                 }
                 let Some(frame) = stack.pop() else {
-                    return Status::Complete;
+                    return Ok(Status::Complete);
                 };
                 self.undo_to(frame.mark);
                 self.stats.nodes += 1;
@@ -410,7 +415,7 @@ impl Solver {
                     failed,
                 };
                 if self.report(observer, step).is_break() {
-                    return Status::Stopped;
+                    return Ok(Status::Stopped);
                 }
                 if !failed {
                     break;

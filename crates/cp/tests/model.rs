@@ -85,3 +85,41 @@ fn the_search_callback_is_a_closure_without_written_types() {
     boards.sort();
     assert_eq!(boards, [[1, 3, 0, 2], [2, 0, 3, 1]]);
 }
+
+/// A count a limit ended is no count: 10 queens have 724 solutions (OEIS A000170); a node
+/// budget of 200 ends the search after some of them, and the search answers
+/// `Err(Error::Stopped)` with those, never `Ok` with a short count.
+#[test]
+fn a_count_a_limit_ended_is_no_count() {
+    use nqueens_cp::{LimitReached, Limits, Stopped};
+    let n = 10;
+    let mut solver = Solver::new();
+    let x = solver.new_vars(n as usize, 0, n - 1).unwrap();
+    let columns: Vec<View> = x.iter().map(|&v| v.into()).collect();
+    let up: Vec<View> = x.iter().zip(0..).map(|(&v, i)| v.plus(i)).collect();
+    let down: Vec<View> = x.iter().zip(0..).map(|(&v, i)| v.minus(i)).collect();
+    for views in [&columns, &up, &down] {
+        solver.all_different(views, Strength::Bounds).unwrap();
+    }
+    let mut config = SearchConfig {
+        limits: Limits {
+            nodes: Some(200),
+            ..Limits::default()
+        },
+        ..SearchConfig::default()
+    };
+    let mut visited = 0u128;
+    let result = solver.search(&config, |_| {
+        visited += 1;
+        ControlFlow::Continue(())
+    });
+    let Err(Error::Stopped(Stopped { reason, found })) = result else {
+        panic!("a count under 200 nodes: {result:?}");
+    };
+    assert_eq!(reason, LimitReached::Nodes);
+    assert_eq!(found, visited);
+    assert!(0 < found && found < 724, "{found}");
+    config.limits = Limits::none();
+    let all = solver.search(&config, |_| ControlFlow::Continue(()));
+    assert_eq!(all.unwrap().solutions, 724);
+}

@@ -50,7 +50,7 @@ fn main() {
         eprintln!("count: {path}: {e}");
         std::process::exit(2)
     });
-    let count = solver.count();
+    let count = solver.count().unwrap();
     let stats = solver.stats();
     eprintln!(
         "Altogether {count} solutions, {} updates, {} nodes, {:.3} s ({}).",

@@ -173,7 +173,7 @@ pub fn sudoku(grid: &str) -> Problem {
 /// use nqueens_exact_cover::{Solver, instances};
 /// let problem = instances::singletons(1000).unwrap();
 /// let mut solver = Solver::new(&problem);
-/// assert_eq!(solver.count(), 1);
+/// assert_eq!(solver.count(), Ok(1));
 /// assert_eq!(solver.stats().nodes, 1000);
 /// ```
 pub fn singletons(n: usize) -> Result<Problem, Error> {
@@ -202,7 +202,7 @@ pub fn singletons(n: usize) -> Result<Problem, Error> {
 /// ```
 /// use nqueens_exact_cover::{Solver, instances};
 /// let problem = instances::edge_matching(3, 2, 1).unwrap();
-/// let count = Solver::new(&problem).count();
+/// let count = Solver::new(&problem).count().unwrap();
 /// assert!(count >= 4 && count % 4 == 0);
 /// ```
 pub fn edge_matching(n: usize, colors: u32, seed: u64) -> Result<Problem, Error> {

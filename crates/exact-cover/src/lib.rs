@@ -17,11 +17,23 @@
 //! ```
 //! use nqueens_exact_cover::{Problem, Solver};
 //! let problem = nqueens_exact_cover::instances::langford(7).unwrap();
-//! assert_eq!(Solver::new(&problem).count(), 52);
+//! assert_eq!(Solver::new(&problem).count(), Ok(52));
 //! let mut seeded = Solver::with_seed(&problem, 42);
 //! let first: Vec<_> = seeded.solutions().take(3).collect();
 //! let again: Vec<_> = Solver::with_seed(&problem, 42).solutions().take(3).collect();
 //! assert_eq!(first, again);
+//! ```
+//!
+//! **Limits.** [`Solver::set_limits`] takes the workspace's one [`Limits`] (a node budget, a
+//! time budget, a stop flag; re-exported here with [`LimitReached`], [`Stopped`] and
+//! [`Position`]). A search a limit ended answers `Err(`[`Stopped`]`)` with what it had found
+//! so far, never a count, a list or `None` that could pass for the answer:
+//!
+//! ```
+//! use nqueens_exact_cover::{instances, LimitReached, Limits, Solver, Stopped};
+//! let mut solver = Solver::new(&instances::langford(11).unwrap());
+//! solver.set_limits(Limits { nodes: Some(1000), ..Limits::default() });
+//! assert_eq!(solver.count(), Err(Stopped { reason: LimitReached::Nodes, found: 79 }));
 //! ```
 
 pub mod bits;
@@ -37,6 +49,9 @@ pub mod stats;
 
 pub use dlx::ItemChoice;
 pub use error::Error;
+/// The limits every search polls, what a limit-stopped search answers, and parse positions
+/// (from `nqueens-support`, re-exported so a user needs no other crate).
+pub use nqueens_support::{LimitReached, Limits, Position, Stopped};
 pub use observe::{Observer, Silent};
 pub use problem::{Builder, ColorId, Entry, Item, ItemId, ItemKind, OptionId, Problem};
 pub use solver::{Config, Engine, EngineChoice, Enumeration, Solutions, Solver};

@@ -101,7 +101,7 @@ impl From<(ItemId, ColorId)> for Entry {
 /// b.option([a, c]).unwrap();
 /// b.option([d]).unwrap();
 /// let problem = b.build();
-/// assert_eq!(Solver::new(&problem).count(), 2);
+/// assert_eq!(Solver::new(&problem).count(), Ok(2));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {

@@ -21,11 +21,20 @@
 //! first solution of an easy problem is still the declared order's. The random orders come from
 //! a fixed stream of seeds, so the answer is the same every time for the same problem. A seeded
 //! solver searches its one order only.
+//!
+//! # Limits: stopped is no answer
+//!
+//! [`Solver::set_limits`] takes the workspace's [`Limits`] (search nodes over every order of a
+//! call, time, a stop flag); the search looks at the clock and the flag every 16,384 nodes and
+//! at the node budget exactly. Every search a limit ended answers `Err(`[`Stopped`]`)` with what
+//! it had found (solutions counted, visited or listed; 0 for [`Solver::first`]), never a count,
+//! a list or a `None` of the answer's type: the cost is one branch per solution, nothing per
+//! node.
 
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
-use nqueens_support::{Budget, LimitReached, Limits, SplitMix64};
+use nqueens_support::{Budget, LimitReached, Limits, SplitMix64, Stopped};
 
 use crate::bits::BitSearch;
 use crate::dlx::{DancingLinks, ItemChoice};
@@ -34,12 +43,12 @@ use crate::observe::{Observer, Silent};
 use crate::problem::{OptionId, Problem};
 use crate::stats::Stats;
 
-/// How an enumeration ended.
+/// How an enumeration its caller let run ended (one a limit ended is `Err(`[`Stopped`]`)`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Enumeration {
     /// Every solution was visited.
     Complete,
-    /// The callback or a limit stopped it early.
+    /// The callback stopped it early.
     Stopped,
 }
 
@@ -195,7 +204,7 @@ enum Step {
     Exhausted,
     /// The round's nodes are spent; the search can resume.
     RoundOver,
-    /// A limit of [`Solver::set_limits`] was reached ([`Watch::gave_up`] says which).
+    /// A limit of [`Solver::set_limits`] was reached ([`Watch::stopped_by`] says which).
     GaveUp,
 }
 
@@ -207,16 +216,21 @@ struct Watch {
     /// The limits of the search under way.
     budget: Budget,
     /// Which limit ended the last search, if one did.
-    gave_up: Option<LimitReached>,
+    stopped_by: Option<LimitReached>,
     /// The node count (of the whole call) at which the search next looks at its limits.
     next_look: u64,
 }
 
 impl Watch {
+    /// What the last search answers when a limit ended it after `found` solutions.
+    fn stopped(&self, found: u128) -> Stopped {
+        Stopped::new(self.stopped_by.unwrap_or(LimitReached::Stopped), found)
+    }
+
     fn start(&mut self) {
         self.budget = Budget::start(&self.limits);
         // A flag raised (or a budget spent) before the search starts stops it at once.
-        self.gave_up = self.budget.check_now().err();
+        self.stopped_by = self.budget.check_now().err();
         self.next_look = NODES_PER_LOOK;
     }
 
@@ -229,7 +243,7 @@ impl Watch {
         round_end: u64,
         observer: &mut O,
     ) -> Step {
-        if self.gave_up.is_some() {
+        if self.stopped_by.is_some() {
             return Step::GaveUp;
         }
         let unlimited =
@@ -263,11 +277,11 @@ impl Watch {
                     self.budget.check_now()
                 };
                 if let Err(reached) = reached {
-                    self.gave_up = Some(reached);
+                    self.stopped_by = Some(reached);
                     return Step::GaveUp;
                 }
             } else if self.limits.nodes.is_some_and(|limit| nodes >= limit) {
-                self.gave_up = Some(LimitReached::Nodes);
+                self.stopped_by = Some(LimitReached::Nodes);
                 return Step::GaveUp;
             }
         }
@@ -286,11 +300,11 @@ impl Watch {
 /// let text = "A B C D E | F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n";
 /// let problem = Problem::parse(text).unwrap();
 /// let mut solver = Solver::new(&problem);
-/// let mut solution = solver.first().unwrap();
+/// let mut solution = solver.first().unwrap().unwrap();
 /// solution.sort();
 /// let lines: Vec<String> = solution.iter().map(|&o| problem.option_text(o)).collect();
 /// assert_eq!(lines, ["C E F", "A D", "B G"]);
-/// assert_eq!(solver.count(), 1);
+/// assert_eq!(solver.count(), Ok(1));
 /// ```
 #[derive(Clone, Debug)]
 pub struct Solver {
@@ -355,7 +369,7 @@ impl Solver {
             watch: Watch {
                 limits: Limits::default(),
                 budget: Budget::start(&Limits::default()),
-                gave_up: None,
+                stopped_by: None,
                 next_look: 0,
             },
             rebuild,
@@ -411,9 +425,11 @@ impl Solver {
     /// [module documentation](self)): the answer is a solution whenever there is one, the same
     /// one every time, and the declared order's first solution when that order finds it within
     /// its share of the work; [`Stats::restarts`] says how many random orders were given up.
-    pub fn first(&mut self) -> Option<Vec<OptionId>> {
+    /// A limit of [`Solver::set_limits`] makes it `Err(`[`Stopped`]`)` (found: 0), never
+    /// `Ok(None)`, which is the proof that there is no solution.
+    pub fn first(&mut self) -> Result<Option<Vec<OptionId>>, Stopped> {
         let Some(rebuild) = self.rebuild.take() else {
-            return self.solutions().next();
+            return self.solutions().next().transpose();
         };
         let found = self.race(&rebuild);
         self.rebuild = Some(rebuild);
@@ -422,7 +438,7 @@ impl Solver {
 
     /// [`Solver::first`] by restarts: rounds of doubling node budgets, each spent once by the
     /// declared order (resumed) and once by a fresh random order.
-    fn race(&mut self, rebuild: &Rebuild) -> Option<Vec<OptionId>> {
+    fn race(&mut self, rebuild: &Rebuild) -> Result<Option<Vec<OptionId>>, Stopped> {
         self.restart();
         let mut seeds = SplitMix64::new(RESTART_SEEDS);
         let mut round = FIRST_ROUND_NODES;
@@ -437,9 +453,10 @@ impl Solver {
             {
                 Step::Found => {
                     self.inner.fill(&mut buffer);
-                    return Some(buffer);
+                    return Ok(Some(buffer));
                 }
-                Step::Exhausted | Step::GaveUp => return None,
+                Step::Exhausted => return Ok(None),
+                Step::GaveUp => return Err(self.watch.stopped(0)),
                 Step::RoundOver => {}
             }
             let config = Config {
@@ -459,11 +476,15 @@ impl Solver {
                 Step::Found => {
                     self.restarts += spent;
                     random.fill(&mut buffer);
-                    return Some(buffer);
+                    return Ok(Some(buffer));
                 }
-                Step::Exhausted | Step::GaveUp => {
+                Step::Exhausted => {
                     self.restarts += spent;
-                    return None;
+                    return Ok(None);
+                }
+                Step::GaveUp => {
+                    self.restarts += spent;
+                    return Err(self.watch.stopped(0));
                 }
                 Step::RoundOver => {
                     self.restarts += spent;
@@ -474,38 +495,70 @@ impl Solver {
         }
     }
 
-    /// The number of solutions. The fast path: solutions are counted, never built.
-    pub fn count(&mut self) -> u128 {
+    /// The number of solutions. The fast path: solutions are counted, never built. A limit
+    /// makes it `Err(`[`Stopped`]`)` with the solutions counted so far in
+    /// [`Stopped::found`], never a count:
+    ///
+    /// ```
+    /// use nqueens_exact_cover::{instances, LimitReached, Limits, Solver, Stopped};
+    /// let mut solver = Solver::new(&instances::langford(11).unwrap());
+    /// solver.set_limits(Limits { nodes: Some(1000), ..Limits::default() });
+    /// let Err(Stopped { reason, found }) = solver.count() else { panic!() };
+    /// assert_eq!(reason, LimitReached::Nodes);
+    /// assert!(found < 35_584);
+    /// ```
+    pub fn count(&mut self) -> Result<u128, Stopped> {
         self.restart();
         let mut count = 0u128;
-        while self.step(&mut Silent) {
-            count += 1;
+        loop {
+            match self
+                .watch
+                .advance(&mut self.inner, 0, u64::MAX, &mut Silent)
+            {
+                Step::Found => count += 1,
+                Step::GaveUp => return Err(self.watch.stopped(count)),
+                _ => return Ok(count),
+            }
         }
-        count
     }
 
     /// The solutions, lazily: each `next` resumes the search where the last one stopped.
-    /// Starting another search (any method taking `&mut self`) starts over.
+    /// Starting another search (any method taking `&mut self`) starts over. A limit ends it
+    /// with one `Err(`[`Stopped`]`)` (its `found`: the solutions yielded before).
     pub fn solutions(&mut self) -> Solutions<'_> {
         self.restart();
-        Solutions { solver: self }
+        Solutions {
+            solver: self,
+            yielded: 0,
+            over: false,
+        }
     }
 
-    /// Calls `visit` with each solution's options until it returns `Break` or no solution is
-    /// left.
+    /// Calls `visit` with each solution's options until it returns `Break`
+    /// ([`Enumeration::Stopped`]) or no solution is left ([`Enumeration::Complete`]); a limit
+    /// makes it `Err(`[`Stopped`]`)` with the solutions visited so far.
     pub fn for_each(
         &mut self,
         mut visit: impl FnMut(&[OptionId]) -> ControlFlow<()>,
-    ) -> Enumeration {
+    ) -> Result<Enumeration, Stopped> {
         self.restart();
         let mut buffer = Vec::new();
-        while self.step(&mut Silent) {
+        let mut visited = 0u128;
+        loop {
+            match self
+                .watch
+                .advance(&mut self.inner, 0, u64::MAX, &mut Silent)
+            {
+                Step::Found => {}
+                Step::GaveUp => return Err(self.watch.stopped(visited)),
+                _ => return Ok(Enumeration::Complete),
+            }
             self.fill(&mut buffer);
+            visited += 1;
             if visit(&buffer).is_break() {
-                return Enumeration::Stopped;
+                return Ok(Enumeration::Stopped);
             }
         }
-        Enumeration::Complete
     }
 
     /// The search of [`Solver::for_each`] (the declared order, or the seed's), telling
@@ -514,23 +567,33 @@ impl Solver {
     /// no solution is left. For a replay of the search; a seeded solver's [`Solver::first`]
     /// is this search to its first solution (an unseeded one races other orders, which no
     /// observer sees).
-    pub fn observe<O: Observer>(&mut self, observer: &mut O) -> Enumeration {
+    ///
+    /// A limit makes it `Err(`[`Stopped`]`)`, as [`Solver::for_each`].
+    pub fn observe<O: Observer>(&mut self, observer: &mut O) -> Result<Enumeration, Stopped> {
         self.restart();
         let mut buffer = Vec::new();
-        while self.step(observer) {
+        let mut visited = 0u128;
+        loop {
+            match self.watch.advance(&mut self.inner, 0, u64::MAX, observer) {
+                Step::Found => {}
+                Step::GaveUp => return Err(self.watch.stopped(visited)),
+                _ => return Ok(Enumeration::Complete),
+            }
             self.fill(&mut buffer);
+            visited += 1;
             if observer.solution(&buffer).is_break() {
-                return Enumeration::Stopped;
+                return Ok(Enumeration::Stopped);
             }
         }
-        Enumeration::Complete
     }
 
-    /// At most `limit` solutions (all of them when `None`).
-    pub fn list(&mut self, limit: Option<u64>) -> Vec<Vec<OptionId>> {
+    /// At most `limit` solutions (all of them when `None`); a limit of
+    /// [`Solver::set_limits`] makes it `Err(`[`Stopped`]`)` (found: the solutions listed so
+    /// far), never a shorter list.
+    pub fn list(&mut self, limit: Option<u64>) -> Result<Vec<Vec<OptionId>>, Stopped> {
         let mut all = Vec::new();
         if limit == Some(0) {
-            return all;
+            return Ok(all);
         }
         self.for_each(|s| {
             all.push(s.to_vec());
@@ -539,20 +602,15 @@ impl Solver {
             } else {
                 ControlFlow::Continue(())
             }
-        });
-        all
+        })?;
+        Ok(all)
     }
 
     /// Sets when later searches give up: a node budget (search nodes), a time budget and a stop
-    /// flag another thread may raise. A search that reaches one ends as if no solution were
-    /// left, and [`Solver::gave_up`] then says which limit it was.
+    /// flag another thread may raise ([`Limits::conflicts`] is not read here). A search that
+    /// reaches one answers `Err(`[`Stopped`]`)`: which limit, and what it had found so far.
     pub fn set_limits(&mut self, limits: Limits) {
         self.watch.limits = limits;
-    }
-
-    /// Which limit ended the last search (`None`: it ran to its end, or its caller stopped it).
-    pub fn gave_up(&self) -> Option<LimitReached> {
-        self.watch.gave_up
     }
 
     fn restart(&mut self) {
@@ -561,31 +619,47 @@ impl Solver {
         self.inner.restart();
     }
 
-    /// The next solution, or `false` at the end of the search or at a limit.
-    fn step<O: Observer>(&mut self, observer: &mut O) -> bool {
-        self.watch.advance(&mut self.inner, 0, u64::MAX, observer) == Step::Found
-    }
-
     fn fill(&self, buffer: &mut Vec<OptionId>) {
         self.inner.fill(buffer);
     }
 }
 
 /// The lazy iterator of [`Solver::solutions`]: each item is one solution's options.
+/// After a limit it yields one `Err(`[`Stopped`]`)`, then nothing.
 #[derive(Debug)]
 pub struct Solutions<'a> {
     solver: &'a mut Solver,
+    /// Solutions yielded so far.
+    yielded: u128,
+    /// The search ended (at its end or at a limit).
+    over: bool,
 }
 
 impl Iterator for Solutions<'_> {
-    type Item = Vec<OptionId>;
+    type Item = Result<Vec<OptionId>, Stopped>;
 
-    fn next(&mut self) -> Option<Vec<OptionId>> {
-        if !self.solver.step(&mut Silent) {
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.over {
             return None;
         }
+        let solver = &mut *self.solver;
+        match solver
+            .watch
+            .advance(&mut solver.inner, 0, u64::MAX, &mut Silent)
+        {
+            Step::Found => {}
+            Step::GaveUp => {
+                self.over = true;
+                return Some(Err(solver.watch.stopped(self.yielded)));
+            }
+            _ => {
+                self.over = true;
+                return None;
+            }
+        }
+        self.yielded += 1;
         let mut buffer = Vec::new();
-        self.solver.fill(&mut buffer);
-        Some(buffer)
+        solver.fill(&mut buffer);
+        Some(Ok(buffer))
     }
 }

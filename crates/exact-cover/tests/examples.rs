@@ -23,7 +23,7 @@ fn count(problem: &Problem, engine: EngineChoice) -> (u128, u64) {
         ..Config::default()
     };
     let mut solver = Solver::configured(problem, config).unwrap();
-    let count = solver.count();
+    let count = solver.count().unwrap();
     (count, solver.stats().nodes)
 }
 

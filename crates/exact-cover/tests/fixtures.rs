@@ -53,9 +53,9 @@ fn check_fixture(name: &str) -> Problem {
             ..Config::default()
         };
         let mut solver = Solver::configured(&problem, config).unwrap();
-        assert_eq!(solver.count(), expected, "{name} {engine:?}");
+        assert_eq!(solver.count().unwrap(), expected, "{name} {engine:?}");
         let nodes = solver.stats().nodes;
-        let all = solver.list(None);
+        let all = solver.list(None).unwrap();
         assert_eq!(all.len() as u128, expected);
         for s in &all {
             assert_is_cover(&problem, s);
@@ -80,21 +80,21 @@ fn texts(problem: &Problem, solution: &[OptionId]) -> Vec<String> {
 #[test]
 fn knuth_example() {
     let p = check_fixture("knuth.dlx");
-    let s = Solver::new(&p).first().unwrap();
+    let s = Solver::new(&p).first().unwrap().unwrap();
     assert_eq!(texts(&p, &s), ["A D", "B G", "C E F"]);
 }
 
 #[test]
 fn knuth_xcc_example() {
     let p = check_fixture("xcc.dlx");
-    let s = Solver::new(&p).first().unwrap();
+    let s = Solver::new(&p).first().unwrap().unwrap();
     assert_eq!(texts(&p, &s), ["p r x:A y", "q x:A"]);
 }
 
 #[test]
 fn shared_color_by_hand() {
     let p = check_fixture("shared-color.dlx");
-    let all: Vec<Vec<String>> = sorted(Solver::new(&p).list(None))
+    let all: Vec<Vec<String>> = sorted(Solver::new(&p).list(None).unwrap())
         .iter()
         .map(|s| texts(&p, s))
         .collect();
@@ -107,7 +107,7 @@ fn shared_color_by_hand() {
 #[test]
 fn unsolvable() {
     let p = check_fixture("unsolvable.dlx");
-    assert_eq!(Solver::new(&p).first(), None);
+    assert_eq!(Solver::new(&p).first().unwrap(), None);
 }
 
 /// The pentomino cells of a solution, as a grid of piece letters.
@@ -132,9 +132,9 @@ fn pentomino_grid(p: &Problem, solution: &[OptionId], rows: usize, cols: usize) 
 fn pentominoes_3x20() {
     let p = instances::pentominoes(3, 20).unwrap();
     let mut solver = Solver::new(&p);
-    assert_eq!(solver.count(), 8);
+    assert_eq!(solver.count().unwrap(), 8);
     let mut classes = HashSet::new();
-    for s in solver.list(None) {
+    for s in solver.list(None).unwrap() {
         assert_is_cover(&p, &s);
         let grid = pentomino_grid(&p, &s, 3, 20);
         // The four symmetries of the box; the canonical form is the least.
@@ -157,7 +157,7 @@ fn pentominoes_3x20() {
 #[test]
 fn langford_7() {
     let p = instances::langford(7).unwrap();
-    let all = Solver::new(&p).list(None);
+    let all = Solver::new(&p).list(None).unwrap();
     assert_eq!(all.len(), 52);
     let mut classes = HashSet::new();
     for s in &all {
@@ -181,7 +181,12 @@ fn langford_7() {
         classes.insert(slots.min(reversed));
     }
     assert_eq!(classes.len(), 26);
-    assert_eq!(Solver::new(&instances::langford(5).unwrap()).count(), 0);
+    assert_eq!(
+        Solver::new(&instances::langford(5).unwrap())
+            .count()
+            .unwrap(),
+        0
+    );
 }
 
 #[test]
@@ -190,8 +195,8 @@ fn sudoku_with_a_unique_solution() {
         "53..7.... 6..195... .98....6. 8...6...3 4..8.3..1 7...2...6 .6....28. ...419..5 ....8..79";
     let p = instances::sudoku(puzzle);
     let mut solver = Solver::new(&p);
-    assert_eq!(solver.count(), 1);
-    let solution = solver.first().unwrap();
+    assert_eq!(solver.count().unwrap(), 1);
+    let solution = solver.first().unwrap().unwrap();
     assert_eq!(solution.len(), 81);
     let mut grid = [[0u8; 9]; 9];
     for o in solution {
@@ -223,5 +228,5 @@ fn sudoku_with_a_unique_solution() {
     );
     // Two clues that clash leave nothing.
     let broken = puzzle.replacen('.', "5", 1);
-    assert_eq!(Solver::new(&instances::sudoku(&broken)).count(), 0);
+    assert_eq!(Solver::new(&instances::sudoku(&broken)).count().unwrap(), 0);
 }

@@ -56,8 +56,8 @@ fn check_result(text: &str, result: Result<Problem, Error>) -> Result<(), TestCa
             }
             if problem.option_count() <= 12 {
                 let mut solver = Solver::new(&problem);
-                let _ = solver.list(Some(3));
-                prop_assert!(solver.count() <= 1 << 12);
+                let _ = solver.list(Some(3)).unwrap();
+                prop_assert!(solver.count().unwrap() <= 1 << 12);
             }
         }
         Err(err) => {

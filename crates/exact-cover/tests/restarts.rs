@@ -3,7 +3,7 @@
 //! every time, and within the solver's limits.
 
 use nqueens_exact_cover::{Config, EngineChoice, OptionId, Problem, Solver, instances};
-use nqueens_support::{LimitReached, Limits};
+use nqueens_exact_cover::{LimitReached, Limits, Stopped};
 
 /// N queens as exact cover in the plainest order a script would write: rows then columns
 /// (primary, in natural order), diagonals secondary, one option per square row by row. The
@@ -62,8 +62,10 @@ fn an_accidentally_slow_order_is_raced() {
                 nodes: Some(1_000_000),
                 ..Limits::default()
             });
-            let found = solver.first().expect("a solution within the node limit");
-            assert_eq!(solver.gave_up(), None);
+            let found = solver
+                .first()
+                .unwrap()
+                .expect("a solution within the node limit");
             assert!(is_exact_cover(&problem, &found), "n = {n}: {found:?}");
             assert_eq!(found.len(), n);
             let stats = solver.stats();
@@ -78,12 +80,16 @@ fn the_race_is_the_same_on_both_engines_and_every_time() {
     let problem = queens_in_natural_order(64);
     let mut links = solver(&problem, EngineChoice::Links);
     let mut bits = solver(&problem, EngineChoice::Bits);
-    let found = links.first();
+    let found = links.first().unwrap();
     assert!(found.is_some());
-    assert_eq!(bits.first(), found);
+    assert_eq!(bits.first().unwrap(), found);
     assert_eq!(links.stats().nodes, bits.stats().nodes);
     assert_eq!(links.stats().restarts, bits.stats().restarts);
-    assert_eq!(links.first(), found, "a second call gives the same answer");
+    assert_eq!(
+        links.first().unwrap(),
+        found,
+        "a second call gives the same answer"
+    );
 }
 
 #[test]
@@ -98,9 +104,9 @@ fn an_easy_declared_order_keeps_its_first_solution() {
     ];
     for problem in problems {
         let mut solver = Solver::new(&problem);
-        let raced = solver.first();
+        let raced = solver.first().unwrap();
         assert_eq!(solver.stats().restarts, 0);
-        let declared = solver.solutions().next();
+        let declared = solver.solutions().next().transpose().unwrap();
         assert!(declared.is_some());
         assert_eq!(raced, declared);
     }
@@ -115,10 +121,9 @@ fn no_solution_costs_at_most_about_twice_the_plain_search() {
         instances::langford(10).unwrap(),
     ] {
         let mut solver = Solver::new(&problem);
-        assert_eq!(solver.count(), 0);
+        assert_eq!(solver.count().unwrap(), 0);
         let plain = solver.stats().nodes;
-        assert_eq!(solver.first(), None);
-        assert_eq!(solver.gave_up(), None, "a complete search proved it");
+        assert_eq!(solver.first(), Ok(None), "a complete search proved it");
         let raced = solver.stats().nodes;
         assert!(
             raced <= 2 * plain + (1 << 13),
@@ -144,7 +149,7 @@ fn preselected_options_are_in_every_restart() {
         nodes: Some(1_000_000),
         ..Limits::default()
     });
-    let found = solver.first().expect("a completion");
+    let found = solver.first().unwrap().expect("a completion");
     assert_eq!(&found[..2], &picks);
     assert!(is_exact_cover(&problem, &found));
 }
@@ -159,8 +164,7 @@ fn the_limits_bound_the_whole_race() {
         nodes: Some(3_000),
         ..Limits::default()
     });
-    assert_eq!(solver.first(), None);
-    assert_eq!(solver.gave_up(), Some(LimitReached::Nodes));
+    assert_eq!(solver.first(), Err(Stopped::new(LimitReached::Nodes, 0)));
     assert_eq!(solver.stats().nodes, 3_000);
     // Langford pairs for n = 10 do not exist, and neither order proves it within 6,000
     // nodes: the random order's round ends at the limit.
@@ -169,14 +173,12 @@ fn the_limits_bound_the_whole_race() {
         nodes: Some(6_000),
         ..Limits::default()
     });
-    assert_eq!(solver.first(), None);
-    assert_eq!(solver.gave_up(), Some(LimitReached::Nodes));
+    assert_eq!(solver.first(), Err(Stopped::new(LimitReached::Nodes, 0)));
     assert_eq!(solver.stats().nodes, 6_000);
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
     solver.set_limits(Limits {
         stop: Some(stop),
         ..Limits::default()
     });
-    assert_eq!(solver.first(), None);
-    assert_eq!(solver.gave_up(), Some(LimitReached::Stopped));
+    assert_eq!(solver.first(), Err(Stopped::new(LimitReached::Stopped, 0)));
 }

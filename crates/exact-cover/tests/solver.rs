@@ -43,7 +43,7 @@ fn counters_match_dlx1() {
     ];
     for (problem, solutions, nodes, updates) in cases {
         let mut bits = bits(&problem);
-        assert_eq!(bits.count(), solutions);
+        assert_eq!(bits.count().unwrap(), solutions);
         assert_eq!(
             bits.stats(),
             Stats {
@@ -54,7 +54,7 @@ fn counters_match_dlx1() {
             }
         );
         let mut solver = links(&problem);
-        assert_eq!(solver.count(), solutions);
+        assert_eq!(solver.count().unwrap(), solutions);
         assert_eq!(
             solver.stats(),
             Stats {
@@ -65,7 +65,7 @@ fn counters_match_dlx1() {
             }
         );
         // Enumerating does the same work as counting.
-        assert_eq!(solver.list(None).len() as u128, solutions);
+        assert_eq!(solver.list(None).unwrap().len() as u128, solutions);
         assert_eq!(solver.stats().nodes, nodes);
     }
 }
@@ -87,7 +87,10 @@ fn preselection_errors() {
         })
     ));
     solver.select(OptionId(2)).unwrap();
-    assert_eq!(solver.first(), Some(vec![OptionId(0), OptionId(2)]));
+    assert_eq!(
+        solver.first().unwrap(),
+        Some(vec![OptionId(0), OptionId(2)])
+    );
     assert!(matches!(
         solver.select(OptionId(4)),
         Err(Error::SearchStarted)
@@ -100,34 +103,34 @@ fn preselection_errors() {
         solver.select(OptionId(3)),
         Err(Error::Conflict { option: 3, .. })
     ));
-    assert_eq!(solver.list(None), [vec![OptionId(2), OptionId(0)]]);
+    assert_eq!(solver.list(None).unwrap(), [vec![OptionId(2), OptionId(0)]]);
 }
 
 #[test]
 fn degenerate_problems() {
     // No primary item: the empty set of options is the one solution.
     let none = Problem::builder().build();
-    assert_eq!(Solver::new(&none).count(), 1);
-    assert_eq!(Solver::new(&none).first(), Some(vec![]));
+    assert_eq!(Solver::new(&none).count().unwrap(), 1);
+    assert_eq!(Solver::new(&none).first().unwrap(), Some(vec![]));
     // A primary item no option covers: nothing.
     let mut b = Problem::builder();
     b.primary("a").unwrap();
     let lonely = b.build();
-    assert_eq!(Solver::new(&lonely).count(), 0);
+    assert_eq!(Solver::new(&lonely).count().unwrap(), 0);
     assert_eq!(Solver::new(&lonely).stats(), Stats::default());
     // Preselecting everything leaves exactly that solution.
     let p = Problem::parse("a b\na\nb\na b\n").unwrap();
     let mut solver = Solver::new(&p);
     solver.select(OptionId(2)).unwrap();
-    assert_eq!(solver.list(None), [vec![OptionId(2)]]);
+    assert_eq!(solver.list(None).unwrap(), [vec![OptionId(2)]]);
 }
 
 #[test]
 fn seeds_change_the_order_but_not_the_set() {
     let p = instances::langford(7).unwrap();
-    let plain = Solver::new(&p).list(None);
-    let a = Solver::with_seed(&p, 1).list(None);
-    let b = Solver::with_seed(&p, 2).list(None);
+    let plain = Solver::new(&p).list(None).unwrap();
+    let a = Solver::with_seed(&p, 1).list(None).unwrap();
+    let b = Solver::with_seed(&p, 2).list(None).unwrap();
     assert_ne!(a, b);
     assert_ne!(a, plain);
     let set = |mut v: Vec<Vec<OptionId>>| {
@@ -183,7 +186,7 @@ fn many_items_are_chosen_in_linear_total_work() {
         let problem = instances::singletons(n).unwrap();
         let mut solver = links(&problem);
         assert_eq!(solver.uses_item_tree(), n >= ItemChoice::TREE_FROM);
-        assert_eq!(solver.count(), 1);
+        assert_eq!(solver.count().unwrap(), 1);
         assert_eq!(
             solver.stats(),
             Stats {
@@ -193,7 +196,7 @@ fn many_items_are_chosen_in_linear_total_work() {
                 restarts: 0,
             }
         );
-        let first = solver.first().unwrap();
+        let first = solver.first().unwrap().unwrap();
         assert_eq!(first, (0..n as u32).map(OptionId).collect::<Vec<_>>());
     }
 }
@@ -266,12 +269,16 @@ fn tree_and_scan_choose_alike() {
             assert!(tree.uses_item_tree() && !scan.uses_item_tree());
             let [by_scan, by_tree] = [&mut scan, &mut tree].map(|solver| {
                 let mut branches = Branches::default();
-                solver.observe(&mut branches);
+                solver.observe(&mut branches).unwrap();
                 branches.seen
             });
             assert!(!by_scan.is_empty(), "seed {seed:?}");
             assert_eq!(by_tree, by_scan, "seed {seed:?}");
-            assert_eq!(tree.list(Some(50)), scan.list(Some(50)), "seed {seed:?}");
+            assert_eq!(
+                tree.list(Some(50)).unwrap(),
+                scan.list(Some(50)).unwrap(),
+                "seed {seed:?}"
+            );
             assert_eq!(tree.stats(), scan.stats(), "seed {seed:?}");
         }
     }
@@ -334,8 +341,12 @@ fn seeded_orders_are_stable() {
                 ..Config::default()
             };
             let mut solver = Solver::configured(problem, config).unwrap();
-            assert_eq!(ids(solver.list(Some(3))), first, "{engine:?} seed {seed}");
-            solver.count();
+            assert_eq!(
+                ids(solver.list(Some(3)).unwrap()),
+                first,
+                "{engine:?} seed {seed}"
+            );
+            solver.count().unwrap();
             assert_eq!(solver.stats().nodes, nodes, "{engine:?} seed {seed}");
         }
     }
@@ -360,7 +371,11 @@ fn a_seeds_tie_break_order_is_a_shuffle_of_the_items() {
             let Ok(mut solver) = Solver::configured(&problem, config) else {
                 continue; // too wide for the bit engine
             };
-            assert_eq!(solver.first(), Some(expected.clone()), "{engine:?} n = {n}");
+            assert_eq!(
+                solver.first().unwrap(),
+                Some(expected.clone()),
+                "{engine:?} n = {n}"
+            );
         }
     }
 }
@@ -391,7 +406,7 @@ fn limits_end_searches_on_both_engines() {
     use std::time::Duration;
 
     use nqueens_exact_cover::{Config, EngineChoice, Solver};
-    use nqueens_support::{LimitReached, Limits};
+    use nqueens_exact_cover::{LimitReached, Limits, Stopped};
 
     let problem = nqueens_exact_cover::instances::langford(8).unwrap();
     for engine in [EngineChoice::Links, EngineChoice::Bits] {
@@ -400,18 +415,18 @@ fn limits_end_searches_on_both_engines() {
             ..Config::default()
         };
         let mut solver = Solver::configured(&problem, config).unwrap();
-        let all = solver.count();
+        let all = solver.count().unwrap();
         let nodes = solver.stats().nodes;
-        assert_eq!((all, solver.gave_up()), (300, None), "{engine:?}");
+        assert_eq!(all, 300, "{engine:?}");
         assert!(nodes > 100, "{engine:?}: {nodes}");
 
         solver.set_limits(Limits {
             nodes: Some(100),
             ..Limits::default()
         });
-        let partial = solver.count();
-        assert!(partial < all, "{engine:?}");
-        assert_eq!(solver.gave_up(), Some(LimitReached::Nodes), "{engine:?}");
+        let partial = solver.count().unwrap_err();
+        assert!(partial.found < all, "{engine:?}");
+        assert_eq!(partial.reason, LimitReached::Nodes, "{engine:?}");
         assert!(
             solver.stats().nodes <= 100,
             "{engine:?}: {:?}",
@@ -423,19 +438,19 @@ fn limits_end_searches_on_both_engines() {
             stop: Some(stop),
             ..Limits::default()
         });
-        solver.count();
-        assert_eq!(solver.gave_up(), Some(LimitReached::Stopped), "{engine:?}");
-
-        solver.set_limits(Limits::time(Duration::ZERO));
-        solver.count();
-        assert_eq!(solver.gave_up(), Some(LimitReached::Time), "{engine:?}");
-
-        solver.set_limits(Limits::default());
+        let stopped = solver.count().unwrap_err();
         assert_eq!(
-            (solver.count(), solver.gave_up()),
-            (all, None),
+            stopped,
+            Stopped::new(LimitReached::Stopped, 0),
             "{engine:?}"
         );
+
+        solver.set_limits(Limits::time(Duration::ZERO));
+        let stopped = solver.count().unwrap_err();
+        assert_eq!(stopped.reason, LimitReached::Time, "{engine:?}");
+
+        solver.set_limits(Limits::default());
+        assert_eq!(solver.count(), Ok(all), "{engine:?}");
     }
 }
 
@@ -454,10 +469,52 @@ fn items_of_every_width_are_chosen_alike() {
                 ..Config::default()
             };
             let mut solver = Solver::configured(&problem, config).unwrap();
-            let first = solver.list(Some(40));
+            let first = solver.list(Some(40)).unwrap();
             found.push((first, solver.stats().nodes));
         }
         assert_eq!(found[0].0.len(), 40);
         assert_eq!(found[0], found[1], "seed {seed:?}");
+    }
+}
+
+/// A count a limit ended is no count: Langford pairs for n = 11 have 35,584 solutions (each
+/// pair of mirror images once: OEIS A014552 gives 17,792 up to reversal), and 1,000 nodes
+/// find 79 of them. That is `Err(Stopped)` with the 79, never `Ok(79)`; the first solution
+/// under a limit too small is `Err`, never `Ok(None)` (no solution).
+#[test]
+fn a_count_a_limit_ended_is_no_count() {
+    let problem = instances::langford(11).unwrap();
+    for engine in [EngineChoice::Links, EngineChoice::Bits] {
+        let mut solver = solver(&problem, engine, ItemChoice::default());
+        solver.set_limits(nqueens_exact_cover::Limits {
+            nodes: Some(1000),
+            ..Default::default()
+        });
+        let stopped = nqueens_exact_cover::Stopped {
+            reason: nqueens_exact_cover::LimitReached::Nodes,
+            found: 79,
+        };
+        assert_eq!(solver.count(), Err(stopped), "{engine:?}");
+        assert_eq!(
+            solver.list(None).map(|l| l.len()),
+            Err(stopped),
+            "{engine:?}"
+        );
+        let mut seen = 0u128;
+        let end = solver.for_each(|_| {
+            seen += 1;
+            ControlFlow::Continue(())
+        });
+        assert_eq!((end, seen), (Err(stopped), 79), "{engine:?}");
+        let mut iterated = solver.solutions();
+        assert_eq!(iterated.by_ref().filter(Result::is_ok).count(), 79);
+        assert_eq!(iterated.next(), None, "one Err, then nothing");
+        solver.set_limits(nqueens_exact_cover::Limits {
+            nodes: Some(3),
+            ..Default::default()
+        });
+        assert!(solver.first().is_err(), "{engine:?}");
+        solver.set_limits(nqueens_exact_cover::Limits::none());
+        assert_eq!(solver.count(), Ok(35_584), "{engine:?}");
     }
 }

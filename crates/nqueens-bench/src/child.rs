@@ -177,17 +177,23 @@ pub fn run_child_job(args: BenchRunArgs) -> Result<Verdict> {
     engine.check(job, &problem)?;
     let start = Instant::now();
     let answer = match args.job {
-        BenchJob::Solve => match engine.solve(&problem)? {
+        BenchJob::Solve => engine.solve(&problem).map(|outcome| match outcome {
             Outcome::Found(solution) => Answer::Found(solution.into_columns()),
             Outcome::NoSolution => Answer::NoSolution,
-            Outcome::GaveUp { reason } => {
-                eprintln!("gave up: {reason}");
+        }),
+        BenchJob::Count | BenchJob::Completion | BenchJob::Blocked => engine
+            .count(&problem, false)
+            .map(|counts| Answer::Count(counts.total)),
+    };
+    let answer = match answer {
+        Ok(answer) => answer,
+        Err(e) => match e.stopped() {
+            Some(stopped) => {
+                eprintln!("gave up: {}", stopped.reason);
                 return Ok(Verdict::GaveUp);
             }
+            None => return Err(e.into()),
         },
-        BenchJob::Count | BenchJob::Completion | BenchJob::Blocked => {
-            Answer::Count(engine.count(&problem, false)?.total)
-        }
     };
     let seconds = start.elapsed().as_secs_f64();
     let report = Report {

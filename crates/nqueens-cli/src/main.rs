@@ -181,11 +181,11 @@ fn report_error(err: &anyhow::Error) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     // Giving up at a limit is an answer (exit 3), said the same way by every command.
-    if let Some(nqueens_solver::EngineError::GaveUp { method, reason }) = engine_error(err) {
+    if let Some(nqueens_solver::EngineError::Stopped { method, stopped }) = engine_error(err) {
         let _ = writeln!(
             io::stderr(),
             "{}",
-            gave_up_line(&reason.to_string(), &format!("{method} method"))
+            gave_up_line(&stopped.reason.to_string(), &format!("{method} method"))
         );
         return ExitCode::from(3);
     }

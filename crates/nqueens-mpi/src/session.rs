@@ -112,11 +112,12 @@ pub enum MpiError {
     /// The checkpoint (reading, writing, or one of another count).
     #[error(transparent)]
     Counter(#[from] CounterError),
-    /// A message that breaks the schedule.
-    #[error("{0}")]
+    /// A message that breaks the schedule (its words alone: `transparent`, so an error chain
+    /// does not say them twice, once here and once as the cause).
+    #[error(transparent)]
     Schedule(#[from] ScheduleError),
     /// A message that is not one.
-    #[error("{0}")]
+    #[error(transparent)]
     Wire(#[from] WireError),
     /// The rank's workers failed: its device (a GPU), or a task given a position it does not
     /// have.
@@ -624,5 +625,32 @@ pub fn work(
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An error and its causes, each one's words as a chain prints them.
+    fn chain(error: &(dyn std::error::Error + 'static)) -> Vec<String> {
+        let mut texts = vec![error.to_string()];
+        let mut cause = error.source();
+        while let Some(next) = cause {
+            texts.push(next.to_string());
+            cause = next.source();
+        }
+        texts
+    }
+
+    #[test]
+    fn a_schedule_or_wire_error_is_said_once_in_a_chain() {
+        let wire = MpiError::from(WireError::Malformed(3));
+        assert_eq!(chain(&wire), ["a message of 3 words that is not a report"]);
+        let schedule = MpiError::from(ScheduleError::UnknownRank { rank: 5, ranks: 4 });
+        assert_eq!(
+            chain(&schedule),
+            ["a message from rank 5, but the job has 4 ranks"]
+        );
     }
 }

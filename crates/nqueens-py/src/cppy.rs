@@ -135,24 +135,33 @@ fn cp_search(
         error: None,
         stopped_by_callback: false,
     };
-    let result = py
-        .allow_threads(|| solver.search_observed(&config, &mut observer))
-        .map_err(value_error)?;
+    let start = std::time::Instant::now();
+    let result = py.allow_threads(|| solver.search_observed(&config, &mut observer));
     if let Some(error) = observer.error {
         return Err(error);
     }
-    let status = match result.status {
-        Status::Complete => "complete",
-        Status::Stopped if observer.stopped_by_callback => "stopped",
-        Status::Stopped => "first",
-        Status::GaveUp(_) => "limit",
+    let (status, solutions, elapsed) = match result {
+        Ok(result) => {
+            let status = match result.status {
+                Status::Complete => "complete",
+                Status::Stopped if observer.stopped_by_callback => "stopped",
+                Status::Stopped => "first",
+            };
+            (status, result.solutions, result.elapsed)
+        }
+        // A limit: the solutions visited before it, never a count.
+        Err(nqueens_cp::Error::Stopped(stopped)) => {
+            let found = u64::try_from(stopped.found).unwrap_or(u64::MAX);
+            ("limit", found, start.elapsed())
+        }
+        Err(e) => return Err(value_error(e)),
     };
     let stats = solver.stats();
     Ok((
         status,
         observer.last,
-        result.solutions,
-        result.elapsed.as_secs_f64(),
+        solutions,
+        elapsed.as_secs_f64(),
         stats.nodes,
         stats.failures,
     ))

@@ -13,7 +13,7 @@ use std::fs::File;
 use std::io::BufWriter;
 use std::sync::Mutex;
 
-use nqueens_sat::{Limits, Lit, Options, Outcome, StopReason};
+use nqueens_sat::{LimitReached, Limits, Lit, Options, Outcome};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -35,9 +35,9 @@ fn literal(number: i64) -> PyResult<Lit> {
 }
 
 /// The exception for a search that ended without an answer.
-fn stop_error(reason: StopReason, solver: &nqueens_sat::Solver) -> PyErr {
+fn stop_error(reason: LimitReached, solver: &nqueens_sat::Solver) -> PyErr {
     match reason {
-        StopReason::OutOfMemory => {
+        LimitReached::Memory => {
             let wanted = match nqueens_sat::ClauseSink::status(solver) {
                 Err(nqueens_sat::Error::OutOfMemory { bytes }) => {
                     format!(" (about {bytes} bytes wanted)")
@@ -46,10 +46,8 @@ fn stop_error(reason: StopReason, solver: &nqueens_sat::Solver) -> PyErr {
             };
             PyMemoryError::new_err(format!("the formula does not fit in memory{wanted}"))
         }
-        StopReason::Stopped => PyKeyboardInterrupt::new_err("the search was stopped"),
-        StopReason::Conflicts | StopReason::Time => {
-            PyRuntimeError::new_err(format!("the search gave up: {reason}"))
-        }
+        LimitReached::Stopped => PyKeyboardInterrupt::new_err("the search was stopped"),
+        _ => PyRuntimeError::new_err(format!("the search gave up: {reason}")),
     }
 }
 
@@ -147,14 +145,14 @@ impl Core {
                     let before = solver.stats().conflicts;
                     solver.set_limits(Limits {
                         conflicts: Some(round),
-                        time: None,
+                        ..Limits::default()
                     });
                     let outcome = solver.solve_with(assumptions);
                     Ok((outcome, solver.stats().conflicts - before))
                 })
                 .map_err(|()| poisoned())?;
             match outcome {
-                Outcome::Unknown(StopReason::Conflicts) => {
+                Outcome::Unknown(LimitReached::Conflicts) => {
                     py.check_signals()?;
                     if let Some(l) = left.as_mut() {
                         *l = l.saturating_sub(used.max(1));

@@ -192,7 +192,7 @@ impl Compiled {
             move || {
                 let mut solver = preselected(&problem, seed, &worker_stop, &select)?;
                 let mut count = 0u128;
-                solver.for_each(|_| {
+                let end = solver.for_each(|_| {
                     if worker_stop.load(Ordering::Relaxed) {
                         return ControlFlow::Break(());
                     }
@@ -202,7 +202,8 @@ impl Compiled {
                 if let Ok(mut s) = stats.lock() {
                     *s = solver.stats();
                 }
-                if worker_stop.load(Ordering::Relaxed) {
+                // The only limit is the stop flag: a stopped count is no count.
+                if end.is_err() || worker_stop.load(Ordering::Relaxed) {
                     return Err(Failure::Stopped);
                 }
                 Ok(count)
@@ -235,10 +236,7 @@ impl Compiled {
                 if let Ok(mut s) = stats.lock() {
                     *s = solver.stats();
                 }
-                if found.is_none() && solver.gave_up().is_some() {
-                    return Err(Failure::Stopped);
-                }
-                Ok(found)
+                found.map_err(|_| Failure::Stopped)
             },
             |_| Ok(()),
         )?;
@@ -266,7 +264,8 @@ impl Compiled {
             let mut solver = preselected(&problem, seed, &search_stop, &select)?;
             let mut seen = 0u64;
             if limit != Some(0) {
-                solver.for_each(|options| {
+                // A stop (the flag, raised from the waiting side) ends the stream as it is.
+                let _ = solver.for_each(|options| {
                     seen += 1;
                     feed.push(options.to_vec())?;
                     if Some(seen) == limit {

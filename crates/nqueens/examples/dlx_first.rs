@@ -37,7 +37,7 @@ fn main() {
         for seed in plain.into_iter().chain(seeds) {
             let start = Instant::now();
             let mut solver = instance.solver(seed, nqueens_exact_cover::EngineChoice::Links);
-            let found = solver.first().is_some();
+            let found = matches!(solver.first(), Ok(Some(_)));
             let s = solver.stats();
             println!(
                 "{encoding:?} n={n} seed={seed:?} found={found} nodes={} updates={} build={:.1}ms search={:.1}ms",

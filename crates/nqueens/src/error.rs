@@ -78,9 +78,9 @@ impl Error {
         }
     }
 
-    /// The limit that stopped a search, when one did.
-    pub fn gave_up(&self) -> Option<nqueens_support::LimitReached> {
-        self.engine().and_then(EngineError::gave_up)
+    /// The limit that stopped a search and what it had found, when a limit did.
+    pub fn stopped(&self) -> Option<nqueens_support::Stopped> {
+        self.engine().and_then(EngineError::stopped)
     }
 }
 

@@ -44,7 +44,7 @@
 //! ```
 //! use std::sync::atomic::{AtomicBool, Ordering};
 //! use std::sync::{Arc, Mutex};
-//! use nqueens_solver::{CountRun, EngineError, Error, LimitReached, Progress, ProgressSink, RunOptions};
+//! use nqueens_solver::{CountRun, Error, LimitReached, Progress, ProgressSink, RunOptions, Stopped};
 //!
 //! let snapshots: Arc<Mutex<Vec<Progress>>> = Arc::default();
 //! let seen = Arc::clone(&snapshots);
@@ -58,13 +58,13 @@
 //! let last = *snapshots.lock().unwrap().last().unwrap();
 //! assert_eq!((last.solutions, Some(last.done)), (724, last.total));
 //!
-//! // Raised (here before the start): the run stops, and says why.
+//! // Raised (here before the start): the run stops, and says why and what it had counted
+//! // (a lower bound, never the count).
 //! stop.store(true, Ordering::Relaxed);
 //! let stopped = run.run(16, &RunOptions::default()).map_err(Error::from);
-//! assert!(matches!(
-//!     stopped,
-//!     Err(Error::Engine(EngineError::GaveUp { reason: LimitReached::Stopped, .. }))
-//! ));
+//! let Some(Stopped { reason, found }) = stopped.unwrap_err().stopped() else { panic!() };
+//! assert_eq!(reason, LimitReached::Stopped);
+//! assert!(found < 14_772_512); // OEIS A000170 for n = 16
 //! ```
 
 pub mod board;
@@ -81,7 +81,7 @@ pub use board::verify::{Violation, verify};
 pub use board::{Problem, ProblemError, Queen, Solution};
 pub use engine::{
     Config, Counts, Engine, EngineError, Enumeration, Job, LimitReached, Limits, Outcome, Progress,
-    ProgressSink, Stats,
+    ProgressSink, Stats, Stopped,
 };
 pub use error::Error;
 pub use methods::Method;

@@ -38,7 +38,7 @@ use serde::Serialize;
 
 use crate::board::{Problem, Queen};
 use crate::engine::EngineError;
-use crate::engine::{Engine, Enumeration, Job, LimitReached, Limits, Stats};
+use crate::engine::{Engine, Enumeration, Job, LimitReached, Limits, Stats, Stopped};
 use crate::engines::backtrack::{self, Backtrack};
 use crate::engines::cp::{self, Cp};
 use crate::engines::dlx::{self, Dlx, Encoding, Line};
@@ -226,8 +226,12 @@ pub fn run(method: Method, problem: &Problem, settings: Settings) -> Result<Trac
     };
     match end {
         Ok(_) => {}
-        Err(EngineError::GaveUp {
-            reason: LimitReached::Nodes,
+        Err(EngineError::Stopped {
+            stopped:
+                Stopped {
+                    reason: LimitReached::Nodes,
+                    ..
+                },
             ..
         }) => trace.truncated = true,
         Err(e) => return Err(e),

@@ -6,7 +6,9 @@ use std::collections::BTreeSet;
 
 use nqueens_solver::instances::oeis;
 use nqueens_solver::methods::{Config, Method};
-use nqueens_solver::{Engine, Job, Outcome, Problem, Solution, verify};
+use nqueens_solver::{Engine, Job, Problem, Solution, verify};
+
+mod common;
 
 /// The largest n each method is taken to here: 12 for all but SAT, whose enumeration by
 /// blocking clauses grows fastest (n = 10 takes it seconds already; `tests/sat.rs` goes there).
@@ -64,10 +66,10 @@ fn every_method_agrees_with_oeis_on_every_job() {
                 ran.insert((method.name(), "list"));
             }
             if let Some(mut e) = engine(method, Job::Solve, &problem, 1) {
-                match e.solve(&problem).unwrap() {
-                    Outcome::Found(s) => assert_eq!(verify(&problem, &s), Ok(())),
-                    Outcome::NoSolution => assert_eq!(total, 0, "{method} n = {n}"),
-                    Outcome::GaveUp { reason } => {
+                match common::answer(e.solve(&problem)) {
+                    common::Answer::Found(s) => assert_eq!(verify(&problem, &s), Ok(())),
+                    common::Answer::NoSolution => assert_eq!(total, 0, "{method} n = {n}"),
+                    common::Answer::GaveUp { reason } => {
                         // Local search cannot prove there is none: it gives up where n = 2, 3.
                         assert!(
                             total == 0 && method == Method::Local,
@@ -87,4 +89,63 @@ fn every_method_agrees_with_oeis_on_every_job() {
         );
     }
     assert!(ran.contains(&("counter", "unique")) && ran.contains(&("dlx", "list")));
+}
+
+/// A count a limit ended is no count, for every method that counts: under a small node budget
+/// (the SAT method's unit is a conflict, per model) n = 10 ends in `EngineError::Stopped` with the node
+/// limit and the solutions found so far, below OEIS's 724, never `Ok` with a short total (the
+/// counter, which may finish before it looks at the budget, answers the whole count).
+/// Listing stops the same way, with the solutions it visited.
+#[test]
+fn a_count_a_limit_ended_is_no_count_for_any_method() {
+    let n = 10;
+    let total = oeis::total(n).unwrap();
+    let problem = Problem::new(n).unwrap();
+    let mut counted = 0;
+    for &method in Method::ALL {
+        let mut config = Config::default();
+        // The SAT method's budget is conflicts per model's search: one is soon spent.
+        config.limits.nodes = Some(if method == Method::Sat { 1 } else { 200 });
+        config.threads = 1;
+        let mut engine = method.build(Job::Count, &problem, &config);
+        if engine.check(Job::Count, &problem).is_err() {
+            continue;
+        }
+        let result = engine.count(&problem, false);
+        let stopped = match &result {
+            Err(e) => e.stopped(),
+            // The counter looks at its node budget between batches of tasks, and may finish
+            // first: then its answer is the whole count.
+            Ok(counts) if matches!(method, Method::Counter | Method::Auto) => {
+                assert_eq!(counts.total, total, "{method}");
+                continue;
+            }
+            Ok(_) => None,
+        };
+        let Some(stopped) = stopped else {
+            panic!("{method}: a count under 200 nodes answered {result:?}");
+        };
+        assert_eq!(
+            stopped.reason,
+            nqueens_solver::LimitReached::Nodes,
+            "{method}"
+        );
+        assert!(stopped.found < total, "{method}: {stopped:?}");
+        counted += 1;
+
+        let mut engine = method.build(Job::List, &problem, &config);
+        if engine.check(Job::List, &problem).is_ok() {
+            let mut seen = 0u128;
+            let end = engine.list(&problem, None, &mut |_| {
+                seen += 1;
+                std::ops::ControlFlow::Continue(())
+            });
+            let stopped = end.as_ref().map_err(|e| e.stopped());
+            assert!(
+                matches!(stopped, Err(Some(s)) if s.found == seen && seen < total),
+                "{method}: {end:?} after {seen}"
+            );
+        }
+    }
+    assert!(counted >= 4, "only {counted} methods count");
 }

@@ -11,6 +11,8 @@ use nqueens_solver::instances::generate::{DEFAULT_TRIES, random_partial};
 use nqueens_solver::methods::{Config, Method};
 use nqueens_solver::{Engine, EngineError, Job, Outcome, Problem, formats::partial, verify};
 
+mod common;
+
 /// One line of the manifest.
 #[derive(Debug)]
 struct Entry {
@@ -130,12 +132,12 @@ fn every_method_agrees_on_every_completion_file() {
                 assert_eq!(seen, expected, "{method} on {}", entry.file);
             }
             if let Some(mut engine) = engine_for(method, Job::Solve, &problem) {
-                match engine.solve(&problem).unwrap() {
-                    Outcome::Found(s) => {
+                match common::answer(engine.solve(&problem)) {
+                    common::Answer::Found(s) => {
                         assert_eq!(verify(&problem, &s), Ok(()), "{method} on {}", entry.file);
                         assert!(entry.solvable, "{method} solved unsolvable {}", entry.file);
                     }
-                    Outcome::NoSolution => {
+                    common::Answer::NoSolution => {
                         assert!(
                             !entry.solvable,
                             "{method} missed a completion of {}",
@@ -144,7 +146,7 @@ fn every_method_agrees_on_every_completion_file() {
                     }
                     // A method that cannot prove unsatisfiability (local search) may give up
                     // on an unsolvable board, but never on a solvable one this small.
-                    Outcome::GaveUp { reason } => assert!(
+                    common::Answer::GaveUp { reason } => assert!(
                         !entry.solvable,
                         "{method} gave up on solvable {}: {reason}",
                         entry.file
@@ -177,13 +179,13 @@ fn every_method_agrees_on_sequential_placements() {
             let Some(mut engine) = engine_for(method, Job::Solve, &problem) else {
                 continue;
             };
-            match engine.solve(&problem).unwrap() {
-                Outcome::Found(s) => {
+            match common::answer(engine.solve(&problem)) {
+                common::Answer::Found(s) => {
                     assert_eq!(verify(&problem, &s), Ok(()), "{method} seed {seed}");
                     answers.push((method, true));
                 }
-                Outcome::NoSolution => answers.push((method, false)),
-                Outcome::GaveUp { .. } => assert_eq!(method, Method::Local),
+                common::Answer::NoSolution => answers.push((method, false)),
+                common::Answer::GaveUp { .. } => assert_eq!(method, Method::Local),
             }
         }
         let truth = !naive::solutions(&problem).is_empty();
@@ -225,7 +227,6 @@ fn auto_has_no_heavy_tail_on_hard_completions() {
                 assert!(matches!(reference, Outcome::Found(_)), "board {i}");
             }
             Outcome::NoSolution => assert_eq!(reference, Outcome::NoSolution, "board {i}"),
-            Outcome::GaveUp { reason } => panic!("board {i}: {reason}"),
         }
     }
     assert!(worst < 100_000, "the worst board took {worst} nodes");
@@ -243,23 +244,17 @@ fn auto_completions_honour_the_stop_flag_and_the_node_budget() {
     let mut config = Config::default();
     config.limits.stop = Some(Arc::new(AtomicBool::new(true)));
     let mut auto = Method::Auto.build(Job::Solve, &problem, &config);
-    assert!(matches!(
-        auto.solve(&problem).unwrap(),
-        Outcome::GaveUp { .. }
-    ));
+    assert!(auto.solve(&problem).unwrap_err().stopped().is_some());
     let mut config = Config::default();
     config.limits.nodes = Some(1);
     let mut auto = Method::Auto.build(Job::Solve, &problem, &config);
-    assert!(matches!(
-        auto.solve(&problem).unwrap(),
-        Outcome::GaveUp { .. }
-    ));
+    assert!(auto.solve(&problem).unwrap_err().stopped().is_some());
     // Without limits it answers, and the answer checks out.
     let mut auto = Method::Auto.build(Job::Solve, &problem, &Config::default());
-    match auto.solve(&problem).unwrap() {
-        Outcome::Found(s) => assert_eq!(verify(&problem, &s), Ok(())),
-        Outcome::NoSolution => assert!(naive::solutions(&problem).is_empty()),
-        Outcome::GaveUp { reason } => panic!("{reason}"),
+    match common::answer(auto.solve(&problem)) {
+        common::Answer::Found(s) => assert_eq!(verify(&problem, &s), Ok(())),
+        common::Answer::NoSolution => assert!(naive::solutions(&problem).is_empty()),
+        common::Answer::GaveUp { reason } => panic!("{reason}"),
     }
 }
 
@@ -324,18 +319,18 @@ fn every_method_agrees_on_the_hardest_study_boards() {
                 Method::Sat => format!("{method} ({encoding:?}) on {}", f[0]),
                 _ => format!("{method} on {}", f[0]),
             };
-            match engine.solve(&problem).unwrap() {
-                Outcome::Found(s) => {
+            match common::answer(engine.solve(&problem)) {
+                common::Answer::Found(s) => {
                     assert_eq!(verify(&problem, &s), Ok(()), "{name}");
                     assert!(
                         solvable,
                         "{name}: a completion of a board the manifest says has none"
                     );
                 }
-                Outcome::NoSolution => assert!(!solvable, "{name}: missed a completion"),
+                common::Answer::NoSolution => assert!(!solvable, "{name}: missed a completion"),
                 // Local search is incomplete: it cannot prove that no completion exists, and
                 // near the transition it also gives up on some boards that have one.
-                Outcome::GaveUp { reason } => {
+                common::Answer::GaveUp { reason } => {
                     assert_eq!(method, Method::Local, "{name} gave up: {reason}");
                     continue;
                 }

@@ -50,6 +50,8 @@ pub use cnf::{ClauseCounter, ClauseSink, Cnf, Model};
 pub use dimacs::{DimacsReader, DimacsWriter, Header, parse_dimacs, read_dimacs, write_dimacs};
 pub use error::Error;
 pub use lit::{Lit, Var};
-pub use solver::{
-    Enumeration, Limits, Observer, Options, Outcome, Restarts, Silent, Solver, Stats, StopReason,
-};
+/// The limits a search polls (conflicts, time, stop flag, work counter), what a limit-stopped
+/// enumeration answers, and parse positions (from `nqueens-support`, re-exported so a user
+/// needs no other crate).
+pub use nqueens_support::{LimitReached, Limits, Position, Stopped};
+pub use solver::{Enumeration, Observer, Options, Outcome, Restarts, Silent, Solver, Stats};

@@ -174,7 +174,7 @@ fn check(input: &[u8]) -> Verdict {
 fn solver_limits() -> Limits {
     Limits {
         conflicts: Some(1000),
-        time: None,
+        ..Limits::default()
     }
 }
 

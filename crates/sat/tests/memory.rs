@@ -10,7 +10,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use nqueens_sat::{
-    ClauseCounter, ClauseSink, Cnf, Limits, Lit, Outcome, Solver, StopReason, Var, parse_dimacs,
+    ClauseCounter, ClauseSink, Cnf, LimitReached, Limits, Lit, Outcome, Solver, Var, parse_dimacs,
     read_dimacs,
 };
 use nqueens_support::SplitMix64;
@@ -163,7 +163,7 @@ fn memory_the_system_refuses_is_an_error_not_an_abort() {
         assert_eq!(solver.num_vars(), 0);
         assert_eq!(
             solver.solve(),
-            Outcome::Unknown(StopReason::OutOfMemory),
+            Outcome::Unknown(LimitReached::Memory),
             "a solver out of memory answers nothing"
         );
         // It stays out of memory and drops what it is given, without panicking.
@@ -193,7 +193,7 @@ fn memory_the_system_refuses_is_an_error_not_an_abort() {
         let vars = [Var::from_index(0)];
         assert_eq!(
             solver.enumerate(&vars, |_| std::ops::ControlFlow::Continue(())),
-            nqueens_sat::Enumeration::Unknown(0, StopReason::OutOfMemory)
+            nqueens_sat::Enumeration::Unknown(nqueens_sat::Stopped::new(LimitReached::Memory, 0))
         );
 
         let mut solver = Solver::new();
@@ -247,7 +247,7 @@ fn the_estimate_is_close_to_what_a_solver_takes() {
                 cnf.add_to(&mut solver);
                 solver.set_limits(Limits {
                     conflicts: Some(2000),
-                    time: None,
+                    ..Limits::default()
                 });
                 let _ = solver.solve();
                 assert!(solver.status().is_ok());

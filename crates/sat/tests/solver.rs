@@ -279,11 +279,11 @@ fn a_conflict_limit_gives_unknown_and_the_solver_can_go_on() {
     cnf.add_to(&mut solver);
     solver.set_limits(Limits {
         conflicts: Some(10),
-        time: None,
+        ..Limits::default()
     });
     assert!(matches!(
         solver.solve(),
-        Outcome::Unknown(nqueens_sat::StopReason::Conflicts)
+        Outcome::Unknown(nqueens_sat::LimitReached::Conflicts)
     ));
     solver.set_limits(Limits::default());
     assert_eq!(solver.solve(), Outcome::Unsat);
@@ -322,8 +322,11 @@ fn enumeration_stops_between_models_when_the_flag_is_raised() {
     let vars: Vec<Var> = (0..10).map(|_| solver.new_var()).collect();
     let stop = Arc::new(AtomicBool::new(false));
     let work = Arc::new(AtomicU64::new(u64::MAX));
-    solver.set_stop(Some(stop.clone()));
-    solver.set_work(Some(work.clone()));
+    solver.set_limits(nqueens_sat::Limits {
+        stop: Some(stop.clone()),
+        work: Some(work.clone()),
+        ..nqueens_sat::Limits::default()
+    });
     let mut seen = 0;
     let end = solver.enumerate(&vars, |_| {
         seen += 1;
@@ -334,7 +337,10 @@ fn enumeration_stops_between_models_when_the_flag_is_raised() {
     });
     assert_eq!(
         end,
-        Enumeration::Unknown(3, nqueens_sat::StopReason::Stopped),
+        Enumeration::Unknown(nqueens_sat::Stopped {
+            reason: nqueens_sat::LimitReached::Stopped,
+            found: 3
+        }),
         "{seen} models seen"
     );
     // The conflicts so far were published for a progress display.
@@ -544,4 +550,51 @@ fn shrinking_keeps_answers_and_proofs_right_and_removes_literals() {
         shrunk += stats.shrunk_literals;
     }
     assert!(shrunk > 0, "no literal was shrunk away");
+}
+
+/// A count a limit ended is no count: the 92 models of the 8-queens formula (OEIS A000170),
+/// enumerated with one conflict per call, end in `Enumeration::Unknown` with the models found
+/// before the limit (fewer than 92), never `Complete` with a short count.
+#[test]
+fn an_enumeration_a_conflict_limit_ended_is_no_count() {
+    let n = 8;
+    let queens = |solver: &mut Solver| -> Vec<Var> {
+        let q: Vec<Var> = (0..n * n).map(|_| solver.new_var()).collect();
+        let at = |r: usize, c: usize| q[r * n + c];
+        for r in 0..n {
+            let row: Vec<Lit> = (0..n).map(|c| Lit::positive(at(r, c))).collect();
+            solver.add_clause(&row);
+        }
+        for a in 0..n * n {
+            for b in a + 1..n * n {
+                let (ra, ca, rb, cb) = (a / n, a % n, b / n, b % n);
+                if ra == rb || ca == cb || ra.abs_diff(rb) == ca.abs_diff(cb) {
+                    solver.add_clause(&[Lit::negative(q[a]), Lit::negative(q[b])]);
+                }
+            }
+        }
+        q
+    };
+    let mut solver = Solver::new();
+    let vars = queens(&mut solver);
+    solver.set_limits(Limits {
+        conflicts: Some(1),
+        ..Limits::default()
+    });
+    let mut seen = 0u128;
+    let end = solver.enumerate(&vars, |_| {
+        seen += 1;
+        ControlFlow::Continue(())
+    });
+    let Enumeration::Unknown(stopped) = end else {
+        panic!("a count under one conflict per call: {end:?}");
+    };
+    assert_eq!(stopped.reason, nqueens_sat::LimitReached::Conflicts);
+    assert_eq!(stopped.found, seen);
+    assert!(stopped.found < 92, "{stopped:?}");
+
+    let mut solver = Solver::new();
+    let vars = queens(&mut solver);
+    let all = solver.enumerate(&vars, |_| ControlFlow::Continue(()));
+    assert_eq!(all, Enumeration::Complete(92));
 }

@@ -242,14 +242,14 @@ impl Count {
             return Err(interrupted_count(&counter, options).into());
         }
         let report = match report {
-            Err(nqueens_solver::Error::Engine(nqueens_solver::EngineError::GaveUp {
+            Err(nqueens_solver::Error::Engine(nqueens_solver::EngineError::Stopped {
                 method,
-                reason,
+                stopped,
             })) if options.checkpoint.is_some() => {
                 // Say what the checkpoint kept, as an interruption does.
                 drop(self.progress.take());
-                let gave_up =
-                    crate::status::gave_up_line(&reason.to_string(), &format!("{method} method"));
+                let reason = stopped.reason.to_string();
+                let gave_up = crate::status::gave_up_line(&reason, &format!("{method} method"));
                 let kept = saved_line(&counter, options).unwrap_or_default();
                 eprintln!("{gave_up}{kept}");
                 return Ok(Status::GaveUp);

@@ -68,13 +68,13 @@ pub fn run(args: SatArgs) -> Result<Status> {
     solver
         .status()
         .with_context(|| format!("{name}: the formula does not fit in memory"))?;
-    solver.set_limits(nqueens_sat::Limits {
-        conflicts: None,
-        time: args.time_limit,
-    });
-    solver.set_stop(crate::interrupt::stop_flag());
     let progress = crate::progress::ProgressLine::for_stderr(args.progress);
-    solver.set_work(progress.as_ref().map(|line| line.work("conflicts")));
+    solver.set_limits(nqueens_sat::Limits {
+        time: args.time_limit,
+        stop: crate::interrupt::stop_flag(),
+        work: progress.as_ref().map(|line| line.work("conflicts")),
+        ..nqueens_sat::Limits::default()
+    });
     let outcome = solver.solve();
     drop(progress);
     // A proof is kept only with an answer (see `output::settle`): one cut short by a limit or

@@ -42,9 +42,12 @@ pub fn run(args: SolveArgs) -> Result<Status> {
         write(&args.output, format, &problem, strided.columns())?;
         return Ok(Status::Success);
     }
-    let outcome = engine.solve(&problem)?;
+    let outcome = engine.solve(&problem);
     drop(progress);
     args.method.report(engine.as_ref(), start.elapsed());
+    // A limit that stopped the search is an error: `main` says which (exit 3), or only that
+    // Ctrl-C stopped it.
+    let outcome = outcome?;
     match outcome {
         Outcome::Found(solution) => {
             super::check_solution(engine.name(), &problem, &solution)?;
@@ -54,15 +57,6 @@ pub fn run(args: SolveArgs) -> Result<Status> {
         Outcome::NoSolution => {
             eprintln!("no solution");
             Ok(Status::NoSolution)
-        }
-        // Ctrl-C: the caller says so (the limit that stopped the search was the stop flag).
-        Outcome::GaveUp { .. } if crate::interrupt::requested() => Ok(Status::GaveUp),
-        Outcome::GaveUp { reason } => {
-            eprintln!(
-                "{}",
-                crate::status::gave_up_line(&reason, &format!("{} method", engine.name()))
-            );
-            Ok(Status::GaveUp)
         }
     }
 }

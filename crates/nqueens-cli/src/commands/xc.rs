@@ -125,10 +125,11 @@ pub fn run(args: XcArgs) -> Result<Status> {
     let start = Instant::now();
     let mut out = output::open(args.output.as_deref())?;
     let found = progress.as_ref().map(ProgressLine::solutions);
+    let mut stopped = None;
     let found = if args.count {
-        let count = solver.count();
-        if solver.gave_up().is_none() {
-            writeln!(out, "{count}")?;
+        match solver.count() {
+            Ok(count) => writeln!(out, "{count}")?,
+            Err(stop) => stopped = Some(stop),
         }
         None
     } else {
@@ -161,11 +162,15 @@ pub fn run(args: XcArgs) -> Result<Status> {
         };
         if limit == 1 {
             // One solution: the solver's race of orders (see `--help`), not the enumeration.
-            if let Some(options) = solver.first() {
-                let _ = print(&options);
+            match solver.first() {
+                Ok(Some(options)) => {
+                    let _ = print(&options);
+                }
+                Ok(None) => {}
+                Err(stop) => stopped = Some(stop),
             }
-        } else {
-            solver.for_each(print);
+        } else if let Err(stop) = solver.for_each(print) {
+            stopped = Some(stop);
         }
         if let Some(err) = failed {
             return Err(err.into());
@@ -192,11 +197,12 @@ pub fn run(args: XcArgs) -> Result<Status> {
             stats.solutions
         );
     }
-    if let Some(reason) = solver.gave_up() {
+    if let Some(stopped) = stopped {
         // Stopped by Ctrl-C: the interrupt line alone says so (from `main`), not "gave up".
         if !crate::interrupt::requested() {
             let by = format!("{} engine", solver.engine().name());
-            eprintln!("{}", crate::status::gave_up_line(&reason.to_string(), &by));
+            let reason = stopped.reason.to_string();
+            eprintln!("{}", crate::status::gave_up_line(&reason, &by));
         }
         return Ok(Status::GaveUp);
     }

@@ -91,13 +91,17 @@ pub fn solve(
         py,
         stop,
         limit,
-        move || engine.solve(&problem).map_err(Failure::value),
+        move || {
+            engine.solve(&problem).map_err(|e| match e.stopped() {
+                Some(stopped) => Failure::Timeout(stopped.reason.to_string()),
+                None => Failure::value(e),
+            })
+        },
         |_| Ok(()),
     )?;
     match outcome {
         Outcome::Found(s) => Ok(Some(Solution::new(s.into_columns(), &marks))),
         Outcome::NoSolution => Ok(None),
-        Outcome::GaveUp { reason } => Err(Failure::Timeout(reason).into()),
     }
 }
 

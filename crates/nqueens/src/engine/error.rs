@@ -8,7 +8,7 @@ use thiserror::Error;
 
 use super::job::Job;
 use crate::board::ProblemError;
-use nqueens_support::LimitReached;
+use nqueens_support::{LimitReached, Stopped};
 
 /// Why an engine did not answer.
 #[derive(Debug, Error)]
@@ -37,14 +37,16 @@ pub enum EngineError {
         /// Why not.
         reason: String,
     },
-    /// A search reached a limit (node budget, time budget or stop flag) before it finished:
-    /// the answer is unknown, never a partial one.
-    #[error("the {method} method gave up: {reason}")]
-    GaveUp {
+    /// A search reached a limit (node budget, time budget, stop flag, or a local search's
+    /// attempts) before it finished: the answer is unknown, never a partial one. Every job
+    /// (solve, list, count) reports a limit this way; [`Stopped::found`] is what it had found
+    /// so far (solutions visited or counted, 0 for solve), a lower bound, never the answer.
+    #[error("the {method} method {stopped}")]
+    Stopped {
         /// The method's name.
         method: &'static str,
-        /// Which limit.
-        reason: LimitReached,
+        /// Which limit, and what was found before it.
+        stopped: Stopped,
     },
     /// The board needs more memory than the machine can give.
     #[error("the {method} method needs about {} MiB for n = {n}, more than could be allocated", bytes.div_ceil(1 << 20))]
@@ -63,11 +65,32 @@ pub enum EngineError {
 }
 
 impl EngineError {
-    /// The limit that stopped the search, when one did.
-    pub fn gave_up(&self) -> Option<LimitReached> {
+    /// `method` stopped by `reason` after `found` solutions.
+    pub fn stopped_by(method: &'static str, reason: LimitReached, found: u128) -> Self {
+        EngineError::Stopped {
+            method,
+            stopped: Stopped::new(reason, found),
+        }
+    }
+
+    /// The limit that stopped the search and what it had found, when a limit did.
+    pub fn stopped(&self) -> Option<Stopped> {
         match self {
-            EngineError::GaveUp { reason, .. } => Some(*reason),
+            EngineError::Stopped { stopped, .. } => Some(*stopped),
             _ => None,
+        }
+    }
+
+    /// This error with [`Stopped::found`] set to `found` when it is a stop (for a caller that
+    /// counted the solutions itself, as [`count_by_enumeration`](super::count_by_enumeration)
+    /// does); any other error as it is.
+    pub fn with_found(self, found: u128) -> Self {
+        match self {
+            EngineError::Stopped { method, stopped } => EngineError::Stopped {
+                method,
+                stopped: Stopped::new(stopped.reason, found.max(stopped.found)),
+            },
+            other => other,
         }
     }
 }

@@ -18,8 +18,10 @@
 //! writes and checks without holding the board.
 //!
 //! Every search honours one [`Limits`] (node budget, time budget, stop flag; see
-//! [`nqueens_support::Budget`]), set through [`Config`]: a search that reaches one answers [`Outcome::GaveUp`] for `solve` and
-//! [`EngineError::GaveUp`] for the other jobs.
+//! [`nqueens_support::Budget`]), set through [`Config`]: a search that reaches one answers
+//! [`EngineError::Stopped`] for every job (solve, list and count alike), carrying the
+//! [`Stopped`] (which limit, and the solutions found so far): never an [`Outcome`], a count
+//! or a complete-looking enumeration that could pass for the answer.
 //!
 //! This is the ground floor every engine stands on: the trait and its answers, the [`Job`]s,
 //! the [`Config`] every method reads, each method's row ([`Descriptor`]), and the engines' own
@@ -31,7 +33,7 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use crate::board::symmetry;
-pub use nqueens_support::{Budget, LimitReached, Limits};
+pub use nqueens_support::{Budget, LimitReached, Limits, Stopped};
 
 use crate::board::stride::StridedSolution;
 use crate::board::{Problem, Solution};
@@ -54,19 +56,14 @@ pub enum Outcome {
     Found(Solution),
     /// The engine proved there is none.
     NoSolution,
-    /// The engine stopped before deciding (a limit was reached); the reason says which.
-    GaveUp {
-        /// Which limit stopped it, in words.
-        reason: String,
-    },
 }
 
-/// How an enumeration ended.
+/// How an enumeration ended (one a limit ended is [`EngineError::Stopped`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Enumeration {
     /// Every solution was visited.
     Complete,
-    /// The callback or the limit stopped it early.
+    /// The callback stopped it early.
     Stopped,
 }
 
@@ -247,7 +244,7 @@ pub trait Engine: Send {
     }
 
     /// Finds one solution, or proves there is none; a limit reached first is
-    /// [`Outcome::GaveUp`].
+    /// [`EngineError::Stopped`].
     fn solve(&mut self, problem: &Problem) -> Result<Outcome, EngineError> {
         self.check(Job::Solve, problem)?;
         let mut found = None;
@@ -257,9 +254,6 @@ pub trait Engine: Send {
         });
         match (found, end) {
             (Some(solution), _) => Ok(Outcome::Found(solution)),
-            (None, Err(EngineError::GaveUp { reason, .. })) => Ok(Outcome::GaveUp {
-                reason: reason.to_string(),
-            }),
             (None, end) => end.map(|_| Outcome::NoSolution),
         }
     }
@@ -292,7 +286,7 @@ pub trait Engine: Send {
             return Ok(Enumeration::Stopped);
         }
         let mut seen = 0u64;
-        let end = self.for_each(problem, &mut |s| {
+        self.for_each(problem, &mut |s| {
             seen += 1;
             visit(s)?;
             if seen == limit {
@@ -300,8 +294,8 @@ pub trait Engine: Send {
             } else {
                 ControlFlow::Continue(())
             }
-        })?;
-        Ok(end)
+        })
+        .map_err(|e| e.with_found(u128::from(seen)))
     }
 
     /// Counts all solutions, and with `unique` also the solutions up to symmetry: up to the
@@ -333,13 +327,14 @@ pub fn count_by_enumeration<E: Engine + ?Sized>(
         total: 0,
         unique: unique.then_some(0),
     };
-    engine.for_each(problem, &mut |s| {
+    let end = engine.for_each(problem, &mut |s| {
         counts.total += 1;
         if let (Some(u), Some(group)) = (counts.unique.as_mut(), &group) {
             *u += u128::from(group.is_canonical(s));
         }
         ControlFlow::Continue(())
-    })?;
+    });
+    end.map_err(|e| e.with_found(counts.total))?;
     Ok(counts)
 }
 

@@ -339,7 +339,7 @@ impl Backtrack {
     /// every solution), calling `watch` at every queen placed (one [`TraceStep::Place`] per
     /// node) and at every solution. For replaying the search step by step (the web page
     /// does); [`Engine::stats`] then has its counters, and a limit reached is
-    /// [`EngineError::GaveUp`].
+    /// [`EngineError::Stopped`].
     pub fn trace(
         &mut self,
         problem: &Problem,
@@ -374,10 +374,7 @@ impl Backtrack {
         match end {
             End::Complete => Ok(Enumeration::Complete),
             End::Stopped => Ok(Enumeration::Stopped),
-            End::GaveUp(reason) => Err(EngineError::GaveUp {
-                method: self.name(),
-                reason,
-            }),
+            End::GaveUp(reason) => Err(EngineError::stopped_by(self.name(), reason, solutions)),
         }
     }
 }
@@ -464,13 +461,15 @@ impl Engine for Backtrack {
                     }
                     ControlFlow::Continue(())
                 });
-                if let End::GaveUp(reached) = end {
-                    *gave_up.lock().expect("no worker panics holding it") = Some(reached);
-                    break;
-                }
                 let mut totals = totals
                     .lock()
                     .expect("no worker panics while holding the lock");
+                if let End::GaveUp(reached) = end {
+                    // The task's solutions so far count towards what the stop found.
+                    totals.0.total += counts.total;
+                    *gave_up.lock().expect("no worker panics holding it") = Some(reached);
+                    break;
+                }
                 totals.0.total += counts.total;
                 if let (Some(sum), Some(part)) = (totals.0.unique.as_mut(), counts.unique) {
                     *sum += part;
@@ -500,10 +499,7 @@ impl Engine for Backtrack {
         self.stats.set("nodes", u128::from(nodes));
         self.stats.set("tasks", first_row.len() as u128);
         if let Some(reason) = gave_up.into_inner().expect("workers finished") {
-            return Err(EngineError::GaveUp {
-                method: self.name(),
-                reason,
-            });
+            return Err(EngineError::stopped_by(self.name(), reason, counts.total));
         }
         Ok(counts)
     }

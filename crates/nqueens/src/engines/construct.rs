@@ -249,9 +249,7 @@ impl Engine for Construct {
         let outcome = match try_columns(problem.n(), &self.limits)? {
             Ok(Some(columns)) => Outcome::Found(Solution::from_columns(columns)),
             Ok(None) => Outcome::NoSolution,
-            Err(reached) => Outcome::GaveUp {
-                reason: reached.to_string(),
-            },
+            Err(reached) => return Err(EngineError::stopped_by(self.name(), reached, 0)),
         };
         if matches!(outcome, Outcome::Found(_)) {
             self.stats.set("rows", u128::from(problem.n()));
@@ -289,10 +287,8 @@ mod tests {
         let mut engine = Construct::default();
         engine.limits.stop = Some(stop.clone());
         assert_eq!(
-            engine.solve(&p).unwrap(),
-            Outcome::GaveUp {
-                reason: "stopped".into()
-            }
+            engine.solve(&p).unwrap_err().stopped(),
+            Some(nqueens_support::Stopped::new(LimitReached::Stopped, 0))
         );
         let s = Solution::from_columns(columns(20_000_000).unwrap());
         assert_eq!(crate::board::verify::verify_until(&p, &s, &stop), None);

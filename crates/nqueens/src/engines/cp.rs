@@ -79,8 +79,8 @@ pub struct Cp {
     /// one solution restarts on a Luby schedule; without, the search is the deterministic
     /// middle-out one.
     pub seed: Option<u64>,
-    /// When to give up (the node budget counts search nodes). [`Engine::solve`] then answers
-    /// [`Outcome::GaveUp`], and the other jobs [`EngineError::GaveUp`].
+    /// When to give up (the node budget counts search nodes). Every job then answers
+    /// [`EngineError::Stopped`].
     pub limits: Limits,
     /// Where long runs report progress (solutions and nodes so far).
     pub progress: Option<ProgressSink>,
@@ -322,10 +322,6 @@ impl Cp {
         match self.run_watched(problem, values, one, &mut visit, watch)? {
             Status::Complete => Ok(Enumeration::Complete),
             Status::Stopped => Ok(Enumeration::Stopped),
-            Status::GaveUp(reason) => Err(EngineError::GaveUp {
-                method: self.name(),
-                reason,
-            }),
         }
     }
 
@@ -363,10 +359,7 @@ impl Cp {
             progress: self.progress.as_ref(),
             watch,
         };
-        let result = model
-            .solver
-            .search_observed(&config, &mut observer)
-            .expect("a valid search configuration");
+        let result = model.solver.search_observed(&config, &mut observer);
         let stats = model.solver.stats();
         self.stats = Stats::default();
         self.stats.set("nodes", u128::from(stats.nodes));
@@ -376,7 +369,14 @@ impl Cp {
         self.stats.set("solutions", u128::from(stats.solutions));
         self.stats.set("restarts", u128::from(stats.restarts));
         self.stats.set("max_depth", u128::from(stats.max_depth));
-        Ok(result.status)
+        match result {
+            Ok(result) => Ok(result.status),
+            Err(nqueens_cp::Error::Stopped(stopped)) => Err(EngineError::Stopped {
+                method: self.name(),
+                stopped,
+            }),
+            Err(e) => Err(EngineError::Failed(Box::new(e))),
+        }
     }
 }
 
@@ -394,26 +394,19 @@ impl Engine for Cp {
         match self.run(problem, ValueOrder::Min, false, visit)? {
             Status::Complete => Ok(Enumeration::Complete),
             Status::Stopped => Ok(Enumeration::Stopped),
-            Status::GaveUp(reason) => Err(EngineError::GaveUp {
-                method: self.name(),
-                reason,
-            }),
         }
     }
 
     fn solve(&mut self, problem: &Problem) -> Result<Outcome, EngineError> {
         self.check(Job::Solve, problem)?;
         let mut found = None;
-        let status = self.run(problem, ValueOrder::MiddleOut, true, &mut |s| {
+        self.run(problem, ValueOrder::MiddleOut, true, &mut |s| {
             found = Some(s.clone());
             ControlFlow::Break(())
         })?;
-        Ok(match (found, status) {
-            (Some(solution), _) => Outcome::Found(solution),
-            (None, Status::GaveUp(reason)) => Outcome::GaveUp {
-                reason: reason.to_string(),
-            },
-            (None, _) => Outcome::NoSolution,
+        Ok(match found {
+            Some(solution) => Outcome::Found(solution),
+            None => Outcome::NoSolution,
         })
     }
 

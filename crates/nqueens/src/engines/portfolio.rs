@@ -50,7 +50,7 @@ pub const DLX_LATE_ROUND: u64 = 3;
 /// [`dlx::MAX_N`] rows cp runs alone, with the caller's limits.
 ///
 /// The caller's limits apply to the whole search: a time budget or stop flag ends it (as
-/// [`Outcome::GaveUp`]), and a node budget caps every run.
+/// [`EngineError::Stopped`]), and a node budget caps every run.
 pub struct Portfolio {
     cp: Cp,
     dlx: Option<Dlx>,
@@ -126,7 +126,7 @@ impl Engine for Portfolio {
             return Ok(Outcome::NoSolution);
         }
         if let Err(reached) = Budget::start(&self.limits).check_now() {
-            return Ok(self.gave_up(0, 0, &reached.to_string()));
+            return Err(self.gave_up(0, 0, reached));
         }
         if self.dlx.is_none() {
             self.cp.limits = self.limits.clone();
@@ -149,16 +149,12 @@ impl Engine for Portfolio {
                     continue;
                 }
                 if let Err(reached) = Budget::start(&self.limits).check_now() {
-                    return Ok(self.gave_up(round, total_nodes, &reached.to_string()));
+                    return Err(self.gave_up(round, total_nodes, reached));
                 }
                 let mut limits = self.limits.clone();
                 if let Some(time) = limits.time {
                     let Some(left) = time.checked_sub(start.elapsed()) else {
-                        return Ok(self.gave_up(
-                            round,
-                            total_nodes,
-                            &LimitReached::Time.to_string(),
-                        ));
+                        return Err(self.gave_up(round, total_nodes, LimitReached::Time));
                     };
                     limits.time = Some(left);
                 }
@@ -174,30 +170,32 @@ impl Engine for Portfolio {
                         &mut self.cp
                     }
                 };
-                let outcome = engine.solve(problem)?;
+                let outcome = engine.solve(problem);
                 total_nodes += engine.stats().get("nodes").unwrap_or(0);
-                if let Outcome::GaveUp { reason } = &outcome {
-                    let stopped = self
-                        .limits
-                        .stop
-                        .as_ref()
-                        .is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed));
-                    let late = self.limits.time.is_some_and(|time| start.elapsed() >= time);
-                    if stopped || late || (capped && which == 1) {
-                        let reason = reason.clone();
-                        return Ok(self.gave_up(round, total_nodes, &reason));
+                let reason = match outcome {
+                    Err(EngineError::Stopped { stopped, .. }) => stopped.reason,
+                    other => {
+                        let outcome = other?;
+                        let winner = engine.stats();
+                        self.stats = Stats::default();
+                        self.stats.set("rounds", u128::from(round));
+                        self.stats.set("winner_dlx", u128::from(which));
+                        self.stats.set("total_nodes", total_nodes);
+                        for (name, value) in winner.iter() {
+                            self.stats.set(name, value);
+                        }
+                        return Ok(outcome);
                     }
-                    continue;
+                };
+                let stopped = self
+                    .limits
+                    .stop
+                    .as_ref()
+                    .is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed));
+                let late = self.limits.time.is_some_and(|time| start.elapsed() >= time);
+                if stopped || late || (capped && which == 1) {
+                    return Err(self.gave_up(round, total_nodes, reason));
                 }
-                let winner = engine.stats();
-                self.stats = Stats::default();
-                self.stats.set("rounds", u128::from(round));
-                self.stats.set("winner_dlx", u128::from(which));
-                self.stats.set("total_nodes", total_nodes);
-                for (name, value) in winner.iter() {
-                    self.stats.set(name, value);
-                }
-                return Ok(outcome);
             }
             budget = budget.saturating_mul(2);
         }
@@ -211,13 +209,11 @@ impl Engine for Portfolio {
 
 impl Portfolio {
     /// Records the counters of a search a limit ended and says so.
-    fn gave_up(&mut self, round: u64, total_nodes: u128, reason: &str) -> Outcome {
+    fn gave_up(&mut self, round: u64, total_nodes: u128, reason: LimitReached) -> EngineError {
         self.stats = Stats::default();
         self.stats.set("rounds", u128::from(round));
         self.stats.set("total_nodes", total_nodes);
-        Outcome::GaveUp {
-            reason: reason.to_string(),
-        }
+        EngineError::stopped_by(self.name(), reason, 0)
     }
 }
 

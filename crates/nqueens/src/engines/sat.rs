@@ -465,7 +465,7 @@ impl Sat {
     /// every solution, each after the blocking clause of the ones before), with the same
     /// settings and so the same decisions, calling `watch` at every decision, conflict,
     /// learnt clause, restart and solution. For replaying the search step by step;
-    /// [`Engine::stats`] then has its counters, and a limit reached is [`EngineError::GaveUp`].
+    /// [`Engine::stats`] then has its counters, and a limit reached is [`EngineError::Stopped`].
     pub fn trace(
         &mut self,
         problem: &Problem,
@@ -522,12 +522,12 @@ impl Sat {
         solver.reserve(&size).map_err(|_| out_of_memory())?;
         encode(problem, self.encoding, &mut solver);
         solver.status().map_err(|_| out_of_memory())?;
-        solver.set_limits(nqueens_sat::Limits {
+        // This method's unit of work is a conflict: its node budget is the solver's conflicts.
+        solver.set_limits(Limits {
+            nodes: None,
             conflicts: self.limits.nodes,
-            time: self.limits.time,
+            ..self.limits.clone()
         });
-        solver.set_stop(self.limits.stop.clone());
-        solver.set_work(self.limits.work.clone());
         self.stats = Stats::default();
         self.stats.set("variables", u128::from(solver.num_vars()));
         let queens: Vec<Var> = (0..n * n).map(Var::from_index).collect();
@@ -558,22 +558,16 @@ impl Sat {
             nqueens_sat::Enumeration::Complete(_) => Ok(Enumeration::Complete),
             nqueens_sat::Enumeration::Stopped(_) => match ran_out {
                 None => Ok(Enumeration::Stopped),
-                Some(reason) => Err(EngineError::GaveUp {
-                    method: self.name(),
-                    reason,
-                }),
+                Some(reason) => Err(EngineError::stopped_by(self.name(), reason, solutions)),
             },
-            nqueens_sat::Enumeration::Unknown(_, why) => {
-                let reason = match why {
-                    nqueens_sat::StopReason::Conflicts => LimitReached::Nodes,
-                    nqueens_sat::StopReason::Time => LimitReached::Time,
-                    nqueens_sat::StopReason::Stopped => LimitReached::Stopped,
-                    nqueens_sat::StopReason::OutOfMemory => return Err(out_of_memory()),
+            nqueens_sat::Enumeration::Unknown(stopped) => {
+                let reason = match stopped.reason {
+                    // The method's node budget, spent as conflicts.
+                    LimitReached::Conflicts => LimitReached::Nodes,
+                    LimitReached::Memory => return Err(out_of_memory()),
+                    other => other,
                 };
-                Err(EngineError::GaveUp {
-                    method: self.name(),
-                    reason,
-                })
+                Err(EngineError::stopped_by(self.name(), reason, stopped.found))
             }
         }
     }
@@ -594,11 +588,11 @@ mod tests {
         let result = engine.count(&Problem::new(40).unwrap(), false);
         assert!(
             matches!(
-                result,
-                Err(EngineError::GaveUp {
+                result.as_ref().map_err(EngineError::stopped),
+                Err(Some(nqueens_support::Stopped {
                     reason: LimitReached::Time,
                     ..
-                })
+                }))
             ),
             "{result:?}"
         );

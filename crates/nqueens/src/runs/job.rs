@@ -356,11 +356,9 @@ impl CountRun {
             });
         }
         if let Some(reason) = gave_up {
-            return Err(EngineError::GaveUp {
-                method: self.counter.name(),
-                reason,
-            }
-            .into());
+            // What the tasks counted to their end before the stop found: a lower bound.
+            let found = ledger.sums.total;
+            return Err(EngineError::stopped_by(self.counter.name(), reason, found).into());
         }
         self.check_published(prepared, books, &ledger)?;
         let sums = &ledger.sums;

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use nqueens_support::{LimitReached, SplitMix64};
+use nqueens_support::{LimitReached, SplitMix64, Stopped};
 
 use super::CounterError;
 use super::device::{self, SharedDevice};
@@ -50,8 +50,12 @@ fn board_in_stops(
         counter.device = device.clone();
         match counter.run_problem(problem, unique, &options) {
             Ok(report) => return (report, stops, positions),
-            Err(CounterError::Engine(EngineError::GaveUp {
-                reason: LimitReached::Nodes,
+            Err(CounterError::Engine(EngineError::Stopped {
+                stopped:
+                    Stopped {
+                        reason: LimitReached::Nodes,
+                        ..
+                    },
                 ..
             })) => {
                 stops += 1;

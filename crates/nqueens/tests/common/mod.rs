@@ -29,3 +29,34 @@ pub fn assert_corner_queen_counts_match_backtracking(engine: &mut dyn Engine) {
     assert_eq!(counts.total, 4);
     assert_eq!(counts, Backtrack::default().count(&fixed, true).unwrap());
 }
+
+/// What `solve` answered, with a stop at a limit as an answer of its own (`GaveUp`, with the
+/// limit in words) and any other error a test failure.
+#[allow(dead_code)]
+#[derive(Debug)]
+pub enum Answer {
+    /// A solution.
+    Found(nqueens_solver::Solution),
+    /// The engine proved there is none.
+    NoSolution,
+    /// A limit stopped the search (local search's attempts among them).
+    GaveUp {
+        /// Which limit, in words.
+        reason: String,
+    },
+}
+
+/// `result` as an [`Answer`]; panics on an error that is no stop.
+#[allow(dead_code)]
+pub fn answer(result: Result<nqueens_solver::Outcome, nqueens_solver::EngineError>) -> Answer {
+    match result {
+        Ok(nqueens_solver::Outcome::Found(s)) => Answer::Found(s),
+        Ok(nqueens_solver::Outcome::NoSolution) => Answer::NoSolution,
+        Err(e) => match e.stopped() {
+            Some(stopped) => Answer::GaveUp {
+                reason: stopped.reason.to_string(),
+            },
+            None => panic!("{e}"),
+        },
+    }
+}

@@ -11,7 +11,7 @@
 //! clause is attached to) is made with `try_reserve`: when the system refuses, the solver
 //! records the failure instead of aborting the process, drops what it was given from then on,
 //! reports [`Error::OutOfMemory`] through [`ClauseSink::status`], and answers
-//! [`StopReason::OutOfMemory`] to every solve. What the search itself allocates (learnt clauses,
+//! [`LimitReached::Memory`](nqueens_support::LimitReached::Memory) to every solve. What the search itself allocates (learnt clauses,
 //! moved watches) stays infallible: it is bounded by the reductions and small next to the
 //! formula.
 
@@ -19,7 +19,7 @@ use std::collections::TryReserveError;
 use std::mem::size_of;
 
 use super::prop::{Reason, Watch};
-use super::{Solver, StopReason};
+use super::{LimitReached, Solver};
 use crate::cnf::{ClauseCounter, ClauseSink};
 use crate::error::Error;
 use crate::lit::Lit;
@@ -81,7 +81,7 @@ impl Solver {
     /// Makes room at once for a formula of `size` (the per-variable arrays and the clause
     /// arena), so building it does not grow them step by step; or reports that the memory is
     /// not to be had, without aborting. After an error the solver is out of memory for good: it
-    /// drops every clause and answers [`StopReason::OutOfMemory`].
+    /// drops every clause and answers [`LimitReached::Memory`].
     pub fn reserve(&mut self, size: &ClauseCounter) -> Result<(), Error> {
         if self.out_of_memory.is_none() {
             let long = size.clauses - size.binary.min(size.clauses);
@@ -186,7 +186,7 @@ impl Solver {
     }
 
     /// The answer to a solve after memory ran out.
-    pub(super) fn out_of_memory_outcome(&self) -> Option<StopReason> {
-        self.out_of_memory.map(|_| StopReason::OutOfMemory)
+    pub(super) fn out_of_memory_outcome(&self) -> Option<LimitReached> {
+        self.out_of_memory.map(|_| LimitReached::Memory)
     }
 }

@@ -75,7 +75,8 @@
 //! fallible growth), `observe` (the hook a trace of the search watches), `clause_db` (the
 //! clause arena), `heap` (the VSIDS order), `proof` (DRAT output); the public settings and
 //! answers are in `options` ([`Options`], [`Restarts`], [`Limits`]), `outcome` ([`Outcome`],
-//! [`Enumeration`], [`StopReason`]) and `stats` ([`Stats`]).
+//! [`Enumeration`]; a limit's reason is the workspace's [`LimitReached`]) and `stats`
+//! ([`Stats`]).
 //!
 //! # Proofs and enumeration
 //!
@@ -103,16 +104,15 @@ use nqueens_support::clock::Instant;
 use std::fmt;
 use std::io::Write;
 use std::ops::ControlFlow;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
 use nqueens_support::SplitMix64;
 
 use self::clause_db::{ClauseDb, ClauseRef};
 use self::heap::VarHeap;
 pub use self::observe::{Observer, Silent};
-pub use self::options::{Limits, Options, Restarts};
-pub use self::outcome::{Enumeration, Outcome, StopReason};
+pub use self::options::{Options, Restarts};
+pub use self::outcome::{Enumeration, Outcome};
 use self::phases::Phases;
 use self::proof::Proof;
 use self::prop::{Reason, Watch};
@@ -121,6 +121,7 @@ pub use self::stats::Stats;
 use crate::cnf::{ClauseSink, Model};
 use crate::error::Error;
 use crate::lit::{Lit, Var};
+pub use nqueens_support::{LimitReached, Limits, Stopped};
 
 /// Formulas up to this many variables get the slow consistency checks in debug builds.
 #[cfg(debug_assertions)]
@@ -144,11 +145,9 @@ const DEBUG_CHECK_VARS: u32 = 200;
 #[doc = include_str!("incremental.md")]
 pub struct Solver {
     options: Options,
+    /// Conflicts and time per call, the stop flag and the work counter (see
+    /// [`Solver::set_limits`]).
     limits: Limits,
-    /// Raised by another thread to end the search (see [`Solver::set_stop`]).
-    stop: Option<Arc<AtomicBool>>,
-    /// Where the conflicts so far are published (see [`Solver::set_work`]).
-    work: Option<Arc<AtomicU64>>,
     num_vars: u32,
 
     /// By literal code: 1 true, −1 false, 0 unassigned.
@@ -230,8 +229,6 @@ impl Solver {
     pub fn with_options(options: Options) -> Self {
         Solver {
             limits: Limits::default(),
-            stop: None,
-            work: None,
             num_vars: 0,
             values: Vec::new(),
             binaries: Vec::new(),
@@ -270,23 +267,17 @@ impl Solver {
         }
     }
 
-    /// Sets the limits for each later call of [`Solver::solve`].
+    /// Sets the limits of each later call of [`Solver::solve`] (and of each model's search in
+    /// an enumeration), the workspace's one [`Limits`]: the solver reads
+    /// [`Limits::conflicts`] (conflicts per call: [`LimitReached::Conflicts`]),
+    /// [`Limits::time`] (wall time per call: [`LimitReached::Time`]), [`Limits::stop`] (a flag
+    /// another thread may raise: [`LimitReached::Stopped`]; looked at with the clock, every
+    /// 1,024 decisions or conflicts, and between two models of an enumeration) and
+    /// [`Limits::work`] (where it stores its conflicts so far each time it looks at the clock,
+    /// so that another thread can show its rate; never read). [`Limits::nodes`] is not read:
+    /// a SAT solver's unit of work is a conflict.
     pub fn set_limits(&mut self, limits: Limits) {
         self.limits = limits;
-    }
-
-    /// A counter the solver stores its conflicts so far in each time it looks at the clock
-    /// (every 1,024 decisions or conflicts), so that another thread can show its rate; the
-    /// solver never reads it.
-    pub fn set_work(&mut self, work: Option<Arc<AtomicU64>>) {
-        self.work = work;
-    }
-
-    /// A flag another thread may raise to end the search: the call then answers
-    /// [`Outcome::Unknown`] with [`StopReason::Stopped`] (looked at with the clock, every
-    /// 1,024 decisions or conflicts).
-    pub fn set_stop(&mut self, stop: Option<Arc<AtomicBool>>) {
-        self.stop = stop;
     }
 
     /// Writes a DRAT proof of everything the solver derives from now on to `out` (add the
@@ -418,22 +409,26 @@ impl Solver {
                     // Each model's search may be too short to reach its own look at the
                     // flag; between models it is looked at every time (and the conflicts
                     // published first, so a stop leaves them up to date).
-                    if let Some(work) = &self.work {
+                    if let Some(work) = &self.limits.work {
                         work.store(self.stats.conflicts, Ordering::Relaxed);
                     }
                     if self
+                        .limits
                         .stop
                         .as_ref()
                         .is_some_and(|s| s.load(Ordering::Relaxed))
                     {
-                        return Enumeration::Unknown(count, StopReason::Stopped);
+                        let stopped = Stopped::new(LimitReached::Stopped, u128::from(count));
+                        return Enumeration::Unknown(stopped);
                     }
                     blocking.clear();
                     blocking.extend(vars.iter().map(|&v| Lit::new(v, model.value(v))));
                     self.add_clause(&blocking);
                 }
                 Outcome::Unsat => return Enumeration::Complete(count),
-                Outcome::Unknown(reason) => return Enumeration::Unknown(count, reason),
+                Outcome::Unknown(reason) => {
+                    return Enumeration::Unknown(Stopped::new(reason, u128::from(count)));
+                }
             }
         }
     }
@@ -522,7 +517,7 @@ impl Solver {
                 self.lbd_slow.update(f64::from(lbd));
 
                 if conflict_limit.is_some_and(|limit| self.stats.conflicts >= limit) {
-                    return Outcome::Unknown(StopReason::Conflicts);
+                    return Outcome::Unknown(LimitReached::Conflicts);
                 }
                 ticks += 1;
             } else {
@@ -577,18 +572,19 @@ impl Solver {
             }
             if ticks >= 1024 {
                 ticks = 0;
-                if let Some(work) = &self.work {
+                if let Some(work) = &self.limits.work {
                     work.store(self.stats.conflicts, Ordering::Relaxed);
                 }
                 if deadline.is_some_and(|d| Instant::now() >= d) {
-                    return Outcome::Unknown(StopReason::Time);
+                    return Outcome::Unknown(LimitReached::Time);
                 }
                 if self
+                    .limits
                     .stop
                     .as_ref()
                     .is_some_and(|s| s.load(Ordering::Relaxed))
                 {
-                    return Outcome::Unknown(StopReason::Stopped);
+                    return Outcome::Unknown(LimitReached::Stopped);
                 }
                 #[cfg(debug_assertions)]
                 if self.num_vars <= DEBUG_CHECK_VARS {
@@ -702,7 +698,7 @@ impl ClauseSink for Solver {
     }
 
     /// [`Error::OutOfMemory`] once an allocation was refused (the solver then drops every
-    /// clause and answers [`StopReason::OutOfMemory`]).
+    /// clause and answers [`LimitReached::Memory`]).
     fn status(&self) -> Result<(), Error> {
         match self.out_of_memory {
             Some(bytes) => Err(Error::OutOfMemory { bytes }),

@@ -1,5 +1,7 @@
 //! The solver's settings: [`Options`] (heuristics, fixed when the solver is made), [`Restarts`]
-//! (the restart policy among them) and [`Limits`](super::Limits) (the budget of each call to solve).
+//! (the restart policy among them). The budget of each call to solve is the workspace's one
+//! [`Limits`](super::Limits) (conflicts, time, stop flag, work counter), set with
+//! [`Solver::set_limits`](super::Solver::set_limits).
 //!
 //! The default restart policy alternates two search modes ([`Restarts::Switching`]): a
 //! *focused* mode that restarts as soon as recent conflicts look worse than usual (glucose's
@@ -8,8 +10,6 @@
 //! the search can dig into one part of the space (Oh, SAT 2015, who found the first mode
 //! good for unsatisfiable and the second for satisfiable formulas; CaDiCaL's alternation,
 //! Biere and Fleury, POS 2020).
-
-use std::time::Duration;
 
 /// When to restart.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -125,13 +125,4 @@ impl Default for Options {
             walk_effort: 5_000,
         }
     }
-}
-
-/// Limits for each call of [`Solver::solve`](super::Solver::solve); `None` is no limit.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    /// Conflicts per call.
-    pub conflicts: Option<u64>,
-    /// Wall-clock time per call.
-    pub time: Option<Duration>,
 }

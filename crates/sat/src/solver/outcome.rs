@@ -1,7 +1,8 @@
-//! What a search answers: [`Outcome`] for one call, [`Enumeration`] for a run over models, and
-//! [`StopReason`] when a limit ended either without an answer.
+//! What a search answers: [`Outcome`] for one call, [`Enumeration`] for a run over models. A
+//! call a limit ended answers [`Outcome::Unknown`] with the workspace's [`LimitReached`], an
+//! enumeration [`Enumeration::Unknown`] with its [`Stopped`] (the models found so far).
 
-use std::fmt;
+use nqueens_support::{LimitReached, Stopped};
 
 use crate::cnf::Model;
 
@@ -12,33 +13,12 @@ pub enum Outcome {
     Sat(Model),
     /// Unsatisfiable (under the assumptions, when there were some).
     Unsat,
-    /// A limit stopped the search first.
-    Unknown(StopReason),
-}
-
-/// Why a search stopped without an answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum StopReason {
-    /// The conflict limit of [`Limits`](super::Limits) was reached.
-    Conflicts,
-    /// The time limit of [`Limits`](super::Limits) was reached.
-    Time,
-    /// The stop flag of [`Solver::set_stop`](super::Solver::set_stop) was raised.
-    Stopped,
-    /// An allocation was refused: the formula does not fit in memory
-    /// ([`crate::ClauseSink::status`] says how much was wanted).
-    OutOfMemory,
-}
-
-impl fmt::Display for StopReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            StopReason::Conflicts => "conflict limit reached",
-            StopReason::Time => "time limit reached",
-            StopReason::Stopped => "stopped",
-            StopReason::OutOfMemory => "out of memory",
-        })
-    }
+    /// A limit stopped the search first: [`LimitReached::Conflicts`], [`LimitReached::Time`]
+    /// or [`LimitReached::Stopped`] (the [`Limits`](super::Limits) of
+    /// [`Solver::set_limits`](super::Solver::set_limits)), or [`LimitReached::Memory`] when an
+    /// allocation was refused (the formula does not fit in memory;
+    /// [`crate::ClauseSink::status`] says how much was wanted).
+    Unknown(LimitReached),
 }
 
 /// How an enumeration ended.
@@ -48,6 +28,7 @@ pub enum Enumeration {
     Complete(u64),
     /// The callback stopped it after this many models.
     Stopped(u64),
-    /// A limit stopped it after this many models.
-    Unknown(u64, StopReason),
+    /// A limit stopped it: which one, and the models visited before it
+    /// ([`Stopped::found`]), never the count.
+    Unknown(Stopped),
 }

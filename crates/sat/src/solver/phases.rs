@@ -431,7 +431,7 @@ mod tests {
                 random_3sat(&mut solver, &mut rng, 80, 340);
                 solver.set_limits(Limits {
                     conflicts: Some(3000),
-                    time: None,
+                    ..Limits::default()
                 });
                 let outcome = solver.solve();
                 let stats = *solver.stats();
@@ -449,7 +449,7 @@ mod tests {
                     );
                     due = conflicts + interval * (k as u64 + 2);
                 }
-                if outcome == Outcome::Unknown(crate::solver::StopReason::Conflicts) {
+                if outcome == Outcome::Unknown(crate::solver::LimitReached::Conflicts) {
                     assert!(log.len() >= 3, "seed {seed}: {stats}");
                 }
             }

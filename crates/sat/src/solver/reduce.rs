@@ -226,7 +226,7 @@ mod tests {
             random_3sat(&mut solver, seed);
             solver.set_limits(Limits {
                 conflicts: Some(4000),
-                time: None,
+                ..Limits::default()
             });
             solver.solve();
             let stats = *solver.stats();

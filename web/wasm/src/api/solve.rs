@@ -52,8 +52,16 @@ pub(super) fn solve(
     let mut engine = method
         .engine_for(job, problem, &config(seed))
         .map_err(|e| e.to_string())?;
+    // A search a limit ended answers its reason, no outcome.
+    let stopped = |e: nqueens_solver::EngineError| match e.stopped() {
+        Some(stopped) => Ok(Err(stopped.reason)),
+        None => Err(e.to_string()),
+    };
     let outcome = if skip == 0 {
-        engine.solve(problem).map_err(|e| e.to_string())?
+        match engine.solve(problem) {
+            Ok(outcome) => Ok(outcome),
+            Err(e) => stopped(e)?,
+        }
     } else {
         let mut found = None;
         let mut seen = 0;
@@ -66,11 +74,8 @@ pub(super) fn solve(
             ControlFlow::Continue(())
         });
         match (found, end) {
-            (Some(solution), _) => Outcome::Found(solution),
-            (None, Err(nqueens_solver::EngineError::GaveUp { reason, .. })) => Outcome::GaveUp {
-                reason: reason.to_string(),
-            },
-            (None, Err(e)) => return Err(e.to_string()),
+            (Some(solution), _) => Ok(Outcome::Found(solution)),
+            (None, Err(e)) => stopped(e)?,
             (None, Ok(_)) => {
                 return Ok(json!({
                     "method": method.name(),
@@ -83,7 +88,7 @@ pub(super) fn solve(
     };
     let stats = stats(engine.as_ref());
     Ok(match outcome {
-        Outcome::Found(solution) => {
+        Ok(Outcome::Found(solution)) => {
             if let Err(v) = nqueens_solver::verify(problem, &solution) {
                 return Err(format!("{method} gave a wrong solution: {v}"));
             }
@@ -94,13 +99,13 @@ pub(super) fn solve(
                 "stats": stats,
             })
         }
-        Outcome::NoSolution => json!({
+        Ok(Outcome::NoSolution) => json!({
             "method": method.name(),
             "outcome": "none",
             "message": "the board has no completion",
             "stats": stats,
         }),
-        Outcome::GaveUp { reason } => json!({
+        Err(reason) => json!({
             "method": method.name(),
             "outcome": "gave_up",
             "message": format!("{method} gave up: {reason}"),

@@ -234,10 +234,9 @@ impl Counter {
         match driven.end {
             Ok(None) => {}
             Ok(Some(reason)) => {
-                return Err(EngineError::GaveUp {
-                    method: self.name(),
-                    reason,
-                });
+                // The tasks counted to their end before the stop.
+                let found = driven.ledger.sums.total;
+                return Err(EngineError::stopped_by(self.name(), reason, found));
             }
             Err(e) => return Err(EngineError::Failed(Box::new(e))),
         }

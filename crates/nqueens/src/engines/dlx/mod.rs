@@ -470,13 +470,10 @@ impl Dlx {
 
 impl Dlx {
     /// The error of a search that a limit ended.
-    fn gave_up(&self, solver: &Solver) -> Result<(), EngineError> {
-        match solver.gave_up() {
-            Some(reason) => Err(EngineError::GaveUp {
-                method: self.name(),
-                reason,
-            }),
-            None => Ok(()),
+    fn stopped(&self, stopped: nqueens_exact_cover::Stopped) -> EngineError {
+        EngineError::Stopped {
+            method: self.name(),
+            stopped,
         }
     }
 }
@@ -487,7 +484,7 @@ impl Dlx {
     /// the same settings and so the same nodes, calling `watch` at every step the exact cover
     /// engine takes (one [`TraceStep::Branch`] per node) and at every solution. For replaying
     /// the search step by step (the web page does); [`Engine::stats`] then has its counters,
-    /// and a limit reached is [`EngineError::GaveUp`].
+    /// and a limit reached is [`EngineError::Stopped`].
     pub fn trace(
         &mut self,
         problem: &Problem,
@@ -509,8 +506,7 @@ impl Dlx {
         };
         let end = solver.observe(&mut watcher);
         self.record(&solver);
-        self.gave_up(&solver)?;
-        Ok(end.into())
+        Ok(end.map_err(|stopped| self.stopped(stopped))?.into())
     }
 
     /// The solver a first solution of `problem` is searched with: the configured seed (or
@@ -566,8 +562,7 @@ impl Engine for Dlx {
         solver.set_limits(self.limits.clone());
         let end = solver.for_each(|options| visit(&instance.decode(options)));
         self.record(&solver);
-        self.gave_up(&solver)?;
-        Ok(end.into())
+        Ok(end.map_err(|stopped| self.stopped(stopped))?.into())
     }
 
     fn solve(&mut self, problem: &Problem) -> Result<Outcome, EngineError> {
@@ -579,27 +574,23 @@ impl Engine for Dlx {
             self.stats
                 .set("solutions", u128::from(matches!(result, Ok(Some(_)))));
             self.stats.set("board_engine", 1);
-            return Ok(match result {
-                Ok(Some(solution)) => Outcome::Found(solution),
-                Ok(None) => Outcome::NoSolution,
-                Err(reason) => Outcome::GaveUp {
-                    reason: reason.to_string(),
-                },
-            });
+            return match result {
+                Ok(Some(solution)) => Ok(Outcome::Found(solution)),
+                Ok(None) => Ok(Outcome::NoSolution),
+                Err(reason) => Err(EngineError::stopped_by(self.name(), reason, 0)),
+            };
         }
         let instance = encode(problem, self.encoding);
         let mut solver = self.first_solver(problem, &instance);
         solver.set_limits(self.limits.clone());
         // One order, seeded or declared (an unseeded `first` would race other orders).
-        let found = solver.solutions().next();
+        let found = solver.solutions().next().transpose();
         self.record(&solver);
-        Ok(match (found, solver.gave_up()) {
-            (Some(options), _) => Outcome::Found(instance.decode(&options)),
-            (None, Some(reason)) => Outcome::GaveUp {
-                reason: reason.to_string(),
-            },
-            (None, None) => Outcome::NoSolution,
-        })
+        match found {
+            Ok(Some(options)) => Ok(Outcome::Found(instance.decode(&options))),
+            Ok(None) => Ok(Outcome::NoSolution),
+            Err(stopped) => Err(self.stopped(stopped)),
+        }
     }
 
     fn count(&mut self, problem: &Problem, unique: bool) -> Result<Counts, EngineError> {
@@ -613,7 +604,7 @@ impl Engine for Dlx {
         solver.set_limits(self.limits.clone());
         let total = solver.count();
         self.record(&solver);
-        self.gave_up(&solver)?;
+        let total = total.map_err(|stopped| self.stopped(stopped))?;
         Ok(Counts {
             total,
             unique: None,

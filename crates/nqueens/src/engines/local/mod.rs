@@ -48,7 +48,9 @@
 //! the pool, and their rows are never chosen for a swap, so they never move. A completion may
 //! have no solution, and local search cannot prove that: each attempt has a step limit, after
 //! which the search restarts from a fresh random start, and after the last restart it gives up
-//! with [`Outcome::GaveUp`](crate::engine::Outcome::GaveUp). It never returns a wrong answer: a board is only returned when its
+//! with [`EngineError::Stopped`](crate::engine::EngineError::Stopped) (its reason
+//! [`LimitReached::Attempts`](crate::engine::LimitReached::Attempts)), never with
+//! [`Outcome::NoSolution`](crate::engine::Outcome::NoSolution), which it cannot prove. It never returns a wrong answer: a board is only returned when its
 //! collision total is 0, and debug builds also pass it through [`crate::verify()`].
 //!
 //! **Cost.** The start is O(n) (one shuffle, then on average a few tries per row); a repair step

@@ -38,13 +38,11 @@ impl Engine for Local {
             .max(1);
         let max_steps = self.max_steps.unwrap_or_else(|| Self::default_steps(n));
         let mut budget = Budget::start(&self.limits);
-        let gave_up = |reached: LimitReached| Outcome::GaveUp {
-            reason: reached.to_string(),
-        };
+        let gave_up = |reached: LimitReached| Err(EngineError::stopped_by(self.name(), reached, 0));
         if problem.blocked().is_empty() {
             match Search::new(problem, NoBlocks, self.seed, &budget)? {
                 Ok(search) => self.run(search, problem, attempts, max_steps, &mut budget),
-                Err(reached) => Ok(gave_up(reached)),
+                Err(reached) => gave_up(reached),
             }
         } else {
             let squares = problem
@@ -54,7 +52,7 @@ impl Engine for Local {
             let blocks = Blocks(squares.collect());
             match Search::new(problem, blocks, self.seed, &budget)? {
                 Ok(search) => self.run(search, problem, attempts, max_steps, &mut budget),
-                Err(reached) => Ok(gave_up(reached)),
+                Err(reached) => gave_up(reached),
             }
         }
     }
@@ -112,16 +110,14 @@ impl Local {
         self.stats.set("swaps", u128::from(c.swaps));
         self.stats.set("rescans", u128::from(c.rescans));
         if let Some(reached) = reached {
-            return Ok(Outcome::GaveUp {
-                reason: reached.to_string(),
-            });
+            return Err(EngineError::stopped_by(self.name(), reached, 0));
         }
         if !solved {
-            return Ok(Outcome::GaveUp {
-                reason: format!(
-                    "gave up after {attempts} attempts of {max_steps} repair steps each"
-                ),
-            });
+            let attempts = LimitReached::Attempts {
+                attempts: u64::from(attempts),
+                steps: max_steps,
+            };
+            return Err(EngineError::stopped_by(self.name(), attempts, 0));
         }
         let solution = Solution::from_columns(search.columns);
         debug_assert_eq!(crate::board::verify::verify(problem, &solution), Ok(()));

@@ -8,7 +8,7 @@ use super::*;
 use crate::board::Queen;
 use crate::board::verify::verify;
 use crate::board::{Problem, Solution};
-use crate::engine::{Engine, Outcome};
+use crate::engine::{Engine, LimitReached, Outcome};
 use nqueens_support::SplitMix64;
 
 fn found(outcome: Outcome) -> Solution {
@@ -63,18 +63,14 @@ fn a_raised_stop_flag_or_a_spent_time_budget_ends_the_search() {
     let mut engine = Local::new(1);
     engine.limits.stop = Some(Arc::new(AtomicBool::new(true)));
     assert_eq!(
-        engine.solve(&p).unwrap(),
-        Outcome::GaveUp {
-            reason: "stopped".into()
-        }
+        engine.solve(&p).unwrap_err().to_string(),
+        "the local method stopped before the answer (stopped) after 0 solutions"
     );
     let mut engine = Local::new(1);
     engine.limits.time = Some(Duration::from_nanos(1));
     assert_eq!(
-        engine.solve(&p).unwrap(),
-        Outcome::GaveUp {
-            reason: "time limit reached".into()
-        }
+        engine.solve(&p).unwrap_err().stopped().map(|s| s.reason),
+        Some(LimitReached::Time)
     );
 }
 
@@ -143,7 +139,7 @@ fn queens_never_stand_on_blocked_squares() {
     let p = Problem::with_blocks(4, [], [Queen::new(0, 1), Queen::new(0, 2)]).unwrap();
     let mut engine = Local::new(1);
     engine.max_attempts = Some(20);
-    assert!(matches!(engine.solve(&p).unwrap(), Outcome::GaveUp { .. }));
+    assert!(engine.solve(&p).unwrap_err().stopped().is_some());
 }
 
 #[test]
@@ -153,20 +149,15 @@ fn an_unsatisfiable_completion_gives_up_at_the_limit() {
     let mut engine = Local::new(3);
     engine.max_attempts = Some(50);
     engine.max_steps = Some(200);
-    let outcome = engine.solve(&p).unwrap();
+    let stopped = engine.solve(&p).unwrap_err().stopped().unwrap();
     assert_eq!(
-        outcome,
-        Outcome::GaveUp {
-            reason: "gave up after 50 attempts of 200 repair steps each".into()
-        }
+        stopped.reason.to_string(),
+        "gave up after 50 attempts of 200 repair steps each"
     );
     assert_eq!(engine.stats().get("attempts"), Some(50));
     // The default limits end too, on n = 2 and 3 (no solution at all) as well.
     for p in [p, Problem::new(2).unwrap(), Problem::new(3).unwrap()] {
-        assert!(matches!(
-            Local::default().solve(&p).unwrap(),
-            Outcome::GaveUp { .. }
-        ));
+        assert!(Local::default().solve(&p).unwrap_err().stopped().is_some());
     }
 }
 

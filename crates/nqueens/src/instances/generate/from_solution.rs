@@ -30,10 +30,13 @@ pub fn from_solution_partial(n: u32, queens: u32, seed: u64) -> Result<Problem, 
     let empty = Problem::new(n).expect("n ≥ 1");
     let solution = match crate::engine::Engine::solve(&mut local, &empty) {
         Ok(crate::engine::Outcome::Found(solution)) => solution,
-        Ok(crate::engine::Outcome::GaveUp { reason }) => {
-            return Err(GenerateError::SearchGaveUp { n, reason });
-        }
         Ok(crate::engine::Outcome::NoSolution) => return Err(GenerateError::NoSolution { n }),
+        Err(crate::engine::EngineError::Stopped { stopped, .. }) => {
+            return Err(GenerateError::SearchGaveUp {
+                n,
+                reason: stopped.reason.to_string(),
+            });
+        }
         Err(err) => {
             return Err(GenerateError::SearchGaveUp {
                 n,
