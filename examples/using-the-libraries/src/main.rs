@@ -8,11 +8,11 @@
 //! Each line it prints is a fact the workspace's suite checks (`scripts/test-libraries.sh`).
 
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use nqueens_cp::{SearchConfig, Strength, View};
-use nqueens_exact_cover::{Problem, Solver};
+use nqueens_exact_cover::{Limits, Problem, Solver};
 use nqueens_sat::{ClauseSink, Lit, Outcome};
 use nqueens_solver::{CountRun, ProgressSink, RunOptions};
 
@@ -29,14 +29,37 @@ fn exact_cover() {
     let problem = Problem::parse("a b c d e f g\nc e\na d g\nb c f\na d f\nb g\nd e g\n")
         .expect("Knuth's format");
     let mut solver = Solver::new(&problem);
-    let first = solver.first().expect("Knuth's example has a solution");
+    let first = solver
+        .first()
+        .expect("no limit set")
+        .expect("Knuth's example has a solution");
     let mut options: Vec<String> = first.iter().map(|&id| problem.option_text(id)).collect();
     options.sort();
-    println!("exact cover: Knuth's example is covered by {}", options.join(" | "));
-    println!("exact cover: {} solution(s) to Knuth's example", Solver::new(&problem).count());
+    println!(
+        "exact cover: Knuth's example is covered by {}",
+        options.join(" | ")
+    );
+    let count = Solver::new(&problem).count().expect("no limit set");
+    println!("exact cover: {count} solution(s) to Knuth's example");
 
     let langford = nqueens_exact_cover::instances::langford(7).expect("Langford pairs");
-    println!("exact cover: Langford pairs of 7: {} arrangements", Solver::new(&langford).count());
+    let count = Solver::new(&langford).count().expect("no limit set");
+    println!("exact cover: Langford pairs of 7: {count} arrangements");
+
+    // A count a limit ended is no count: it says why, and what it had found so far.
+    let langford = nqueens_exact_cover::instances::langford(11).expect("Langford pairs");
+    let mut solver = Solver::new(&langford);
+    solver.set_limits(Limits {
+        nodes: Some(1000),
+        ..Limits::default()
+    });
+    match solver.count() {
+        Ok(count) => println!("exact cover: Langford pairs of 11: {count} arrangements"),
+        Err(stopped) => println!(
+            "exact cover: Langford pairs of 11 under 1000 nodes: {stopped} ({} found)",
+            stopped.found
+        ),
+    }
 }
 
 /// One solver reused as IPASIR allows: solve, add a clause, solve under assumptions, read the
@@ -61,13 +84,20 @@ fn incremental_sat() {
     failed.sort();
     println!(
         "sat: with (not b or c) added, under not c and a: {}, refuted by {}",
-        if matches!(under, Outcome::Unsat) { "unsatisfiable" } else { "satisfiable" },
+        if matches!(under, Outcome::Unsat) {
+            "unsatisfiable"
+        } else {
+            "satisfiable"
+        },
         failed.join(", ")
     );
     // The assumptions held for that call only.
     let again = solver.solve();
     match again {
-        Outcome::Sat(model) => println!("sat: without assumptions again satisfiable, c = {}", model.value(c)),
+        Outcome::Sat(model) => println!(
+            "sat: without assumptions again satisfiable, c = {}",
+            model.value(c)
+        ),
         other => println!("sat: without assumptions: {other:?}"),
     }
 }
@@ -79,7 +109,9 @@ fn constraint_programming() {
     let shifted =
         |sign: i32| -> Vec<View> { x.iter().zip(0..).map(|(&v, i)| v.plus(sign * i)).collect() };
     for views in [shifted(0), shifted(1), shifted(-1)] {
-        solver.all_different(&views, Strength::Bounds).expect("views of this solver");
+        solver
+            .all_different(&views, Strength::Bounds)
+            .expect("views of this solver");
     }
     let mut first = None;
     let result = solver
@@ -90,7 +122,11 @@ fn constraint_programming() {
             ControlFlow::Continue(())
         })
         .expect("a search of this solver's variables");
-    println!("cp: {} solutions to eight queens, the first {:?}", result.solutions, first.unwrap_or_default());
+    println!(
+        "cp: {} solutions to eight queens, the first {:?}",
+        result.solutions,
+        first.unwrap_or_default()
+    );
 }
 
 /// The record-class counter on two threads, with progress and Ctrl-C as its stop flag.
@@ -113,7 +149,11 @@ fn long_count() {
         Err(err) => {
             eprintln!("counter: {err}");
             let interrupted = nqueens_support::interrupt::requested();
-            std::process::exit(if interrupted { nqueens_support::interrupt::EXIT_CODE.into() } else { 1 });
+            std::process::exit(if interrupted {
+                nqueens_support::interrupt::EXIT_CODE.into()
+            } else {
+                1
+            });
         }
     }
 }
