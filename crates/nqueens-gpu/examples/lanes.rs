@@ -86,6 +86,22 @@ fn main() {
             &format!("constellations ({rows})"),
             &steps(&starts.tables, &starts.boards),
         );
+        let total: u64 = starts.host.solutions
+            + sorted
+                .iter()
+                .map(|b| {
+                    let k = b.b1 as usize;
+                    emulate(n, &starts.tables[k], b).plain
+                        * u64::from(starts.constellations[k].multiplicity)
+                })
+                .sum::<u64>();
+        let published = nqueens_solver::instances::oeis::total(n);
+        println!(
+            "  total from {} constellations: {total} (published: {})",
+            starts.constellations.len(),
+            published.map_or("none".to_string(), |p| p.to_string())
+        );
+        assert_eq!(Some(u128::from(total)), published, "n = {n}");
         if let Some(gpu) = gpu.as_mut() {
             let found = gpu
                 .count_starts(n, &starts.tables, sorted)
