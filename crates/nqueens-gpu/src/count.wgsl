@@ -27,6 +27,11 @@
 //   read from the storage buffer.
 // - REFILL: an invocation that finishes its sub-board takes the next one not yet taken (an
 //   atomic counter), so lanes do not idle while the slowest sub-board of their group runs.
+// - CONSTELLATIONS: the constellation kernel (lib.rs, constellations.rs): `tables` holds one
+//   border-queen constellation per entry, its rows the ones without a border queen (the last
+//   row searched in `last`), and a per-row shift carries the diagonals across the rows left
+//   out; every completion counts once (the host multiplies by the orbit's size), so there is
+//   no symmetry check. Its steps are tested against `constellations::emulate` start by start.
 // - LAST_ROW: a queen placed in row n − 2 that leaves row n − 1 a free square completes a
 //   solution there and then (that square is the only one left): the Rust loop places the last
 //   queen and backs up, two more steps for the same two nodes.
