@@ -27,6 +27,11 @@
 //   read from the storage buffer.
 // - REFILL: an invocation that finishes its sub-board takes the next one not yet taken (an
 //   atomic counter), so lanes do not idle while the slowest sub-board of their group runs.
+// - CONSTELLATIONS: the constellation kernel (lib.rs, constellations.rs): `tables` holds one
+//   border-queen constellation per entry, its rows the ones without a border queen (the last
+//   row searched in `last`), and a per-row shift carries the diagonals across the rows left
+//   out; every completion counts once (the host multiplies by the orbit's size), so there is
+//   no symmetry check. Its steps are tested against `constellations::emulate` start by start.
 // - LAST_ROW: a queen placed in row n − 2 that leaves row n − 1 a free square completes a
 //   solution there and then (that square is the only one left): the Rust loop places the last
 //   queen and backs up, two more steps for the same two nodes.
@@ -61,6 +66,21 @@ struct Params {
     budget: u32,
 }
 
+//# if CONSTELLATIONS
+struct ClassTable {
+    // Per row searched (the rows without a border queen), the squares not allowed (bits at or
+    // above n set).
+    blocked: array<u32, 32>,
+    // Per row, the shifts that carry its diagonals 1..4 rows searched down (a byte each).
+    shifts: array<u32, 32>,
+    // The last row searched.
+    last: u32,
+    // To 68 words (a vec3 would align the struct to 16 bytes).
+    pad0: u32,
+    pad1: u32,
+    pad2: u32,
+}
+//# else
 struct ClassTable {
     // Per row, the squares the class does not allow (bits at or above n set).
     blocked: array<u32, 32>,
@@ -68,6 +88,7 @@ struct ClassTable {
     side_squares: u32,
     last_square: u32,
 }
+//# end
 
 struct Board {
     b1: u32,
@@ -140,6 +161,26 @@ fn blocked(b1: u32, row: u32) -> u32 {
 }
 //# end
 
+//# if CONSTELLATIONS
+// The shift that carries row `row`'s diagonals `k` rows searched down (the border queens' rows
+// are not searched: their squares are in the tables).
+fn shift(b1: u32, row: u32, k: u32) -> u32 {
+    return (tables[b1].shifts[row] >> (8u * (k - 1u))) & 0xffu;
+}
+
+fn last_row(b1: u32) -> u32 {
+    return tables[b1].last;
+}
+//# else
+fn shift(b1: u32, row: u32, k: u32) -> u32 {
+    return k;
+}
+
+fn last_row(b1: u32) -> u32 {
+    return params.n - 1u;
+}
+//# end
+
 //# if FRAME_QUEEN
 //# if STACK_WORKGROUP
 var<workgroup> frames: array<u32, STACK_ROWS * WORKGROUP>;
@@ -202,6 +243,7 @@ fn load(index: u32) -> Search {
     return s;
 }
 
+//# if !CONSTELLATIONS
 fn corner_distance(col: u32, last: u32) -> u32 {
     return min(col, last - col);
 }
@@ -263,6 +305,16 @@ fn canonical_orbit(n: u32) -> u32 {
     return 8u / stabilizer;
 }
 
+//# end
+
+//# if CONSTELLATIONS
+// Counts the solution completed on the path of `s`: once (the host multiplies by the
+// constellation's orbit). Returns the steps it took: none.
+fn count_solution(s: Search, n: u32, found: ptr<function, Found>) -> u32 {
+    (*found).eightfold += 1u;
+    return 0u;
+}
+//# else
 // Counts the solution completed on the path of `s` (every row's queen written): eightfold
 // unless it has a queen on a tie square, else by the exact check. Returns the steps it took.
 fn count_solution(s: Search, n: u32, found: ptr<function, Found>) -> u32 {
@@ -288,6 +340,7 @@ fn count_solution(s: Search, n: u32, found: ptr<function, Found>) -> u32 {
     }
     return 8u * n;
 }
+//# end
 
 // Writes the queen `bit` of `row` where `queen_bit` finds it.
 fn record_queen(s: Search, row: u32, bit: u32) {
@@ -320,7 +373,6 @@ fn count(
         return;
     }
     let n = params.n;
-    let last = n - 1u;
     var s = load(index);
     var found: Found;
     var steps = s.base;
@@ -368,11 +420,13 @@ fn count(
 //# if FRAME_QUEEN
             s.row -= 1u;
             let queen = frame(s.row - s.base);
+            let back = shift(s.b1, s.row, 1u);
+            let low = (1u << back) - 1u;
             s.columns ^= queen;
-            s.left = ((s.left >> 1u) | ((lost_left & 1u) << 31u)) & ~queen;
-            s.right = ((s.right << 1u) | (lost_right & 1u)) & ~queen;
-            lost_left >>= 1u;
-            lost_right >>= 1u;
+            s.left = ((s.left >> back) | ((lost_left & low) << (32u - back))) & ~queen;
+            s.right = ((s.right << back) | (lost_right & low)) & ~queen;
+            lost_left >>= back;
+            lost_right >>= back;
             // Every square up to the queen has been tried.
             s.taken = s.columns | s.left | s.right | blocked(s.b1, s.row) | (queen | (queen - 1u));
 //# else
@@ -405,9 +459,11 @@ fn count(
 //# if !FRAME_QUEEN
         queens[s.row] = countTrailingZeros(bit);
 //# end
+        let last = last_row(s.b1);
+        let down = shift(s.b1, s.row, 1u);
         let next_columns = s.columns | bit;
-        let next_left = (s.left | bit) << 1u;
-        let next_right = (s.right | bit) >> 1u;
+        let next_left = (s.left | bit) << down;
+        let next_right = (s.right | bit) >> down;
         // The lookahead: each of the next four rows inside the board must keep a free square
         // (rows beyond the board are skipped); after the last row there is nothing to descend
         // to.
@@ -415,15 +471,18 @@ fn count(
         let rows_left = last - s.row;
         var dead = rows_left == 0u || (attacked | blocked(s.b1, s.row + 1u)) == FULL;
         if rows_left > 1u {
-            dead = dead || (next_columns | (next_left << 1u) | (next_right >> 1u)
+            let k = shift(s.b1, s.row + 1u, 1u);
+            dead = dead || (next_columns | (next_left << k) | (next_right >> k)
                 | blocked(s.b1, s.row + 2u)) == FULL;
         }
         if rows_left > 2u {
-            dead = dead || (next_columns | (next_left << 2u) | (next_right >> 2u)
+            let k = shift(s.b1, s.row + 1u, 2u);
+            dead = dead || (next_columns | (next_left << k) | (next_right >> k)
                 | blocked(s.b1, s.row + 3u)) == FULL;
         }
         if rows_left > 3u {
-            dead = dead || (next_columns | (next_left << 3u) | (next_right >> 3u)
+            let k = shift(s.b1, s.row + 1u, 3u);
+            dead = dead || (next_columns | (next_left << k) | (next_right >> k)
                 | blocked(s.b1, s.row + 4u)) == FULL;
         }
         // Whether this placement completes a solution.
@@ -441,8 +500,8 @@ fn count(
 //# end
 //# if FRAME_QUEEN
             set_frame(s.row - s.base, bit);
-            lost_left = (lost_left << 1u) | ((s.left | bit) >> 31u);
-            lost_right = (lost_right << 1u) | ((s.right | bit) & 1u);
+            lost_left = (lost_left << down) | ((s.left | bit) >> (32u - down));
+            lost_right = (lost_right << down) | ((s.right | bit) & ((1u << down) - 1u));
 //# else
             stack[depth] = vec4<u32>(s.taken, s.columns, s.left, s.right);
             stack_row[depth] = s.row;

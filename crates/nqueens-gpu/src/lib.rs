@@ -6,12 +6,12 @@
 //! # How a batch runs
 //!
 //! The counter hands over batches of tasks (sized to take about a quarter of a second) and
-//! keeps two of them queued ([`Device::submit`], [`Device::finish`]). On [`submit`](Device::submit)
+//! keeps two of them queued ([`Device::submit`], [`Device::finish`]). On [`submit`](nqueens_solver::runs::Device::submit)
 //! the host cuts the batch's tasks into sub-boards on every core
 //! ([`device::split_on_threads`]: the top rows searched on the CPU, exactly as the CPU loop
 //! would), packs them (13 words each) into the upload buffer of a free *slot*, and dispatches
 //! the kernel on them beside the classes' row tables ([`device::class_tables`]), then returns:
-//! the split of the next batch runs while the GPU counts this one. On [`finish`](Device::finish)
+//! the split of the next batch runs while the GPU counts this one. On [`finish`](nqueens_solver::runs::Device::finish)
 //! it waits for the oldest batch, reads back 6 words per sub-board, adds them up per task
 //! ([`device::Split::add`]), and sends again what the kernel gave up on (cut a row deeper) or
 //! never took. Every task's result, node count included, is the one the CPU gives, so
@@ -26,17 +26,59 @@
 //! split, the share of the time the GPU waited for the host (from the GPU's own timestamps,
 //! where the adapter has them) and the tuning ([`Tuning`]).
 //!
+//! # Two kernels: classes and constellations
+//!
+//! The *class kernel* above is the counter's loop: its sub-boards are the counter's tasks'
+//! (Takaken's classes, the row-0 queen's column), and a solution with a queen on a tie square
+//! is checked exactly against its seven images (8n steps). On a GPU that check is the wrong
+//! shape: one tied solution's 8n steps hold its 31 warp neighbours, and a third of the
+//! solutions are tied.
+//!
+//! The *constellation kernel* ([`GpuCounter::count_constellations`], module
+//! [`constellations`]) starts where no solution needs a check, as NQueensFAF and Q27 do: every
+//! solution has one queen on each border line (row 0, row n − 1, column 0, column n − 1), and
+//! the board's symmetries map solutions and their border queens alike, so the host counts one
+//! representative per orbit of border-queen *constellations* and multiplies its completions by
+//! the orbit's size (8, 4 or 2). The rest is this crate's own: the border queens' rows are left
+//! out of the search (each row's table holds the border queens' attacks, and a per-row shift
+//! carries the diagonals across the rows left out, so every row searched is a row with a
+//! choice), the member of each orbit searched is the one whose top rows place the fewest
+//! queens (a probe on the host), and the kernel is the class kernel's source with the check
+//! compiled out (`CONSTELLATIONS`).
+//!
+//! What the lanes do, counted by the kernel's loop run on the CPU (`examples/lanes.rs`; the
+//! tests hold that emulation to the kernel step for step on the machine's adapter), n = 16
+//! cut with 13 rows left to the kernel: 2.05·10⁸ steps in all against 2.60·10⁸ for the class
+//! kernel (−21 %; −18 % at n = 14, −7 % at n = 15), and in batches of 32 sub-boards that run
+//! until their slowest is done, the slowest one's share of its batch 0.050 against 0.069 (1/32
+//! would be perfectly even), 66 % of the batches' lane time working against 57 %. With 8 rows
+//! to the kernel (the software driver's cut) the batches' working share goes from 23 % to
+//! 45 %. The search places more queens than the class kernel's (each constellation searches
+//! its own top rows): the steps saved are the checks' and the border rows'. No GPU has timed
+//! it yet, so it is not the default: the counter's tasks, checkpoints, `--unique` (a
+//! constellation does not show a solution's own symmetry) and MPI keep the class kernel.
+//!
 //! # References
 //!
 //! The GPU counters of the records search one sub-board per thread with bit masks in
 //! registers, as here: Preußer's Q27 (on FPGAs), NQueensFAF (a stack of one word per row in
 //! workgroup memory, the masks recomputed on the way back up: the `queen` frames) and ygch's
 //! CUDA counter (threads that take the next sub-board from an atomic counter when theirs is
-//! done: `refill`). The work split and the symmetry rules are the CPU counter's own.
+//! done: `refill`). The work split and the symmetry rules are the CPU counter's own; the
+//! constellations are NQueensFAF's and Q27's idea (see above).
+//!
+//! [`Device`]: nqueens_solver::runs::Device
+//! [`Device::submit`]: nqueens_solver::runs::Device::submit
+//! [`Device::finish`]: nqueens_solver::runs::Device::finish
+//! [`Device::stats`]: nqueens_solver::runs::Device::stats
 
+mod adapter;
+mod batches;
+mod buffers;
+mod constellation_count;
+pub mod constellations;
 mod tuning;
 
-use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::fmt;
 use std::sync::{Arc, Mutex};
@@ -44,10 +86,14 @@ use std::time::{Duration, Instant};
 
 use nqueens_solver::engines::counter::{MAX_N, TaskResult};
 use nqueens_solver::runs::device::{
-    self, ClassTable, Device, DeviceError, Split, SplitBuffers, SubBoard, SubBoardResult,
+    self, DeviceError, Split, SplitBuffers, SubBoard, SubBoardResult,
 };
 use wgpu::util::DeviceExt;
 
+use adapter::pick;
+pub use adapter::{Adapter, Choice, Kind, adapters};
+use buffers::{Kernel, build_pipeline, bytes, pack, table_words};
+pub use constellation_count::ConstellationCount;
 pub use tuning::{Frame, MAX_BUDGET, Memory, SOFTWARE_BUDGET, STACK_ROWS, Tables, Tuning};
 
 /// The kernel's source, before the tuning's switches (see [`Tuning::source`]).
@@ -99,168 +145,6 @@ pub enum GpuError {
     Tuning(String),
 }
 
-/// What kind of device an adapter is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Kind {
-    /// A GPU of its own.
-    Discrete,
-    /// A GPU sharing the CPU's memory.
-    Integrated,
-    /// A virtual machine's GPU.
-    Virtual,
-    /// Something else.
-    Other,
-    /// A driver that runs on the CPU (lavapipe, SwiftShader, WARP).
-    Software,
-}
-
-impl fmt::Display for Kind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Kind::Discrete => "discrete GPU",
-            Kind::Integrated => "integrated GPU",
-            Kind::Virtual => "virtual GPU",
-            Kind::Other => "other",
-            Kind::Software => "software (runs on the CPU)",
-        })
-    }
-}
-
-/// One adapter, as `nqueens devices` lists it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Adapter {
-    /// Its position in [`adapters`] (what `--gpu-index` and MPI's local ranks pick).
-    pub index: usize,
-    /// The name the driver gives.
-    pub name: String,
-    /// The API it is reached through (Vulkan, Metal, DX12).
-    pub backend: String,
-    /// What kind of device it is.
-    pub kind: Kind,
-    /// The driver and its version, where the driver says.
-    pub driver: String,
-    /// Largest storage buffer one binding may hold, in bytes.
-    pub max_storage_binding: u64,
-    /// Most workgroups per dispatch dimension.
-    pub max_workgroups_per_dimension: u32,
-    /// Most invocations per workgroup.
-    pub max_invocations_per_workgroup: u32,
-}
-
-impl Adapter {
-    fn of(index: usize, adapter: &wgpu::Adapter) -> Adapter {
-        let info = adapter.get_info();
-        let limits = adapter.limits();
-        let kind = match info.device_type {
-            wgpu::DeviceType::DiscreteGpu => Kind::Discrete,
-            wgpu::DeviceType::IntegratedGpu => Kind::Integrated,
-            wgpu::DeviceType::VirtualGpu => Kind::Virtual,
-            wgpu::DeviceType::Cpu => Kind::Software,
-            wgpu::DeviceType::Other => Kind::Other,
-        };
-        let driver = [info.driver.as_str(), info.driver_info.as_str()]
-            .iter()
-            .filter(|s| !s.is_empty())
-            .copied()
-            .collect::<Vec<_>>()
-            .join(" ");
-        Adapter {
-            index,
-            name: info.name,
-            backend: format!("{:?}", info.backend),
-            kind,
-            driver,
-            max_storage_binding: u64::from(limits.max_storage_buffer_binding_size),
-            max_workgroups_per_dimension: limits.max_compute_workgroups_per_dimension,
-            max_invocations_per_workgroup: limits.max_compute_invocations_per_workgroup,
-        }
-    }
-
-    /// Whether it is a GPU, not a driver that runs on the CPU.
-    pub fn is_hardware(&self) -> bool {
-        self.kind != Kind::Software
-    }
-}
-
-impl fmt::Display for Adapter {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({}, {})", self.name, self.backend, self.kind)
-    }
-}
-
-fn instance() -> wgpu::Instance {
-    wgpu::Instance::new(&wgpu::InstanceDescriptor {
-        backends: wgpu::Backends::VULKAN | wgpu::Backends::METAL | wgpu::Backends::DX12,
-        ..Default::default()
-    })
-}
-
-/// The adapters that can run compute shaders, hardware first (discrete, integrated,
-/// virtual, other, software), in the driver's order within each kind.
-fn compute_adapters(instance: &wgpu::Instance) -> Vec<wgpu::Adapter> {
-    let mut adapters: Vec<wgpu::Adapter> = instance
-        .enumerate_adapters(wgpu::Backends::all())
-        .into_iter()
-        .filter(|a| {
-            a.get_downlevel_capabilities()
-                .flags
-                .contains(wgpu::DownlevelFlags::COMPUTE_SHADERS)
-        })
-        .collect();
-    adapters.sort_by_key(|a| Adapter::of(0, a).kind);
-    adapters
-}
-
-/// Every adapter this machine offers for counting, best first.
-pub fn adapters() -> Vec<Adapter> {
-    compute_adapters(&instance())
-        .iter()
-        .enumerate()
-        .map(|(index, a)| Adapter::of(index, a))
-        .collect()
-}
-
-/// Which adapter to open.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Choice {
-    /// The best adapter of any kind (a software driver where there is nothing else).
-    Any,
-    /// The best hardware GPU, or none.
-    Hardware,
-    /// The adapter at this index of [`adapters`].
-    Index(usize),
-}
-
-/// The adapter `choice` names; `None` for [`Choice::Hardware`] on a machine without a GPU.
-fn pick(choice: Choice) -> Result<Option<(wgpu::Adapter, Adapter)>, GpuError> {
-    let adapters = compute_adapters(&instance());
-    let index = match choice {
-        Choice::Any if adapters.is_empty() => return Err(GpuError::NoAdapter),
-        Choice::Any => 0,
-        Choice::Hardware => match adapters
-            .iter()
-            .position(|a| Adapter::of(0, a).is_hardware())
-        {
-            Some(index) => index,
-            None => return Ok(None),
-        },
-        Choice::Index(_) if adapters.is_empty() => return Err(GpuError::NoAdapter),
-        Choice::Index(index) if index >= adapters.len() => {
-            return Err(GpuError::NoSuchAdapter {
-                index,
-                count: adapters.len(),
-            });
-        }
-        Choice::Index(index) => index,
-    };
-    let raw = adapters
-        .into_iter()
-        .nth(index)
-        .expect("an index below the count");
-    let adapter = Adapter::of(index, &raw);
-    Ok(Some((raw, adapter)))
-}
-
 /// The counter's loop on one GPU. See the [crate documentation](crate).
 pub struct GpuCounter {
     adapter: Adapter,
@@ -270,6 +154,10 @@ pub struct GpuCounter {
     tuning: Tuning,
     /// The class tables of each n counted, on the device.
     tables: Vec<(u32, wgpu::Buffer)>,
+    /// The constellation kernel and the tables of the constellations counted last, made on
+    /// first use.
+    constellation: Option<wgpu::ComputePipeline>,
+    constellation_tables: Option<wgpu::Buffer>,
     /// The first error the device reported outside a call that could return it.
     error: Arc<Mutex<Option<String>>>,
     /// Where the tasks are cut into sub-boards (from the rows to search when `None`).
@@ -422,35 +310,7 @@ impl GpuCounter {
             slot.get_or_insert_with(|| e.to_string());
         }));
         device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let source = tuning.source();
-        let descriptor = wgpu::ShaderModuleDescriptor {
-            label: Some("count.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(Cow::Owned(source)),
-        };
-        let module = if tuning.checks {
-            device.create_shader_module(descriptor)
-        } else {
-            // SAFETY: wgpu's checks guard against shaders that index out of bounds or loop
-            // forever. This one's indices stay in bounds (rows below 32, workgroup-memory
-            // stacks below STACK_ROWS rows, which the host's cut guarantees: see
-            // `max_rows`) and its loops end (the main loop within the step budget, the others
-            // within n). Only a tuning run asks for it (NQUEENS_GPU_CHECKS=off), to measure
-            // what the checks cost; every variant is tested with the checks on.
-            unsafe {
-                device.create_shader_module_trusted(
-                    descriptor,
-                    wgpu::ShaderRuntimeChecks::unchecked(),
-                )
-            }
-        };
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("count"),
-            layout: None,
-            module: &module,
-            entry_point: Some("count"),
-            compilation_options: Default::default(),
-            cache: None,
-        });
+        let pipeline = build_pipeline(&device, &tuning, false);
         if let Some(e) = pollster::block_on(device.pop_error_scope()) {
             return Err(GpuError::Open {
                 adapter: adapter.to_string(),
@@ -463,6 +323,8 @@ impl GpuCounter {
             queue,
             pipeline,
             tables: Vec::new(),
+            constellation: None,
+            constellation_tables: None,
             error,
             start_row: None,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -552,30 +414,54 @@ impl GpuCounter {
         n: u32,
         boards: &[SubBoard],
     ) -> Result<Vec<Option<SubBoardResult>>, DeviceError> {
+        Ok(self
+            .count_sub_boards_stepped(n, boards)?
+            .into_iter()
+            .map(|f| f.map(|(result, _)| result))
+            .collect())
+    }
+
+    /// [`count_sub_boards`](Self::count_sub_boards) with the steps the kernel took on each
+    /// (loop iterations and 8n per tied solution's check), to measure the lanes' work.
+    pub fn count_sub_boards_stepped(
+        &mut self,
+        n: u32,
+        boards: &[SubBoard],
+    ) -> Result<Vec<Option<(SubBoardResult, u32)>>, DeviceError> {
+        self.count_with(Kernel::Classes, n, boards, |b| {
+            n as usize - (b.row as usize).min(n as usize)
+        })
+    }
+
+    /// Counts `boards` with `kernel`; `rows` gives the rows the kernel searches below each.
+    pub(crate) fn count_with(
+        &mut self,
+        kernel: Kernel,
+        n: u32,
+        boards: &[SubBoard],
+        rows: impl Fn(&SubBoard) -> usize,
+    ) -> Result<Vec<Option<(SubBoardResult, u32)>>, DeviceError> {
         if !(1..=MAX_N).contains(&n) {
             return Err(DeviceError(GpuError::TooLarge(n).to_string()));
         }
-        if let Some(deep) = boards
-            .iter()
-            .find(|b| n as usize - (b.row as usize).min(n as usize) > self.max_rows())
-        {
+        if let Some(deep) = boards.iter().find(|b| rows(b) > self.max_rows()) {
             return Err(DeviceError(format!(
                 "a sub-board of n = {n} from row {} is deeper than this kernel's stack ({} rows)",
                 deep.row,
                 self.max_rows()
             )));
         }
-        let mut found: Vec<Option<Option<SubBoardResult>>> = vec![None; boards.len()];
+        let mut found: Vec<Option<Option<(SubBoardResult, u32)>>> = vec![None; boards.len()];
         let mut todo: Vec<usize> = (0..boards.len()).collect();
         while !todo.is_empty() {
             let batch: Vec<SubBoard> = todo.iter().map(|&i| boards[i]).collect();
             let mut again = Vec::new();
             for (chunk, first) in batch.chunks(CHUNK).zip((0..).step_by(CHUNK)) {
-                let flight = self.dispatch(n, chunk, first)?;
+                let flight = self.dispatch_with(kernel, n, chunk, first)?;
                 for (k, outcome) in self.collect(flight)?.into_iter().enumerate() {
                     let i = todo[first + k];
                     match outcome {
-                        Outcome::Done(result, _) => found[i] = Some(Some(result)),
+                        Outcome::Done(result, steps) => found[i] = Some(Some((result, steps))),
                         Outcome::GaveUp => found[i] = Some(None),
                         Outcome::Untouched => again.push(i),
                     }
@@ -613,17 +499,46 @@ impl GpuCounter {
     }
 
     /// Packs `boards` (at most [`CHUNK`], sub-boards `first..` of their batch) into a free slot
-    /// and starts the kernel on them.
+    /// and starts the class kernel on them.
     fn dispatch(
         &mut self,
         n: u32,
         boards: &[SubBoard],
         first: usize,
     ) -> Result<InFlight, DeviceError> {
+        self.dispatch_with(Kernel::Classes, n, boards, first)
+    }
+
+    /// [`dispatch`](Self::dispatch) with `kernel` (the constellation kernel reads the tables
+    /// [`load_constellations`](Self::load_constellations) uploaded).
+    fn dispatch_with(
+        &mut self,
+        kernel: Kernel,
+        n: u32,
+        boards: &[SubBoard],
+        first: usize,
+    ) -> Result<InFlight, DeviceError> {
         let count = boards.len();
         debug_assert!((1..=CHUNK).contains(&count));
-        let tables = self.tables(n);
+        let tables = match kernel {
+            Kernel::Classes => Some(self.tables(n)),
+            Kernel::Constellations => None,
+        };
         let s = self.take_slot(count);
+        let (Some(table_buffer), Some(pipeline)) = (
+            match tables {
+                Some(i) => Some(&self.tables[i].1),
+                None => self.constellation_tables.as_ref(),
+            },
+            match kernel {
+                Kernel::Classes => Some(&self.pipeline),
+                Kernel::Constellations => self.constellation.as_ref(),
+            },
+        ) else {
+            return Err(DeviceError(
+                "the constellation kernel was not loaded".to_string(),
+            ));
+        };
         let workgroup = self.tuning.workgroup;
         let invocations = if self.tuning.refill {
             (count as u32).min(self.tuning.lanes)
@@ -657,7 +572,7 @@ impl GpuCounter {
             },
             wgpu::BindGroupEntry {
                 binding: 1,
-                resource: self.tables[tables].1.as_entire_binding(),
+                resource: table_buffer.as_entire_binding(),
             },
             wgpu::BindGroupEntry {
                 binding: 2,
@@ -676,7 +591,7 @@ impl GpuCounter {
         }
         let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("count"),
-            layout: &self.pipeline.get_bind_group_layout(0),
+            layout: &pipeline.get_bind_group_layout(0),
             entries: &entries,
         });
         let mut encoder = self
@@ -699,7 +614,7 @@ impl GpuCounter {
                     }
                 }),
             });
-            pass.set_pipeline(&self.pipeline);
+            pass.set_pipeline(pipeline);
             pass.set_bind_group(0, &bind_group, &[]);
             pass.dispatch_workgroups(across, down, 1);
         }
@@ -801,258 +716,4 @@ impl GpuCounter {
             .map(|(chunk, first)| self.dispatch(n, chunk, first))
             .collect()
     }
-}
-
-impl Slot {
-    fn new(device: &wgpu::Device, capacity: usize, timestamps: bool) -> Slot {
-        let buffer = |label, size: usize, usage| {
-            device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
-                size: size as u64,
-                usage,
-                mapped_at_creation: false,
-            })
-        };
-        use wgpu::BufferUsages as U;
-        Slot {
-            capacity,
-            params: buffer("params", 16, U::UNIFORM | U::COPY_DST),
-            boards: buffer(
-                "sub-boards",
-                capacity * BOARD_WORDS * 4,
-                U::STORAGE | U::COPY_DST,
-            ),
-            results: buffer(
-                "results",
-                capacity * RESULT_WORDS * 4,
-                U::STORAGE | U::COPY_SRC | U::COPY_DST,
-            ),
-            taken: buffer("taken", 4, U::STORAGE | U::COPY_DST),
-            readback: buffer(
-                "read-back",
-                capacity * RESULT_WORDS * 4 + 16,
-                U::MAP_READ | U::COPY_DST,
-            ),
-            timestamps: timestamps.then(|| {
-                (
-                    device.create_query_set(&wgpu::QuerySetDescriptor {
-                        label: Some("pass times"),
-                        ty: wgpu::QueryType::Timestamp,
-                        count: 2,
-                    }),
-                    buffer("pass times", 16, U::QUERY_RESOLVE | U::COPY_SRC),
-                )
-            }),
-        }
-    }
-}
-
-impl Measured {
-    /// Records a pass that ran from tick `start` to tick `end`.
-    fn pass(&mut self, start: u64, end: u64, tick: f64) {
-        if end < start {
-            return;
-        }
-        let first = *self.first_tick.get_or_insert(start);
-        // Passes may overlap: count the time after the last one's end only.
-        let from = start.max(self.last_tick).max(first);
-        if end > from {
-            self.busy_ns += (end - from) as f64 * tick;
-        }
-        self.last_tick = self.last_tick.max(end);
-    }
-}
-
-impl Device for GpuCounter {
-    fn describe(&self) -> String {
-        self.adapter.to_string()
-    }
-
-    /// [`submit`](Device::submit) and [`finish`](Device::finish) in one.
-    fn solve_batch(&mut self, n: u32, prefixes: &[&[u8]]) -> Result<Vec<TaskResult>, DeviceError> {
-        if !self.queued.is_empty() {
-            return Err(DeviceError(
-                "a whole batch was asked for while others are queued".to_string(),
-            ));
-        }
-        self.submit(n, prefixes)?;
-        self.finish()
-    }
-
-    fn pipelined(&self) -> bool {
-        true
-    }
-
-    /// Cuts the tasks into sub-boards on every core and starts counting them.
-    fn submit(&mut self, n: u32, prefixes: &[&[u8]]) -> Result<(), DeviceError> {
-        if !(1..=MAX_N).contains(&n) {
-            return Err(DeviceError(GpuError::TooLarge(n).to_string()));
-        }
-        let started = Instant::now();
-        let mut split = Split {
-            host: Vec::new(),
-            boards: self.spare.pop().unwrap_or_default(),
-        };
-        let start_row = self.start_row(n);
-        device::split_on_threads(
-            n,
-            prefixes,
-            start_row,
-            self.threads,
-            &mut self.split_buffers,
-            &mut split,
-        );
-        self.measured.split += started.elapsed();
-        let boards = std::mem::take(&mut split.boards);
-        self.measured.pieces += prefixes.len() as u64;
-        self.measured.sub_boards += boards.len() as u64;
-        let dispatches = self.dispatch_all(n, &boards)?;
-        self.queued.push_back(Batch {
-            n,
-            split,
-            boards,
-            dispatches,
-        });
-        Ok(())
-    }
-
-    /// Waits for the oldest batch, and cuts the sub-boards the kernel gave up on a row
-    /// deeper (and sends again those it never took) until every piece is counted.
-    fn finish(&mut self) -> Result<Vec<TaskResult>, DeviceError> {
-        let Some(mut batch) = self.queued.pop_front() else {
-            return Err(DeviceError("no batch was submitted".to_string()));
-        };
-        loop {
-            let mut again = Vec::new();
-            for flight in std::mem::take(&mut batch.dispatches) {
-                let first = flight.first;
-                let found = self.collect(flight)?;
-                let started = Instant::now();
-                for (board, outcome) in batch.boards[first..].iter().zip(found) {
-                    match outcome {
-                        Outcome::Done(result, steps) => {
-                            self.measured.nodes += result.nodes;
-                            self.measured.steps += u64::from(steps);
-                            batch.split.add(board, &result);
-                        }
-                        Outcome::GaveUp => {
-                            self.measured.gave_up += 1;
-                            again.extend(batch.split.refine(batch.n, board, 1));
-                        }
-                        Outcome::Untouched => {
-                            self.measured.untouched += 1;
-                            again.push(*board);
-                        }
-                    }
-                }
-                self.measured.collect += started.elapsed();
-            }
-            let done = std::mem::replace(&mut batch.boards, again);
-            if self.spare.len() < 2 {
-                self.spare.push(done);
-            }
-            if batch.boards.is_empty() {
-                return Ok(batch.split.host);
-            }
-            batch.dispatches = self.dispatch_all(batch.n, &batch.boards)?;
-        }
-    }
-
-    fn batch_time(&self) -> Duration {
-        Duration::from_millis(self.tuning.batch_ms)
-    }
-
-    /// On a GPU, enough pieces for as many sub-boards as the kernel has lanes, at the rate of
-    /// sub-boards per piece seen so far (1 before the first batch). A software driver runs a
-    /// few lanes per core, and a lone one no slower than its share: 1.
-    fn min_batch(&self) -> usize {
-        let m = &self.measured;
-        if m.sub_boards == 0 || !self.adapter.is_hardware() {
-            return 1;
-        }
-        let per_piece = m.sub_boards as f64 / m.pieces as f64;
-        (f64::from(self.tuning.lanes) / per_piece).ceil().max(1.0) as usize
-    }
-
-    fn stats(&self) -> Vec<(&'static str, String)> {
-        let m = &self.measured;
-        let per_second = |count: u64, time: Duration| {
-            format!("{:.3e}", count as f64 / time.as_secs_f64().max(1e-9))
-        };
-        let mut stats = vec![
-            ("sub_boards", m.sub_boards.to_string()),
-            ("split_per_s", per_second(m.sub_boards, m.split)),
-            ("split_s", format!("{:.3}", m.split.as_secs_f64())),
-            ("pack_s", format!("{:.3}", m.pack.as_secs_f64())),
-            ("collect_s", format!("{:.3}", m.collect.as_secs_f64())),
-            ("dispatches", m.dispatches.to_string()),
-            (
-                "steps_per_node",
-                format!("{:.4}", m.steps as f64 / m.nodes.max(1) as f64),
-            ),
-            ("gave_up", m.gave_up.to_string()),
-            ("untouched", m.untouched.to_string()),
-        ];
-        match (self.tick, m.first_tick) {
-            (Some(tick), Some(first)) => {
-                let span = (m.last_tick - first) as f64 * tick;
-                stats.push(("gpu_busy_s", format!("{:.3}", m.busy_ns * 1e-9)));
-                stats.push((
-                    "gpu_wait",
-                    format!("{:.3}", 1.0 - m.busy_ns / span.max(1.0)),
-                ));
-            }
-            _ => stats.push(("gpu_wait", "unknown".to_string())),
-        }
-        stats.push(("threads", self.threads.to_string()));
-        stats.push(("tuning", self.tuning.to_string().replace(' ', ",")));
-        stats
-    }
-}
-
-/// Packs sub-boards into the upload's bytes (13 words each, see [`board_bytes`]) on up to
-/// `threads` threads.
-fn pack(boards: &[SubBoard], out: &mut [u8], threads: usize) {
-    const BYTES: usize = BOARD_WORDS * 4;
-    let per_thread = boards.len().div_ceil(threads.max(1)).max(1 << 14);
-    let work = |boards: &[SubBoard], out: &mut [u8]| {
-        for (board, out) in boards.iter().zip(out.chunks_exact_mut(BYTES)) {
-            board_bytes(board, out.try_into().expect("a sub-board's bytes"));
-        }
-    };
-    if per_thread >= boards.len() {
-        return work(boards, out);
-    }
-    std::thread::scope(|scope| {
-        for (boards, out) in boards
-            .chunks(per_thread)
-            .zip(out.chunks_mut(per_thread * BYTES))
-        {
-            scope.spawn(move || work(boards, out));
-        }
-    });
-}
-
-/// A class table in the shader's layout (`ClassTable`: 36 words).
-fn table_words(table: &ClassTable) -> impl Iterator<Item = u32> + '_ {
-    table
-        .blocked
-        .iter()
-        .copied()
-        .chain(table.tie_rows)
-        .chain([table.side_squares, table.last_square])
-}
-
-/// A sub-board in the shader's layout (`Board`: 13 words, the prefix four columns a word,
-/// row 0 in the low byte: the prefix's bytes as they are, in little-endian words).
-fn board_bytes(board: &SubBoard, out: &mut [u8; BOARD_WORDS * 4]) {
-    let head = [board.b1, board.row, board.columns, board.left, board.right];
-    for (word, out) in head.iter().zip(out.chunks_exact_mut(4)) {
-        out.copy_from_slice(&word.to_le_bytes());
-    }
-    out[20..].copy_from_slice(&board.prefix);
-}
-
-fn bytes(words: &[u32]) -> Vec<u8> {
-    words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }

@@ -240,10 +240,20 @@ impl Tuning {
     /// The kernel's source for this tuning: the constants, then `count.wgsl` with the
     /// switched lines kept or dropped.
     pub fn source(&self) -> String {
+        self.source_for(false)
+    }
+
+    /// [`source`](Self::source) for the class kernel, or for the constellation kernel (no
+    /// symmetry check; its tables are always read from the storage buffer).
+    pub fn source_for(&self, constellations: bool) -> String {
         let switches = [
+            ("CONSTELLATIONS", constellations),
             ("FRAME_QUEEN", self.frame == Frame::Queen),
             ("STACK_WORKGROUP", self.stack == Memory::Workgroup),
-            ("TABLES_WORKGROUP", self.tables == Tables::Workgroup),
+            (
+                "TABLES_WORKGROUP",
+                self.tables == Tables::Workgroup && !constellations,
+            ),
             ("REFILL", self.refill),
             ("LAST_ROW", self.last_row),
         ];

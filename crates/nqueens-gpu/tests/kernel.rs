@@ -2,7 +2,7 @@
 //! Vulkan driver where there is no GPU: `scripts/test-gpu.sh` installs it). No adapter is a
 //! failure, never a skip.
 
-use nqueens_gpu::{Choice, Frame, GpuCounter, Memory, Tables, Tuning};
+use nqueens_gpu::{Choice, Frame, GpuCounter, Memory, Tables, Tuning, constellations};
 use nqueens_solver::engines::counter::TaskList;
 use nqueens_solver::instances::oeis;
 use nqueens_solver::runs::CountRun;
@@ -206,4 +206,111 @@ fn sub_boards_given_up_are_cut_deeper_until_counted() {
     for (id, found) in list.ids().zip(on_gpu) {
         assert_eq!(found, cpu.count(&list, id).unwrap(), "task {id}");
     }
+}
+
+/// The tuning whose steps [`constellations::emulate`] counts: queen frames, the last-row rule,
+/// one sub-board per invocation.
+fn queen_frames() -> Tuning {
+    Tuning {
+        frame: Frame::Queen,
+        stack: Memory::Private,
+        refill: false,
+        last_row: true,
+        ..Tuning::software()
+    }
+}
+
+/// Compares the constellation kernel with the CPU loop on every start of n = 4..=`max_n`, cut
+/// for kernels of 13, 6 and 3 rows (and steps too where `steps`); returns the starts compared
+/// and the ones given up.
+fn compare_starts(gpu: &mut GpuCounter, max_n: u32, steps: bool) -> (usize, usize) {
+    let (mut compared, mut gave_up) = (0, 0);
+    for n in 4..=max_n {
+        for rows in [13, 6, 3] {
+            let starts = constellations::starts(n, rows);
+            let found = gpu.count_starts(n, &starts.tables, &starts.boards).unwrap();
+            assert_eq!(found.len(), starts.boards.len());
+            for (board, found) in starts.boards.iter().zip(&found) {
+                let Some((result, taken)) = found else {
+                    gave_up += 1;
+                    continue;
+                };
+                let expected = constellations::emulate(n, &starts.tables[board.b1 as usize], board);
+                let what = format!("n = {n}, rows = {rows}, {board:?}, {}", gpu.tuning());
+                assert_eq!(
+                    (result.eightfold, result.nodes, result.tied),
+                    (expected.plain, expected.nodes, Default::default()),
+                    "{what}"
+                );
+                if steps {
+                    assert_eq!(u64::from(*taken), expected.steps, "{what}");
+                }
+                compared += 1;
+            }
+        }
+    }
+    (compared, gave_up)
+}
+
+#[test]
+fn every_start_gets_the_cpu_loops_answer_step_for_step() {
+    let (compared, gave_up) = compare_starts(&mut open(queen_frames()), 13, true);
+    assert!(compared > 20_000, "{compared}");
+    assert!(gave_up < compared / 20, "{gave_up} of {compared} given up");
+}
+
+#[test]
+fn every_variant_of_the_constellation_kernel_gets_the_cpu_loops_answer() {
+    for tuning in variants() {
+        let mut gpu = open(tuning);
+        let (compared, gave_up) = compare_starts(&mut gpu, 10, false);
+        assert!(compared > 1_500, "{compared}, {}", gpu.tuning());
+        assert!(
+            gave_up < compared / 20,
+            "{gave_up} of {compared}, {}",
+            gpu.tuning()
+        );
+    }
+}
+
+#[test]
+fn the_class_kernels_steps_are_the_emulations() {
+    // The lanes' work before the constellations, as the emulation counts it.
+    let mut gpu = open(queen_frames());
+    let mut tied = 0;
+    for n in 4..=12 {
+        let list = TaskList::new(n);
+        let prefixes: Vec<&[u8]> = list.ids().map(|id| list.prefix(id)).collect();
+        let split = device::split(n, &prefixes, device::start_row_for(n, 8));
+        let tables = constellations::class_rows(n);
+        let found = gpu.count_sub_boards_stepped(n, &split.boards).unwrap();
+        for (board, found) in split.boards.iter().zip(&found) {
+            let Some((result, steps)) = found else {
+                continue;
+            };
+            let expected = constellations::emulate(n, &tables[board.b1 as usize], board);
+            assert_eq!(
+                (result.nodes, u64::from(*steps)),
+                (expected.nodes, expected.steps),
+                "n = {n}, {board:?}"
+            );
+            tied += expected.tied;
+        }
+    }
+    assert!(tied > 100, "{tied}");
+}
+
+#[test]
+fn constellation_counts_on_the_gpu_match_oeis_up_to_15() {
+    let mut gpu = gpu();
+    for n in 1..=15 {
+        let count = gpu.count_constellations(n).unwrap();
+        assert_eq!(u128::from(count.total), oeis::total(n).unwrap(), "n = {n}");
+    }
+    // The software driver's budget gives up on some starts of n = 15: cut deeper, still exact.
+    let count = gpu.count_constellations(15).unwrap();
+    assert!(
+        count.constellations > 2_000 && count.starts >= count.constellations,
+        "{count:?}"
+    );
 }
