@@ -1,4 +1,4 @@
-//! N-Queens as a constraint program: the three-all-different model on the [`cp`] engine.
+//! N-Queens as a constraint program: the three-all-different model on the [`nqueens_cp`] engine.
 //!
 //! Variable `x(r) ∈ 0..n` is the column of the queen in row `r`. One queen per row is built into
 //! the variables; the rest is three constraints over views of them:

@@ -3,9 +3,9 @@
 //! | module | method | idea |
 //! |---|---|---|
 //! | [`backtrack`] | `backtrack` | bitboard backtracking row by row, the honest baseline |
-//! | [`dlx`] | `dlx`, `dlx-gadgets` | exact cover on the [`exact_cover`] engine (dancing links) |
-//! | [`sat`] | `sat` | CNF encodings (pairwise, compact) on the [`sat`](::sat) CDCL solver |
-//! | [`cp`] | `cp` | three all-different constraints on the [`cp`](::cp) engine |
+//! | [`dlx`] | `dlx`, `dlx-gadgets` | exact cover on the [`nqueens_exact_cover`] engine (dancing links) |
+//! | [`sat`] | `sat` | CNF encodings (pairwise, compact) on the [`nqueens_sat`] CDCL solver |
+//! | [`cp`] | `cp` | three all-different constraints on the [`nqueens_cp`] engine |
 //! | [`construct`] | `construct` | the explicit O(n) construction by n mod 6 |
 //! | [`local`] | `local` | min-conflicts local search |
 //! | [`counter`] | `counter` | the record-class counter: symmetry, threads, checkpoints, shards |

@@ -63,7 +63,7 @@ table! {
     DlxGadgets => dlx::GADGETS,
     /// CNF encoding solved by the `nqueens_sat` crate's CDCL solver ([`crate::engines::sat`]).
     Sat => sat::DESCRIPTOR,
-    /// Constraint programming: three all-different constraints on the [`cp`](::cp) engine
+    /// Constraint programming: three all-different constraints on the [`nqueens_cp`] engine
     /// ([`crate::engines::cp`]).
     Cp => cp::DESCRIPTOR,
     /// The fast counter: full symmetry, threads ([`crate::engines::counter`]).
