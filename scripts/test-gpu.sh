@@ -17,14 +17,32 @@ need_packages test-gpu "the Vulkan loader and Mesa's software Vulkan driver, to 
 # Mesa's device-selection layer prints "error:" lines when no display server runs.
 export NODEVICE_SELECT=1
 
-cargo clippy -p nqueens-cli --features gpu --all-targets --profile checked -- -D warnings
-cargo test -p nqueens-gpu --profile checked
-cargo test -p nqueens-cli --features gpu --profile checked --test cli gpu::
+. scripts/suite.sh
+
+# The CLI with `gpu` linted over the whole workspace in the dev profile, as CI's clippy step
+# selects it: only the CLI is checked again (a `-p nqueens-cli` selection would check every
+# crate below it again, in other features).
+cargo clippy --workspace --all-targets --features nqueens-cli/gpu -- -D warnings
+if in_suite; then
+    # scripts/test-all built the suite once: nqueens-gpu's tests ran in its Rust part, on this
+    # driver; the CLI's GPU tests need the CLI with `gpu`, which only the CLI compiles again for.
+    echo "test-gpu: nqueens-gpu's own tests ran in the Rust part (the suite's one build)"
+    cargo test "${SUITE_FLAGS[@]}" --features nqueens-cli/gpu --test cli gpu::
+else
+    cargo test -p nqueens-gpu --profile checked
+    cargo test -p nqueens-cli --features gpu --profile checked --test cli gpu::
+fi
 
 echo "== the README's GPU example"
-# The binary the CLI tests above ran, built with `--features gpu` (a `cargo build` here would
-# build it again: without the tests' dev-dependencies, the shared crates' features differ).
-bin=target/checked/nqueens
+# The binary the CLI tests above ran, built with `gpu` (a `cargo build` here would build it
+# again: without the tests' dev-dependencies, the shared crates' features differ). A copy: in
+# the suite, the parts after this one find the suite's CLI (without `gpu`) back in its place.
+gpu_bin_dir=$(mktemp -d)
+cp "$(suite_bin nqueens)" "$gpu_bin_dir/nqueens"
+if in_suite; then
+    cargo test "${SUITE_FLAGS[@]}" --no-run --quiet
+fi
+bin=$gpu_bin_dir/nqueens
 "$bin" devices
 [ "$("$bin" count 12 --device gpu)" = 14200 ] || { echo "test-gpu: count 12 --device gpu" >&2; exit 1; }
 [ "$("$bin" count 14 --device gpu --unique)" = 45752 ] || { echo "test-gpu: count 14 --device gpu --unique" >&2; exit 1; }
@@ -55,5 +73,5 @@ if scripts/gpu-check --binary "$stub/nqueens" --min-n 8 --max-n 8 --cpu-n 8 --ou
 fi
 grep -q "WRONG: gpu n = 8 counted 1, published 92" "$stub/err" ||
     { echo "test-gpu: gpu-check did not name the wrong count" >&2; cat "$stub/err" >&2; exit 1; }
-rm -rf "$stub"
+rm -rf "$stub" "$gpu_bin_dir"
 echo "gpu-check: a wrong count fails (exit 1)"

@@ -16,11 +16,19 @@ need_packages test-mpi "OpenMPI and libclang for the MPI binary, the Vulkan load
     libopenmpi-dev openmpi-bin clang libclang-dev libvulkan1 mesa-vulkan-drivers
 command -v mpirun >/dev/null || { echo "test-mpi: mpirun not found (apt-get install openmpi-bin)" >&2; exit 1; }
 
-cargo build -p nqueens-mpi --features mpi,gpu --profile checked
-cargo build -p nqueens-cli --profile checked
-cargo clippy -p nqueens-mpi --features mpi --all-targets --profile checked -- -D warnings
-cargo clippy -p nqueens-mpi --features mpi,gpu --all-targets --profile checked -- -D warnings
-bin=target/checked/nqueens-mpi
+. scripts/suite.sh
+if in_suite; then
+    # scripts/test-all built both binaries once, with the suite's features (mpi and gpu here).
+    echo "test-mpi: nqueens-mpi and nqueens from the suite's one build"
+else
+    cargo build -p nqueens-mpi --features mpi,gpu --profile checked
+    cargo build -p nqueens-cli --profile checked
+fi
+# Lints in the dev profile, where CI's clippy step leaves the dependencies checked.
+cargo clippy -p nqueens-mpi --features mpi --all-targets -- -D warnings
+cargo clippy -p nqueens-mpi --features mpi,gpu --all-targets -- -D warnings
+bin=$(suite_bin nqueens-mpi)
+cli=$(suite_bin nqueens)
 
 # Root may run MPI jobs here (a CI container); the box has fewer cores than ranks.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -206,18 +214,18 @@ run 2 "$bin" count 18 --threads 1 --split-depth +1 --checkpoint "$ckpt" >"$work/
 [ "$status" -ne 0 ] || fail "a checkpoint of the standard list was taken for the deeper split"
 
 echo "== a checkpoint of nqueens count is resumed by nqueens-mpi (one format)"
-target/checked/nqueens count 13 --checkpoint "$work/n13.ckpt" >/dev/null
+"$cli" count 13 --checkpoint "$work/n13.ckpt" >/dev/null
 run 2 "$bin" count 13 --threads 1 --checkpoint "$work/n13.ckpt" --stats 2>"$work/stats13" >"$work/out13"
 [ "$(cat "$work/out13")" = 73712 ] || fail "resumed n = 13 from count's checkpoint: $(cat "$work/out13")"
 grep -q "(2296 resumed)" "$work/stats13" || fail "not every task of count's checkpoint resumed: $(tail -1 "$work/stats13")"
 # One that a node budget stopped inside its tasks: the job goes on from their pieces, to the
 # same count and the same queens as a whole count.
-whole16=$(target/checked/nqueens count 16 --shard 1/1)
+whole16=$("$cli" count 16 --shard 1/1)
 # (A budget is checked as a task's result comes in, when that thread has just begun its next
 # task: a stop can leave no task in part, so stop again, further on, until one is.)
 for _ in 1 2 3 4 5 6 7 8; do
     status=0
-    NQUEENS_PIECE_ROWS=9 NQUEENS_NODE_LIMIT=12000000 target/checked/nqueens count 16 --checkpoint "$work/n16.ckpt" \
+    NQUEENS_PIECE_ROWS=9 NQUEENS_NODE_LIMIT=12000000 "$cli" count 16 --checkpoint "$work/n16.ckpt" \
         >/dev/null 2>"$work/n16.err" || status=$?
     [ "$status" = 3 ] || fail "count 16 with a node budget: exit $status: $(cat "$work/n16.err")"
     [ "$(in_part "$work/n16.ckpt")" -gt 0 ] && break

@@ -9,8 +9,10 @@ cd "$(dirname "$0")/.."
 need_packages test-shell-docs "man and groff to render the manual pages, zsh and fish to parse the completions" \
     man-db groff-base zsh fish
 
-cargo build --profile checked -q -p nqueens-cli
-bin=target/checked/nqueens
+. scripts/suite.sh
+# In scripts/test-all, the CLI comes from the suite's one build; alone, this builds it.
+in_suite || cargo build --profile checked -q -p nqueens-cli
+bin=$(suite_bin nqueens)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

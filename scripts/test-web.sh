@@ -51,12 +51,15 @@ if command -v rustup >/dev/null && ! rustup target list --installed | grep -qx w
     rustup target add wasm32-unknown-unknown >/dev/null || fail "could not add the wasm32-unknown-unknown target with rustup"
 fi
 
-# The page, and the CLI whose answers it must agree with (the checked profile, as the Rust
-# tests build it: shared with `cargo test --workspace --profile checked`).
+# The page, and the CLI whose answers it must agree with (the checked profile; in
+# scripts/test-all, the suite's one build, which the Rust part tested).
+. scripts/suite.sh
 scripts/build-web target/web || fail "building the page failed (see above)"
-cargo build --quiet --profile checked -p nqueens-cli || fail "building the nqueens CLI failed"
+if ! in_suite; then
+    cargo build --quiet --profile checked -p nqueens-cli || fail "building the nqueens CLI failed"
+fi
 # Where cargo put it: CARGO_TARGET_DIR when set, made absolute like the other paths below.
-cli=$(cd "${CARGO_TARGET_DIR:-target}" && pwd)/checked/nqueens
+cli=$(suite_bin nqueens)
 
 if [ ! -d web/tests/node_modules/playwright-core ] ||
     [ web/tests/package-lock.json -nt web/tests/node_modules/.package-lock.json ]; then

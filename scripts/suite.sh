@@ -1,0 +1,29 @@
+# Sourced by scripts/test-all and its parts: the one build the whole suite shares.
+#
+# Cargo resolves the features of shared crates (nqueens-support, the engines, serde, syn, ...)
+# from the packages and features of each invocation, dev-dependencies included: `-p nqueens-gpu`
+# leaves nqueens-support without `signals`, `--features mpi` brings bindgen's syn features
+# into every proc macro, so each part that picked its own packages compiled the engines again.
+# When scripts/test-all runs more than one part, it builds once with SUITE_FLAGS (exported as
+# NQUEENS_SUITE_FLAGS) and each part reuses that build: the Rust part runs those very tests,
+# the GPU part adds `nqueens-cli/gpu` (only the CLI compiles again), the MPI, shell-docs and
+# web parts take the binaries from it. A part run alone builds what it needs, as before.
+# Plain `cargo build` and `cargo test` are untouched: they need only Rust.
+
+# Every workspace member, the MPI binary with its GPU ranks (which brings nqueens-gpu and
+# wgpu in), in the checked profile. The CLI keeps its default features: its tests check the
+# build without `gpu` (the GPU part builds the CLI once more with it).
+SUITE_FLAGS=(--workspace --profile checked --features nqueens-mpi/mpi,nqueens-mpi/gpu)
+# What building and running that needs besides Rust: MPI and libclang for the MPI binary, the
+# Vulkan loader and Mesa's software driver for nqueens-gpu's tests.
+SUITE_PACKAGES=(libopenmpi-dev openmpi-bin clang libclang-dev libvulkan1 mesa-vulkan-drivers)
+
+# True inside scripts/test-all when it built the suite once for every part.
+in_suite() { [ -n "${NQUEENS_SUITE_FLAGS:-}" ]; }
+
+# Where the suite's binaries are (CARGO_TARGET_DIR when set, made absolute).
+suite_bin() {
+    local dir=${CARGO_TARGET_DIR:-target}
+    mkdir -p "$dir"
+    echo "$(cd "$dir" && pwd)/checked/$1"
+}
