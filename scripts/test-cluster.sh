@@ -18,8 +18,15 @@ need_packages test-cluster "shellcheck, OpenMPI and libclang for nqueens-mpi, Py
     shellcheck libopenmpi-dev openmpi-bin clang libclang-dev python3-yaml util-linux
 [ "$(id -u)" -eq 0 ] || { echo "test-cluster: needs root (unshare -p)" >&2; exit 1; }
 
-cargo build -p nqueens-cli --profile checked
-cargo build -p nqueens-mpi --features mpi --profile checked
+# shellcheck source=scripts/suite.sh
+. scripts/suite.sh
+if in_suite; then
+    # scripts/test-all built both binaries once, with the suite's features.
+    echo "test-cluster: nqueens and nqueens-mpi from the suite's one build"
+else
+    cargo build -p nqueens-cli --profile checked
+    cargo build -p nqueens-mpi --features mpi --profile checked
+fi
 
 fail() { echo "test-cluster: FAIL: $*" >&2; exit 1; }
 work=$(mktemp -d)
@@ -28,7 +35,7 @@ examples=$PWD/examples/cluster
 
 # nqueens and nqueens-mpi on PATH, with the stand-ins.
 mkdir -p "$work/bin"
-ln -s "$PWD/target/checked/nqueens" "$PWD/target/checked/nqueens-mpi" "$work/bin/"
+ln -s "$(suite_bin nqueens)" "$(suite_bin nqueens-mpi)" "$work/bin/"
 ln -s "$PWD"/scripts/cluster-standins/* "$work/bin/"
 export PATH=$work/bin:$PATH
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
