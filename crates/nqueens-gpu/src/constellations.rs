@@ -218,7 +218,7 @@ pub fn constellations(n: u32) -> Vec<Constellation> {
 
 /// [`constellations`], `None` once `stop` is raised (checked orbit by orbit: the
 /// representatives' probes are the host's longest work, about 100 s at n = 21 on one core of
-/// the CI machine).
+/// the (shared) development machine).
 pub fn constellations_until(n: u32, stop: &AtomicBool) -> Option<Vec<Constellation>> {
     assert!((1..=MAX_N).contains(&n), "constellations exist for n ≤ 32");
     let mut seen = std::collections::HashSet::new();

@@ -61,8 +61,8 @@
 //! the total with it ([`GpuCounter::count_constellations_until`], which streams the starts in
 //! batches of about a quarter of a second and stops between them); the CLI refuses what it
 //! cannot do, naming the default kernel, and `nqueens-mpi` refuses the variable. Before the
-//! first batch the host finds the representatives, whose probes take about 100 s at n = 21
-//! on one core of the CI machine (a stop is seen between orbits): a cost a GPU run at
+//! first batch the host finds the representatives, whose probes took about 100 s at n = 21
+//! on one core of the (shared) development machine (a stop is seen between orbits): a cost a GPU run at
 //! n = 21 pays in full.
 //!
 //! # References
