@@ -329,12 +329,14 @@ impl Count {
             }
             eprintln!("{line}");
         }
-        let counts = nqueens_solver::Counts {
+        runs::check_published(
+            "the count",
+            self.problem.n(),
             total,
-            unique: None,
-        };
-        runs::check_count(&self.problem, &counts, "GPU constellation kernel's")
-            .map_err(wrong_total_fails)?;
+            None,
+            "a bug in the GPU's constellation kernel or a hardware fault (GPU, memory) is the likely cause",
+        )
+        .map_err(wrong_total_fails)?;
         self.write(total)
     }
 
