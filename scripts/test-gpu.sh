@@ -4,7 +4,8 @@
 # WGSL kernel on the CPU. Checks the kernel against the CPU loop sub-board by sub-board and
 # task by task, every count of n = 1..15 (total and unique) against the published table, a
 # GPU count stopped by Ctrl-C and finished on the CPU (n = 16), and the no-adapter error; then
-# runs the prepared device check (scripts/gpu-check, and its --sweep) with small n.
+# runs the prepared device check (scripts/gpu-check: both kernels' series, and its --sweep)
+# with small n.
 # Needs the Vulkan loader and a driver: installed with apt-get when run as root, otherwise
 # this fails naming the packages. About a minute on 2 cores once built.
 set -euo pipefail
@@ -51,6 +52,9 @@ echo "count 12 --device gpu: 14200; count 14 --device gpu --unique: 45752"
 echo "== the prepared device check, small n"
 scripts/gpu-check --binary "$bin" --min-n 9 --max-n 12 --cpu-n 12 --out target/gpu-check.tsv
 scripts/gpu-check --binary "$bin" --sweep --sweep-n 10 --time-limit 240 --out target/gpu-sweep.tsv
+# Both kernels' series, each on every n asked for (the kernel column, before the device).
+awk -F'\t' 'NR > 1 { k[$(NF - 1)]++ } END { exit !(k["subboards"] == 4 && k["constellations"] == 4) }' target/gpu-check.tsv ||
+    { echo "test-gpu: gpu-check lacks a kernel's series" >&2; cat target/gpu-check.tsv >&2; exit 1; }
 for tsv in target/gpu-check.tsv target/gpu-sweep.tsv; do
     # A header and a row per run, every one counted right.
     awk -F'\t' 'NR > 1 { rows++; if ($3 != "ok") bad++ } END { exit !(rows >= 5 && !bad) }' "$tsv" ||

@@ -252,6 +252,12 @@ status=0
 VK_ICD_FILENAMES=/nonexistent.json VK_DRIVER_FILES=/nonexistent.json     run 2 -x VK_ICD_FILENAMES -x VK_DRIVER_FILES "$bin" count 10 --device gpu >"$work/nogpu.out" 2>&1 || status=$?
 [ "$status" -ne 0 ] || fail "--device gpu with no adapter succeeded"
 grep -q "no GPU adapter found" "$work/nogpu.out" || fail "no adapter error: $(cat "$work/nogpu.out")"
-echo "--device gpu: n = 8, 11, 13 on 1 rank, 13 on 2, a GPU checkpoint resumed on CPUs, no adapter refused"
+# The constellation kernel counts in one process only: refused, naming the default kernel.
+status=0
+NQUEENS_GPU_KERNEL=constellations run 1 -x NQUEENS_GPU_KERNEL "$bin" count 10 --device gpu >"$work/constellations.out" 2>&1 || status=$?
+[ "$status" -ne 0 ] || fail "--device gpu with NQUEENS_GPU_KERNEL=constellations succeeded"
+grep -q "NQUEENS_GPU_KERNEL=constellations counts whole-board totals in one process only, not across MPI ranks: unset it for the default kernel (subboards)" "$work/constellations.out" ||
+    fail "NQUEENS_GPU_KERNEL=constellations not refused: $(cat "$work/constellations.out")"
+echo "--device gpu: n = 8, 11, 13 on 1 rank, 13 on 2, a GPU checkpoint resumed on CPUs, no adapter refused, the constellation kernel refused"
 
 echo "test-mpi: all passed"

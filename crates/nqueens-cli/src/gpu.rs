@@ -1,5 +1,10 @@
 //! `--device` and `nqueens devices`: the GPU backend (`nqueens-gpu`) when this binary is built
 //! with the `gpu` feature, and a clear refusal when it is not.
+//!
+//! A GPU counts in one of two ways, chosen by the GPU crate's tuning (`NQUEENS_GPU_KERNEL`):
+//! the counter's tasks on the device ([`GpuRun::Device`], the default, where every option of
+//! the counter works), or the constellation kernel ([`GpuRun::Constellations`]: experimental,
+//! whole-board totals only; `count` refuses what it cannot do, naming the default kernel).
 
 use anyhow::{Result, bail};
 use clap::ValueEnum;
@@ -22,6 +27,18 @@ pub enum DeviceChoice {
     Auto,
 }
 
+/// A total and the figures `--stats` shows (`name=value`).
+pub type Total = (u128, Vec<(&'static str, String)>);
+
+/// What counts on an opened GPU (never made without the `gpu` feature).
+#[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+pub enum GpuRun {
+    /// The counter's tasks, cut into sub-boards for the class kernel.
+    Device(SharedDevice),
+    /// The constellation kernel (`NQUEENS_GPU_KERNEL=constellations`): totals only.
+    Constellations(Box<imp::Constellations>),
+}
+
 /// The device `choice` names (`--device`, `--gpu-index`) for a count of `problem` by
 /// `method`, opened; `None` for the CPU. Only the counter counts on a device, and only whole
 /// boards up to its limit: anything else is refused before a device is opened.
@@ -30,7 +47,7 @@ pub fn open(
     index: Option<usize>,
     method: Method,
     problem: &Problem,
-) -> Result<Option<SharedDevice>> {
+) -> Result<Option<GpuRun>> {
     if choice == DeviceChoice::Cpu && index.is_none() {
         return Ok(None);
     }
@@ -64,21 +81,58 @@ pub fn list() -> Result<Status> {
 }
 
 #[cfg(feature = "gpu")]
-mod imp {
+pub mod imp {
+    use std::sync::atomic::AtomicBool;
+
     use anyhow::Result;
-    use nqueens_gpu::{Choice, GpuCounter};
+    use nqueens_gpu::{Choice, GpuCounter, KernelChoice};
     use nqueens_solver::runs::SharedDevice;
 
-    use crate::gpu::DeviceChoice;
+    use crate::gpu::{DeviceChoice, GpuRun, Total};
     use crate::status::Status;
 
-    pub fn open(choice: DeviceChoice, index: Option<usize>) -> Result<Option<SharedDevice>> {
+    pub fn open(choice: DeviceChoice, index: Option<usize>) -> Result<Option<GpuRun>> {
         let choice = match (choice, index) {
             (_, Some(index)) => Choice::Index(index),
             (DeviceChoice::Auto, None) => Choice::Hardware,
             _ => Choice::Any,
         };
-        Ok(GpuCounter::open(choice)?.map(SharedDevice::new))
+        Ok(
+            GpuCounter::open(choice)?.map(|gpu| match gpu.tuning().kernel {
+                KernelChoice::Subboards => GpuRun::Device(SharedDevice::new(gpu)),
+                KernelChoice::Constellations => {
+                    GpuRun::Constellations(Box::new(Constellations(gpu)))
+                }
+            }),
+        )
+    }
+
+    /// A GPU opened for the constellation kernel.
+    pub struct Constellations(GpuCounter);
+
+    impl Constellations {
+        /// The adapter, for `--stats`.
+        pub fn describe(&self) -> String {
+            self.0.adapter().to_string()
+        }
+
+        /// The total of the n×n board and the figures `--stats` shows; `None` once `stop` is
+        /// raised (checked between batches of about a quarter of a second).
+        pub fn count(&mut self, n: u32, stop: &AtomicBool) -> Result<Option<Total>> {
+            let Some(c) = self.0.count_constellations_until(n, stop)? else {
+                return Ok(None);
+            };
+            let stats = vec![
+                ("kernel", "constellations".to_string()),
+                ("constellations", c.constellations.to_string()),
+                ("starts", c.starts.to_string()),
+                ("gave_up", c.gave_up.to_string()),
+                ("steps", c.steps.to_string()),
+                ("nodes", c.nodes.to_string()),
+                ("tuning", self.0.tuning().to_string().replace(' ', ",")),
+            ];
+            Ok(Some((u128::from(c.total), stats)))
+        }
     }
 
     pub fn list() -> Result<Status> {
@@ -113,16 +167,30 @@ mod imp {
 }
 
 #[cfg(not(feature = "gpu"))]
-mod imp {
-    use anyhow::{Result, bail};
-    use nqueens_solver::runs::SharedDevice;
+pub mod imp {
+    use std::sync::atomic::AtomicBool;
 
-    use crate::gpu::DeviceChoice;
+    use anyhow::{Result, bail};
+
+    use crate::gpu::{DeviceChoice, GpuRun, Total};
     use crate::status::Status;
 
     const NO_GPU: &str = "this nqueens was built without GPU support: build it with `cargo build --release --features gpu` (it needs a Vulkan, Metal or DX12 driver at run time)";
 
-    pub fn open(choice: DeviceChoice, _index: Option<usize>) -> Result<Option<SharedDevice>> {
+    /// No GPU, so no constellation kernel: never made.
+    pub enum Constellations {}
+
+    impl Constellations {
+        pub fn describe(&self) -> String {
+            match *self {}
+        }
+
+        pub fn count(&mut self, _n: u32, _stop: &AtomicBool) -> Result<Option<Total>> {
+            match *self {}
+        }
+    }
+
+    pub fn open(choice: DeviceChoice, _index: Option<usize>) -> Result<Option<GpuRun>> {
         match choice {
             DeviceChoice::Auto => Ok(None),
             _ => bail!("--device gpu: {NO_GPU}"),

@@ -1,14 +1,30 @@
 //! The GPU's count from constellations ([`GpuCounter::count_constellations`]): every
 //! representative cut on the host into starts, the starts counted by the constellation kernel
 //! (plain completions, no symmetry check), and the totals multiplied on the host (see
-//! [`constellations`]).
+//! [`constellations`]). The starts are cut constellation by constellation and streamed to
+//! the kernel in batches sized by time, so the host never holds them all and a stop (Ctrl-C
+//! in `nqueens count`) is seen between batches.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use nqueens_solver::engines::counter::MAX_N;
 use nqueens_solver::runs::device::{DeviceError, SubBoard, SubBoardResult};
 use wgpu::util::DeviceExt;
 
-use crate::constellations::{self, Rows};
-use crate::{GpuCounter, GpuError, Kernel, build_pipeline, bytes};
+use crate::constellations::{self, HostPart, Rows};
+use crate::{CHUNK, GpuCounter, GpuError, Kernel, build_pipeline, bytes};
+
+/// The first batch of starts of a count from constellations: small enough to come back
+/// within a second even on a software driver, whatever n.
+const FIRST_BATCH: usize = 1 << 12;
+
+/// The next batch's size after `done` starts took `took`: as many as fill `target` at that
+/// pace, at least [`FIRST_BATCH`], at most twice `done` and at most [`CHUNK`].
+fn next_batch(done: usize, took: Duration, target: Duration) -> usize {
+    let fit = done as f64 * target.as_secs_f64() / took.as_secs_f64().max(1e-6);
+    (fit as usize).clamp(FIRST_BATCH, (2 * done).clamp(FIRST_BATCH, CHUNK))
+}
 
 /// What a count from constellations found.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -28,6 +44,29 @@ pub struct ConstellationCount {
     pub gave_up: u64,
 }
 
+/// A count from constellations under way: the tables, the starts cut and not yet counted,
+/// the next batch's size and the count so far.
+struct Batches {
+    tables: Vec<Rows>,
+    multiplicity: Vec<u64>,
+    pending: Vec<SubBoard>,
+    batch: usize,
+    count: ConstellationCount,
+}
+
+impl Batches {
+    /// What the host counted of constellation `k` on its way to the starts.
+    fn add_host(&mut self, k: usize, host: HostPart) {
+        self.count.total += host.solutions * self.multiplicity[k];
+        self.count.nodes += host.nodes;
+    }
+}
+
+/// Rows above the start row at which a constellation's cut is paused (see
+/// [`GpuCounter::count_constellations_until`]): a few thousand queens at most from each such
+/// placement to the starts.
+const TOP_ROWS: u32 = 5;
+
 impl GpuCounter {
     /// The solutions of the n×n board (1 ≤ n ≤ 32), counted from constellations: the host
     /// cuts every representative (`rows` of the tuning left to the kernel; the starts in the
@@ -35,48 +74,123 @@ impl GpuCounter {
     /// multiplies each by its orbit's size. Total only: unique solutions need the class
     /// kernel ([`Device`](nqueens_solver::runs::Device)).
     pub fn count_constellations(&mut self, n: u32) -> Result<ConstellationCount, DeviceError> {
+        let never = AtomicBool::new(false);
+        let count = self.count_constellations_until(n, &never)?;
+        Ok(count.expect("never stopped"))
+    }
+
+    /// [`count_constellations`](Self::count_constellations), stopped when `stop` is raised.
+    /// The constellations are cut one after another and their starts go to the kernel in
+    /// batches sized to take about the tuning's `batch_ms` each (from 4,096 starts, at most
+    /// doubling from one batch to the next), so the host holds about a batch of starts at a
+    /// time, not all of them, and `stop` is checked between constellations and between
+    /// batches: a stop is seen within about a batch's time or one constellation's cut.
+    /// `Ok(None)` when it stopped (nothing of the count is kept: it has no checkpoint).
+    pub fn count_constellations_until(
+        &mut self,
+        n: u32,
+        stop: &AtomicBool,
+    ) -> Result<Option<ConstellationCount>, DeviceError> {
         if !(1..=MAX_N).contains(&n) {
             return Err(DeviceError(GpuError::TooLarge(n).to_string()));
         }
         let kernel_rows = self.tuning.rows.min(self.max_rows());
-        let starts = constellations::starts(n, kernel_rows);
-        let multiplicity: Vec<u64> = starts
-            .constellations
-            .iter()
-            .map(|c| u64::from(c.multiplicity))
-            .collect();
-        let mut count = ConstellationCount {
-            total: starts.host.solutions,
-            nodes: starts.host.nodes,
-            constellations: starts.constellations.len() as u64,
-            starts: starts.boards.len() as u64,
-            ..ConstellationCount::default()
+        let Some(found) = constellations::constellations_until(n, stop) else {
+            return Ok(None);
         };
-        let tables = starts.tables;
-        let mut todo = starts.boards;
-        while !todo.is_empty() {
-            let found = self.count_starts(n, &tables, &todo)?;
-            let mut again = Vec::new();
-            for (board, found) in todo.iter().zip(found) {
-                let k = board.b1 as usize;
-                match found {
-                    Some((result, steps)) => {
-                        count.total += result.eightfold * multiplicity[k];
-                        count.nodes += result.nodes;
-                        count.steps += u64::from(steps);
+        let tables: Vec<Rows> = found.iter().map(|c| c.rows(n)).collect();
+        let mut run = Batches {
+            multiplicity: found.iter().map(|c| u64::from(c.multiplicity)).collect(),
+            tables,
+            pending: Vec::new(),
+            batch: FIRST_BATCH,
+            count: ConstellationCount {
+                constellations: found.len() as u64,
+                ..ConstellationCount::default()
+            },
+        };
+        if found.iter().any(|c| c.free_rows(n) > 0) {
+            self.load_constellations(&run.tables)?;
+        }
+        for (i, c) in found.iter().enumerate() {
+            if stop.load(Ordering::Relaxed) {
+                return Ok(None);
+            }
+            if c.free_rows(n) == 0 {
+                // The border queens are the whole solution (n = 1, or one of n = 4's).
+                run.count.total += run.multiplicity[i];
+                continue;
+            }
+            // Cut in two steps, to TOP_ROWS above the start row and from each of those
+            // placements on, so that a stop or a full batch is seen between them (one
+            // constellation's cut is millions of starts on a software driver's short kernel).
+            let i = i as u32;
+            let rows = &run.tables[i as usize];
+            let from = constellations::root(n, c, i);
+            let row = constellations::start_row(rows, kernel_rows);
+            let mut tops = Vec::new();
+            let top_row = row.saturating_sub(TOP_ROWS).max(from.row);
+            let host = constellations::cut(rows, i, i, &from, top_row, &mut tops);
+            run.add_host(i as usize, host);
+            for top in &tops {
+                let rows = &run.tables[i as usize];
+                let before = run.pending.len();
+                let host = constellations::cut(rows, i, i, top, row, &mut run.pending);
+                run.count.starts += (run.pending.len() - before) as u64;
+                run.add_host(i as usize, host);
+                while run.pending.len() >= run.batch {
+                    if stop.load(Ordering::Relaxed) {
+                        return Ok(None);
                     }
-                    None => {
-                        count.gave_up += 1;
-                        let (b1, row) = (board.b1, board.row + 1);
-                        let part = constellations::cut(&tables[k], b1, b1, board, row, &mut again);
-                        count.total += part.solutions * multiplicity[k];
-                        count.nodes += part.nodes;
-                    }
+                    self.count_batch(n, &mut run)?;
                 }
             }
-            todo = again;
         }
-        Ok(count)
+        // The last starts, and those given up on (cut deeper and sent again).
+        while !run.pending.is_empty() {
+            if stop.load(Ordering::Relaxed) {
+                return Ok(None);
+            }
+            self.count_batch(n, &mut run)?;
+        }
+        Ok(Some(run.count))
+    }
+
+    /// Counts the first batch of `run`'s pending starts: their completions multiplied into
+    /// the count, those given up on cut a row deeper and put back; the next batch sized.
+    fn count_batch(&mut self, n: u32, run: &mut Batches) -> Result<(), DeviceError> {
+        let take = run.batch.min(run.pending.len());
+        let part: Vec<SubBoard> = run.pending.drain(..take).collect();
+        let began = Instant::now();
+        let tables = &run.tables;
+        let found = self.count_with(Kernel::Constellations, n, &part, |b| {
+            let last = tables[b.b1 as usize].last;
+            (last + 1).saturating_sub(b.row) as usize
+        })?;
+        run.batch = next_batch(
+            part.len(),
+            began.elapsed(),
+            Duration::from_millis(self.tuning.batch_ms),
+        );
+        for (board, found) in part.iter().zip(found) {
+            let k = board.b1 as usize;
+            match found {
+                Some((result, steps)) => {
+                    run.count.total += result.eightfold * run.multiplicity[k];
+                    run.count.nodes += result.nodes;
+                    run.count.steps += u64::from(steps);
+                }
+                None => {
+                    run.count.gave_up += 1;
+                    let (b1, row) = (board.b1, board.row + 1);
+                    let host =
+                        constellations::cut(&tables[k], b1, b1, board, row, &mut run.pending);
+                    run.count.total += host.solutions * run.multiplicity[k];
+                    run.count.nodes += host.nodes;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// What the constellation kernel finds for each start (of the n×n board, under `tables`,

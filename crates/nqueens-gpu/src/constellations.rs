@@ -23,6 +23,8 @@
 //! Unique solutions need the solutions' own symmetries, which a constellation does not show:
 //! `--unique` keeps the class kernel.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use nqueens_solver::engines::counter::MAX_N;
 use nqueens_solver::runs::device::{self, ClassTable, MAX_SPLIT_ROWS, SubBoard};
 
@@ -210,6 +212,14 @@ fn apart((r1, c1): (u32, u32), (r2, c2): (u32, u32)) -> bool {
 ///
 /// The representative is the member searched with the least work (see `representative`).
 pub fn constellations(n: u32) -> Vec<Constellation> {
+    let never = AtomicBool::new(false);
+    constellations_until(n, &never).expect("never stopped")
+}
+
+/// [`constellations`], `None` once `stop` is raised (checked orbit by orbit: the
+/// representatives' probes are the host's longest work, about 100 s at n = 21 on one core of
+/// the (shared) development machine).
+pub fn constellations_until(n: u32, stop: &AtomicBool) -> Option<Vec<Constellation>> {
     assert!((1..=MAX_N).contains(&n), "constellations exist for n ≤ 32");
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
@@ -247,6 +257,9 @@ pub fn constellations(n: u32) -> Vec<Constellation> {
                     for member in &orbit {
                         seen.insert(member.key());
                     }
+                    if stop.load(Ordering::Relaxed) {
+                        return None;
+                    }
                     let mut chosen = representative(n, &orbit);
                     chosen.multiplicity = orbit.len() as u32;
                     debug_assert!(n == 1 || [2, 4, 8].contains(&chosen.multiplicity));
@@ -255,7 +268,7 @@ pub fn constellations(n: u32) -> Vec<Constellation> {
             }
         }
     }
-    out
+    Some(out)
 }
 
 /// The member of an orbit the kernel searches: the one with the fewest queens placed in the

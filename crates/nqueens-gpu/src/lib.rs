@@ -57,6 +57,13 @@
 //! its own top rows): the steps saved are the checks' and the border rows'. No GPU has timed
 //! it yet, so it is not the default: the counter's tasks, checkpoints, `--unique` (a
 //! constellation does not show a solution's own symmetry) and MPI keep the class kernel.
+//! `NQUEENS_GPU_KERNEL=constellations` ([`Tuning`]) makes `nqueens count N --device gpu` count
+//! the total with it ([`GpuCounter::count_constellations_until`], which streams the starts in
+//! batches of about a quarter of a second and stops between them); the CLI refuses what it
+//! cannot do, naming the default kernel, and `nqueens-mpi` refuses the variable. Before the
+//! first batch the host finds the representatives, whose probes took about 100 s at n = 21
+//! on one core of the (shared) development machine (a stop is seen between orbits): a cost a GPU run at
+//! n = 21 pays in full.
 //!
 //! # References
 //!
@@ -94,7 +101,9 @@ use adapter::pick;
 pub use adapter::{Adapter, Choice, Kind, adapters};
 use buffers::{Kernel, build_pipeline, bytes, pack, table_words};
 pub use constellation_count::ConstellationCount;
-pub use tuning::{Frame, MAX_BUDGET, Memory, SOFTWARE_BUDGET, STACK_ROWS, Tables, Tuning};
+pub use tuning::{
+    Frame, KernelChoice, MAX_BUDGET, Memory, SOFTWARE_BUDGET, STACK_ROWS, Tables, Tuning,
+};
 
 /// The kernel's source, before the tuning's switches (see [`Tuning::source`]).
 const SHADER: &str = include_str!("count.wgsl");

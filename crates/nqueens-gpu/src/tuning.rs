@@ -18,6 +18,15 @@
 //! | `NQUEENS_GPU_LANES` | invocations (2^18; 2^20) | invocations per dispatch with `refill` |
 //! | `NQUEENS_GPU_BATCH_MS` | milliseconds (250) | the time one batch of tasks should take |
 //! | `NQUEENS_GPU_CHECKS` | `on`, `off` (`on`) | wgpu's bounds checks and loop bounding in the kernel (`off` trusts it) |
+//! | `NQUEENS_GPU_KERNEL` | `subboards`, `constellations` (`subboards`) | what `nqueens count N --device gpu` runs: the counter's tasks cut into sub-boards (the class kernel), or the constellation kernel ([`GpuCounter::count_constellations`](crate::GpuCounter::count_constellations); experimental, totals of whole boards only, not yet timed on a GPU) |
+//!
+//! `NQUEENS_GPU_KERNEL` is a choice for the front ends, not for the [`Device`] path: a
+//! [`GpuCounter`](crate::GpuCounter) driven as a [`Device`] always runs the class kernel, so
+//! the CLI calls [`GpuCounter::count_constellations_until`](crate::GpuCounter::count_constellations_until)
+//! itself when it is set (and refuses what that cannot do: `--unique`, checkpoints, shards,
+//! progress, time limits), and `nqueens-mpi` refuses it.
+//!
+//! [`Device`]: nqueens_solver::runs::Device
 //!
 //! The software driver's defaults are the fastest there (the tests and CI run on it); the
 //! GPU's are the best guesses before a GPU measured them.
@@ -54,13 +63,25 @@ pub enum Tables {
     Workgroup,
 }
 
+/// Which kernel a whole-board total runs on (`NQUEENS_GPU_KERNEL`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum KernelChoice {
+    /// The class kernel on the counter's tasks cut into sub-boards (the default; every
+    /// front end's option works with it).
+    #[default]
+    Subboards,
+    /// The constellation kernel ([`GpuCounter::count_constellations`](crate::GpuCounter::count_constellations)):
+    /// totals of whole boards only.
+    Constellations,
+}
+
 /// Rows a workgroup-memory stack holds per invocation (the host cuts the tasks so that the
 /// kernel never searches more).
 pub const STACK_ROWS: usize = 16;
 
 /// The GPU counter's tuning: each field is an `NQUEENS_GPU_*` variable (see
 /// [`Tuning::from_env`]): `ROWS`, `BUDGET`, `WORKGROUP`, `FRAME`, `STACK`, `TABLES`, `REFILL`,
-/// `LAST_ROW`, `LANES`, `BATCH_MS`, `CHECKS`.
+/// `LAST_ROW`, `LANES`, `BATCH_MS`, `CHECKS`, `KERNEL`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tuning {
     /// Rows the kernel searches below the host's cut.
@@ -85,6 +106,8 @@ pub struct Tuning {
     pub batch_ms: u64,
     /// Whether wgpu's bounds checks and loop bounding stay in the kernel.
     pub checks: bool,
+    /// Which kernel a front end's whole-board total runs on.
+    pub kernel: KernelChoice,
 }
 
 /// The budget on a software driver, at most: llvmpipe (lavapipe) ends all loops of an
@@ -123,6 +146,7 @@ impl Tuning {
             lanes: 1 << 18,
             batch_ms: 250,
             checks: true,
+            kernel: KernelChoice::Subboards,
         }
     }
 
@@ -223,6 +247,9 @@ impl Tuning {
         if let Some(i) = choice("NQUEENS_GPU_CHECKS", &["on", "off"])? {
             tuning.checks = i == 0;
         }
+        if let Some(i) = choice("NQUEENS_GPU_KERNEL", &["subboards", "constellations"])? {
+            tuning.kernel = [KernelChoice::Subboards, KernelChoice::Constellations][i];
+        }
         tuning.check()?;
         Ok(tuning)
     }
@@ -272,7 +299,7 @@ impl fmt::Display for Tuning {
         let on = |b: bool| if b { "on" } else { "off" };
         write!(
             f,
-            "rows={} budget={} workgroup={} frame={} stack={} tables={} refill={} last_row={} lanes={} batch_ms={} checks={}",
+            "rows={} budget={} workgroup={} frame={} stack={} tables={} refill={} last_row={} lanes={} batch_ms={} checks={} kernel={}",
             self.rows,
             self.budget,
             self.workgroup,
@@ -293,6 +320,10 @@ impl fmt::Display for Tuning {
             self.lanes,
             self.batch_ms,
             on(self.checks),
+            match self.kernel {
+                KernelChoice::Subboards => "subboards",
+                KernelChoice::Constellations => "constellations",
+            },
         )
     }
 }
@@ -409,6 +440,7 @@ mod tests {
                 ("NQUEENS_GPU_LANES", "4096"),
                 ("NQUEENS_GPU_BATCH_MS", "1000"),
                 ("NQUEENS_GPU_CHECKS", "off"),
+                ("NQUEENS_GPU_KERNEL", "constellations"),
             ]),
         )
         .unwrap();
@@ -426,6 +458,7 @@ mod tests {
                 lanes: 4096,
                 batch_ms: 1000,
                 checks: false,
+                kernel: KernelChoice::Constellations,
             }
         );
         for (pairs, message) in [
@@ -436,6 +469,10 @@ mod tests {
             (
                 &[("NQUEENS_GPU_WORKGROUP", "96")],
                 "NQUEENS_GPU_WORKGROUP=96: expected 32, 64, 128 or 256",
+            ),
+            (
+                &[("NQUEENS_GPU_KERNEL", "classes")],
+                "NQUEENS_GPU_KERNEL=classes: expected subboards or constellations",
             ),
             (
                 &[("NQUEENS_GPU_FRAME", "tall")],

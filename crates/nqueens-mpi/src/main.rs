@@ -429,6 +429,12 @@ fn open_gpu(rank: i32, local: usize) -> Result<runs::SharedDevice> {
     }
     let gpu = nqueens_gpu::GpuCounter::open(nqueens_gpu::Choice::Index(local % count))?
         .ok_or_else(|| anyhow!("no GPU {}", local % count))?;
+    if gpu.tuning().kernel == nqueens_gpu::KernelChoice::Constellations {
+        // The ranks exchange the counter's tasks, which only the default kernel counts.
+        return Err(anyhow!(
+            "NQUEENS_GPU_KERNEL=constellations counts whole-board totals in one process only, not across MPI ranks: unset it for the default kernel (subboards)"
+        ));
+    }
     Ok(runs::SharedDevice::new(gpu))
 }
 

@@ -20,7 +20,7 @@ use nqueens_solver::runs::{self, CountRun, CounterError, Opened, OpenedSink, Run
 use nqueens_solver::{Engine, Job, Problem};
 
 use crate::args::{BoardArgs, MethodArgs, all_cores};
-use crate::gpu::{self, DeviceChoice};
+use crate::gpu::{self, DeviceChoice, GpuRun};
 use crate::interrupt::Interrupted;
 use crate::output;
 use crate::progress::ProgressLine;
@@ -97,6 +97,8 @@ struct Count {
 enum Counting {
     Engine(Box<dyn Engine>),
     Counter(Box<CountRun>, RunOptions),
+    /// The GPU's constellation kernel (`NQUEENS_GPU_KERNEL=constellations`): a total only.
+    Constellations(Box<gpu::imp::Constellations>),
 }
 
 /// Resolves the flags, then counts with the engine or the counter.
@@ -108,6 +110,7 @@ pub fn run(args: CountArgs) -> Result<Status> {
     match counting {
         Counting::Engine(engine) => count.with_engine(engine),
         Counting::Counter(counter, options) => count.with_counter(*counter, &options),
+        Counting::Constellations(gpu) => count.with_constellations(*gpu),
     }
 }
 
@@ -126,7 +129,24 @@ impl Count {
             Job::Count
         };
         let threads = args.threads.map_or_else(all_cores, |t| t as usize);
-        let device = gpu::open(args.device, args.gpu_index, args.method.method, &problem)?;
+        let device = match gpu::open(args.device, args.gpu_index, args.method.method, &problem)? {
+            Some(GpuRun::Constellations(gpu)) => {
+                refuse_for_constellations(&args)?;
+                let (_, progress) = args.method.config(threads);
+                let count = Count {
+                    problem,
+                    job,
+                    unique: false,
+                    threads,
+                    method: args.method,
+                    progress,
+                    output: args.output,
+                };
+                return Ok((count, Counting::Constellations(gpu)));
+            }
+            Some(GpuRun::Device(device)) => Some(device),
+            None => None,
+        };
         let by_counter = args.checkpoint.is_some() || args.shard.is_some() || device.is_some();
         if by_counter {
             refuse_for_the_counter(&args, &problem)?;
@@ -280,6 +300,46 @@ impl Count {
         }
     }
 
+    /// `--device gpu` with `NQUEENS_GPU_KERNEL=constellations`: the total from the
+    /// constellation kernel, checked against the published one; Ctrl-C stops it between
+    /// batches (nothing is kept: it has no checkpoint).
+    fn with_constellations(mut self, mut gpu: gpu::imp::Constellations) -> Result<Status> {
+        let start = Instant::now();
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let stop = crate::interrupt::stop_flag();
+        let counted = gpu.count(self.problem.n(), stop.as_deref().unwrap_or(&never));
+        drop(self.progress.take());
+        let interrupted = || {
+            Interrupted(format!(
+                "interrupted after {:.1} s: no checkpoint, nothing saved (the constellation kernel keeps none; the default kernel, NQUEENS_GPU_KERNEL=subboards, does with --checkpoint FILE)",
+                start.elapsed().as_secs_f64()
+            ))
+        };
+        if crate::interrupt::requested() {
+            return Err(interrupted().into());
+        }
+        let Some((total, stats)) = counted? else {
+            return Err(interrupted().into());
+        };
+        if self.method.stats {
+            eprintln!("device={}", gpu.describe());
+            let mut line = format!("elapsed={:.3}s", start.elapsed().as_secs_f64());
+            for (name, value) in stats {
+                line.push_str(&format!(" {name}={value}"));
+            }
+            eprintln!("{line}");
+        }
+        runs::check_published(
+            "the count",
+            self.problem.n(),
+            total,
+            None,
+            "a bug in the GPU's constellation kernel or a hardware fault (GPU, memory) is the likely cause",
+        )
+        .map_err(wrong_total_fails)?;
+        self.write(total)
+    }
+
     /// Writes the answer, one line, where `--output` says.
     fn write(&self, answer: impl std::fmt::Display) -> Result<Status> {
         let mut out = output::open(self.output.as_deref())?;
@@ -314,6 +374,28 @@ fn refuse_for_the_counter(args: &CountArgs, problem: &Problem) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// What the constellation kernel cannot do, refused before it starts: everything but a
+/// whole board's total (fixed queens, blocked squares and other methods are refused for
+/// every device before it is opened).
+fn refuse_for_constellations(args: &CountArgs) -> Result<()> {
+    let what = if args.unique {
+        "unique solutions (--unique)"
+    } else if args.checkpoint.is_some() {
+        "a resumable count (--checkpoint)"
+    } else if args.shard.is_some() {
+        "a shard (--shard)"
+    } else if args.method.progress {
+        "a progress line (--progress)"
+    } else if args.method.time_limit.is_some() {
+        "a time limit (--time-limit)"
+    } else {
+        return Ok(());
+    };
+    bail!(
+        "NQUEENS_GPU_KERNEL=constellations counts whole-board totals only, not {what}: unset it for the default kernel (subboards), which does"
+    )
 }
 
 /// What an interrupted counter run kept: the tasks in its checkpoint, if it has one.

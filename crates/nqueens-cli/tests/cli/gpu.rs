@@ -208,4 +208,139 @@ mod on_a_gpu {
         let (code, stdout, stderr) = run(&args);
         assert_eq!((code, stdout.as_str()), (0, "2279184\n"), "{stderr}");
     }
+
+    /// `nqueens ARGS` with `NQUEENS_GPU_KERNEL=kernel`: exit status, stdout, stderr.
+    fn with_kernel(kernel: &str, args: &[&str]) -> (Option<i32>, String, String) {
+        let out = nqueens()
+            .args(args)
+            .env("NQUEENS_GPU_KERNEL", kernel)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    }
+
+    #[test]
+    fn the_constellation_kernel_counts_the_published_totals() {
+        for n in 1..=13u32 {
+            let n_text = n.to_string();
+            let (code, stdout, stderr) =
+                with_kernel("constellations", &["count", &n_text, "--device", "gpu"]);
+            assert_eq!(
+                (code, stdout),
+                (Some(0), format!("{}\n", oeis::total(n).unwrap())),
+                "n = {n}: {stderr}"
+            );
+            assert_eq!(stderr, "", "n = {n}");
+        }
+        // --stats names the kernel and its figures; -o writes the total.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("total");
+        let p = path.display().to_string();
+        let (code, stdout, stderr) = with_kernel(
+            "constellations",
+            &["count", "12", "--device", "gpu", "--stats", "-o", &p],
+        );
+        assert_eq!((code, stdout.as_str()), (Some(0), ""), "{stderr}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "14200\n");
+        for figure in [
+            "device=",
+            "kernel=constellations",
+            "constellations=",
+            "starts=",
+            "steps=",
+            "tuning=rows=",
+        ] {
+            assert!(stderr.contains(figure), "{figure}: {stderr}");
+        }
+        // The default kernel, named.
+        let (code, stdout, stderr) =
+            with_kernel("subboards", &["count", "10", "--device", "gpu", "--stats"]);
+        assert_eq!((code, stdout.as_str()), (Some(0), "724\n"), "{stderr}");
+        assert!(stderr.contains("method=counter "), "{stderr}");
+        assert!(stderr.contains("kernel=subboards"), "{stderr}");
+    }
+
+    #[test]
+    fn what_the_constellation_kernel_cannot_do_is_refused_naming_the_default() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("c.ckpt").display().to_string();
+        let refusal = |what: &str| {
+            format!(
+                "error: NQUEENS_GPU_KERNEL=constellations counts whole-board totals only, not {what}: unset it for the default kernel (subboards), which does\n"
+            )
+        };
+        for (extra, what) in [
+            (&["--unique"][..], "unique solutions (--unique)"),
+            (&["--checkpoint", &p], "a resumable count (--checkpoint)"),
+            (&["--shard", "1/2"], "a shard (--shard)"),
+            (&["--progress"], "a progress line (--progress)"),
+            (&["--time-limit", "60"], "a time limit (--time-limit)"),
+        ] {
+            let args = [&["count", "10", "--device", "gpu"][..], extra].concat();
+            let (code, stdout, stderr) = with_kernel("constellations", &args);
+            assert_eq!(
+                (code, stdout.as_str()),
+                (Some(2), ""),
+                "{extra:?}: {stderr}"
+            );
+            assert_eq!(stderr, refusal(what), "{extra:?}");
+        }
+        // No checkpoint was started.
+        assert!(!std::path::Path::new(&p).exists());
+        // Fixed queens are refused on every device, before one is opened.
+        let (code, _, stderr) = with_kernel(
+            "constellations",
+            &["count", "8", "--device", "gpu", "--fix", "1:1"],
+        );
+        assert_eq!(code, Some(2), "{stderr}");
+        assert!(
+            stderr.starts_with("error: --device counts whole boards only"),
+            "{stderr}"
+        );
+        // A bad value, as every tuning variable's.
+        let (code, stdout, stderr) = with_kernel("classes", &["count", "8", "--device", "gpu"]);
+        assert_eq!((code, stdout.as_str()), (Some(2), ""));
+        assert_eq!(
+            stderr,
+            "error: NQUEENS_GPU_KERNEL=classes: expected subboards or constellations\n"
+        );
+    }
+
+    #[test]
+    fn a_constellation_count_stops_at_ctrl_c() {
+        // n = 18 takes many minutes on a software driver: the count is stopped, not finished.
+        let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("nqueens"))
+            .args(["count", "18", "--device", "gpu"])
+            .env("NQUEENS_GPU_KERNEL", "constellations")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_secs(3));
+        // SAFETY: kill(2) with the pid of our own child and a plain signal number.
+        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+        // A guard against a hang, not a timing: a count that ignored the stop runs for minutes.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while child.try_wait().unwrap().is_none() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        if child.try_wait().unwrap().is_none() {
+            child.kill().unwrap();
+            panic!("the constellation count did not stop at Ctrl-C");
+        }
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(130), "{stderr}");
+        assert!(out.stdout.is_empty());
+        assert!(
+            stderr.starts_with("interrupted after ")
+                && stderr
+                    .contains("no checkpoint, nothing saved (the constellation kernel keeps none"),
+            "{stderr}"
+        );
+    }
 }
