@@ -44,7 +44,10 @@ fn board_in_stops(
         shard: None,
     };
     loop {
-        let mut counter = CountRun::new(2);
+        // One thread: how far a run gets past its budget before it sees it depends on
+        // nothing but the work, so the number of stops does not change with the machine's
+        // load (with two, a loaded machine let each run overshoot, and fewer runs stopped).
+        let mut counter = CountRun::new(1);
         counter.piece_rows = piece_rows;
         counter.limits.nodes = Some(budget);
         counter.device = device.clone();
