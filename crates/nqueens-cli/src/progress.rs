@@ -31,6 +31,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use nqueens_solver::formats::human;
 use nqueens_solver::{Progress, ProgressSink};
 
 /// Shown after this long, so quick runs stay quiet (`NQUEENS_PROGRESS_DELAY_MS` overrides it,
@@ -176,7 +177,7 @@ fn draw_until_finished(shared: &Shared, terminal: bool) {
         }
         let mut parts = describe(latest.as_ref(), counted, elapsed, &eta);
         if work > 0 && latest.is_none_or(|p| p.nodes == 0) {
-            let rate = human_rate(work as f64 / elapsed.as_secs_f64().max(1e-9));
+            let rate = human::rate(work as f64 / elapsed.as_secs_f64().max(1e-9));
             let at = parts.len() - 1;
             parts.insert(at, (3, format!("{rate} {unit}/s")));
         }
@@ -305,10 +306,10 @@ fn describe(
                 parts.push((0, format!("{}/{} tasks", p.done, total)));
                 let done = p.nodes_done as f64;
                 let share = done / (done + left as f64).max(1.0);
-                parts.push((1, format!("{} of the work", human_share(share))));
+                parts.push((1, format!("{} of the work", human::share(share))));
                 let overall = (p.nodes > 0).then(|| p.nodes as f64 / seconds);
                 if let Some(rate) = eta.node_rate().or(overall) {
-                    parts.push((1, format!("ETA ~{}", human_duration(left as f64 / rate))));
+                    parts.push((1, format!("ETA ~{}", human::duration(left as f64 / rate))));
                 }
             }
             (Some(total), None) if total > 0 => {
@@ -320,10 +321,10 @@ fn describe(
                 if p.done < total {
                     match eta.seconds_left(total - p.done) {
                         Some(left) if fraction >= 0.25 => {
-                            parts.push((1, format!("ETA ~{}", human_duration(left))));
+                            parts.push((1, format!("ETA ~{}", human::duration(left))));
                         }
                         Some(left) => {
-                            parts.push((1, format!("ETA ~{} (rough)", human_duration(left))));
+                            parts.push((1, format!("ETA ~{} (rough)", human::duration(left))));
                         }
                         None => {}
                     }
@@ -340,14 +341,17 @@ fn describe(
     }
     let nodes = progress.map_or(0, |p| p.nodes);
     if nodes > 0 {
-        parts.push((4, format!("{} nodes/s", human_rate(nodes as f64 / seconds))));
+        parts.push((
+            4,
+            format!("{} nodes/s", human::rate(nodes as f64 / seconds)),
+        ));
     } else if solutions > 0 {
         parts.push((
             4,
-            format!("{} solutions/s", human_rate(solutions as f64 / seconds)),
+            format!("{} solutions/s", human::rate(solutions as f64 / seconds)),
         ));
     }
-    parts.push((0, human_duration(seconds)));
+    parts.push((0, human::duration(seconds)));
     parts
 }
 
@@ -373,39 +377,6 @@ fn fit(parts: &[Part], width: usize) -> String {
         kept.remove(at);
     }
     join(&kept).chars().take(room).collect()
-}
-
-fn human_rate(rate: f64) -> String {
-    match rate {
-        r if r >= 1e9 => format!("{:.1} G", r / 1e9),
-        r if r >= 1e6 => format!("{:.1} M", r / 1e6),
-        r if r >= 1e3 => format!("{:.1} k", r / 1e3),
-        r => format!("{r:.0}"),
-    }
-}
-
-fn human_duration(seconds: f64) -> String {
-    const DAY: u64 = 86_400;
-    const YEAR: f64 = 365.25 * 86_400.0;
-    let s = seconds.round() as u64;
-    match s {
-        0..60 => format!("{s} s"),
-        60..3600 => format!("{} min {} s", s / 60, s % 60),
-        3600..DAY => format!("{} h {} min", s / 3600, s % 3600 / 60),
-        _ if seconds < 2.0 * YEAR => format!("{} days {} h", s / DAY, s % DAY / 3600),
-        _ => format!("{:.0} years", seconds / YEAR),
-    }
-}
-
-/// A share of the work, with as many digits as it takes to see it move.
-fn human_share(share: f64) -> String {
-    let percent = 100.0 * share.clamp(0.0, 1.0);
-    match percent {
-        p if p >= 10.0 => format!("{p:.0}%"),
-        p if p >= 1.0 => format!("{p:.1}%"),
-        p if p >= 0.01 => format!("{p:.2}%"),
-        _ => "<0.01%".to_string(),
-    }
 }
 
 #[cfg(test)]
@@ -513,9 +484,6 @@ mod tests {
             )),
             "0/3822562 tasks · <0.01% of the work · ETA ~266180 years · 0 solutions · 454.5 M nodes/s · 11 s"
         );
-        assert_eq!(human_duration(3.0 * 86_400.0 + 7200.0), "3 days 2 h");
-        assert_eq!(human_share(0.0123), "1.2%");
-        assert_eq!(human_share(0.000_5), "0.05%");
     }
 
     #[test]

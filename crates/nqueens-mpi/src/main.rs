@@ -309,7 +309,13 @@ fn run(world: &SimpleCommunicator, args: &CountArgs) -> Result<(), (u8, anyhow::
                 } => {
                     eprintln!(
                         "{}",
-                        interrupted_line(saved, tasks, in_part, args.checkpoint.as_deref())
+                        kept_line(
+                            "interrupted",
+                            saved,
+                            tasks,
+                            in_part,
+                            args.checkpoint.as_deref()
+                        )
                     );
                     if world.size() == 1 {
                         // No rank waits for this one: a plain exit, no MPI_ABORT banner.
@@ -324,7 +330,13 @@ fn run(world: &SimpleCommunicator, args: &CountArgs) -> Result<(), (u8, anyhow::
                 } => {
                     eprintln!(
                         "{}",
-                        time_limit_line(saved, tasks, in_part, args.checkpoint.as_deref())
+                        kept_line(
+                            "gave up: time limit reached",
+                            saved,
+                            tasks,
+                            in_part,
+                            args.checkpoint.as_deref(),
+                        )
                     );
                     if world.size() == 1 {
                         return (GAVE_UP, anyhow!("time limit reached"));
@@ -367,8 +379,10 @@ fn run(world: &SimpleCommunicator, args: &CountArgs) -> Result<(), (u8, anyhow::
         .map_err(|e| usage(e.into()))
 }
 
-/// What an interrupted count kept, in the words of `nqueens count`.
-fn interrupted_line(
+/// What a count that `stopped` ("interrupted", "gave up: time limit reached") kept, in the words
+/// of `nqueens count`.
+fn kept_line(
+    stopped: &str,
     saved: u64,
     tasks: u64,
     in_part: u64,
@@ -380,34 +394,11 @@ fn interrupted_line(
     };
     match checkpoint {
         Some(path) => format!(
-            "interrupted: {saved} of {tasks} tasks saved in {}{in_part} — run the same command to resume",
+            "{stopped}: {saved} of {tasks} tasks saved in {}{in_part} — run the same command to resume",
             path.display()
         ),
         None => format!(
-            "interrupted after {:.1} s: no checkpoint, nothing saved (use --checkpoint FILE to make a count resumable)",
-            interrupt::elapsed_seconds()
-        ),
-    }
-}
-
-/// What a count stopped at its time limit kept, in the words of `nqueens count`.
-fn time_limit_line(
-    saved: u64,
-    tasks: u64,
-    in_part: u64,
-    checkpoint: Option<&std::path::Path>,
-) -> String {
-    let in_part = match in_part {
-        0 => String::new(),
-        k => format!(", and {k} more in part"),
-    };
-    match checkpoint {
-        Some(path) => format!(
-            "gave up: time limit reached: {saved} of {tasks} tasks saved in {}{in_part} — run the same command to resume",
-            path.display()
-        ),
-        None => format!(
-            "gave up: time limit reached after {:.1} s: no checkpoint, nothing saved (use --checkpoint FILE to make a count resumable)",
+            "{stopped} after {:.1} s: no checkpoint, nothing saved (use --checkpoint FILE to make a count resumable)",
             interrupt::elapsed_seconds()
         ),
     }

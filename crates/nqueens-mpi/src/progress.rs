@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 
 use nqueens_solver::engines::counter::estimate;
 use nqueens_solver::engines::counter::{SplitList, TaskId};
+use nqueens_solver::formats::human;
 use nqueens_solver::{Progress, ProgressSink};
 
 use crate::schedule::Sums;
@@ -194,9 +195,9 @@ pub fn line(p: &Progress, elapsed: Duration) -> String {
             parts.push(format!("{}/{total} tasks", p.done));
             let done = p.nodes_done as f64;
             let share = done / (done + left as f64).max(1.0);
-            parts.push(format!("{} of the work", human_share(share)));
+            parts.push(format!("{} of the work", human::share(share)));
             if let Some(rate) = rate {
-                parts.push(format!("ETA ~{}", human_duration(left as f64 / rate)));
+                parts.push(format!("ETA ~{}", human::duration(left as f64 / rate)));
             }
         }
         None => {
@@ -206,43 +207,10 @@ pub fn line(p: &Progress, elapsed: Duration) -> String {
     }
     parts.push(format!("{} solutions", p.solutions));
     if let Some(rate) = rate {
-        parts.push(format!("{} nodes/s", human_rate(rate)));
+        parts.push(format!("{} nodes/s", human::rate(rate)));
     }
-    parts.push(human_duration(seconds));
+    parts.push(human::duration(seconds));
     parts.join(" · ")
-}
-
-fn human_rate(rate: f64) -> String {
-    match rate {
-        r if r >= 1e9 => format!("{:.1} G", r / 1e9),
-        r if r >= 1e6 => format!("{:.1} M", r / 1e6),
-        r if r >= 1e3 => format!("{:.1} k", r / 1e3),
-        r => format!("{r:.0}"),
-    }
-}
-
-fn human_duration(seconds: f64) -> String {
-    const DAY: u64 = 86_400;
-    const YEAR: f64 = 365.25 * 86_400.0;
-    let s = seconds.round() as u64;
-    match s {
-        0..60 => format!("{s} s"),
-        60..3600 => format!("{} min {} s", s / 60, s % 60),
-        3600..DAY => format!("{} h {} min", s / 3600, s % 3600 / 60),
-        _ if seconds < 2.0 * YEAR => format!("{} days {} h", s / DAY, s % DAY / 3600),
-        _ => format!("{:.0} years", seconds / YEAR),
-    }
-}
-
-/// A share of the work, with as many digits as it takes to see it move.
-fn human_share(share: f64) -> String {
-    let percent = 100.0 * share.clamp(0.0, 1.0);
-    match percent {
-        p if p >= 10.0 => format!("{p:.0}%"),
-        p if p >= 1.0 => format!("{p:.1}%"),
-        p if p >= 0.01 => format!("{p:.2}%"),
-        _ => "<0.01%".to_string(),
-    }
 }
 
 #[cfg(test)]
@@ -269,7 +237,6 @@ mod tests {
             line(&at(None), Duration::from_secs(3725)),
             "9723/10912 tasks (89%) · 14 solutions · 2.7 k nodes/s · 1 h 2 min"
         );
-        assert_eq!(human_duration(3.0 * 86_400.0 + 7200.0), "3 days 2 h");
     }
 
     /// The model's work left is the estimate of the unfinished tasks: all of it at the start

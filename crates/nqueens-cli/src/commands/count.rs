@@ -532,14 +532,9 @@ fn estimate(args: &CountArgs) -> Result<Status> {
 }
 
 fn duration_text(seconds: f64) -> String {
-    const YEAR: f64 = 365.25 * 86_400.0;
-    let s = seconds.round() as u64;
-    match s {
-        0..60 => format!("{:.1} s", seconds),
-        60..3600 => format!("{} min {} s", s / 60, s % 60),
-        3600..86_400 => format!("{} h {} min", s / 3600, s % 3600 / 60),
-        _ if seconds < 2.0 * YEAR => format!("{} days {} h", s / 86_400, s % 86_400 / 3600),
-        _ => format!("{:.0} years", seconds / YEAR),
+    match seconds {
+        s if s < 60.0 => format!("{s:.1} s"),
+        s => nqueens_solver::formats::human::duration(s),
     }
 }
 

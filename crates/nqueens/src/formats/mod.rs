@@ -1,10 +1,12 @@
 //! Text in and out: how boards are drawn and written ([`render`]), and how they are read back:
 //! [`read`] is the one entry that tells a file's notation and reads any of them, the partial
 //! boards ([`partial`], the `ROW:COL` files), the CSPLib instances ([`csplib`]), the solution
-//! lines written by any tool ([`solutions`]), JSON Lines ([`jsonl`]) and drawn boards. Squares
+//! lines written by any tool ([`solutions`]), JSON Lines ([`jsonl`]) and drawn boards; and
+//! numbers as people read them in a progress line ([`human`]). Squares
 //! are 1-based in every format a person reads or types.
 
 pub mod csplib;
+pub mod human;
 pub mod jsonl;
 pub mod partial;
 pub mod read;
