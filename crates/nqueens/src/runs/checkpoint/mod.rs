@@ -84,6 +84,34 @@ use crate::engines::counter::tasks::{Fingerprint, TaskId};
 mod header;
 mod parse;
 mod read;
+
+/// The rest of `file` after the `head` already read, refused unread beyond the longest file
+/// this count's checkpoint can be (a file that big is not this count's checkpoint).
+pub(super) fn read_bounded(
+    file: &mut File,
+    path: &Path,
+    header: &Header,
+    head: Vec<u8>,
+) -> Result<Vec<u8>, CounterError> {
+    let limit = header.max_file_len();
+    let mut bytes = head;
+    file.take(limit + 1 - bytes.len().min(limit as usize) as u64)
+        .read_to_end(&mut bytes)
+        .map_err(|e| CounterError::Io {
+            path: path.to_path_buf(),
+            source: e,
+        })?;
+    if bytes.len() as u64 > limit {
+        return Err(CounterError::CheckpointMismatch {
+            path: path.to_path_buf(),
+            reason: format!(
+                "is longer than any checkpoint of this count can be (more than {limit} bytes)"
+            ),
+        });
+    }
+    Ok(bytes)
+}
+
 #[cfg(test)]
 mod tests;
 
@@ -162,20 +190,7 @@ impl Checkpoint {
                 pid: holder(&mut file),
             });
         }
-        let limit = header.max_file_len();
-        let mut bytes = Vec::new();
-        (&mut file)
-            .take(limit + 1)
-            .read_to_end(&mut bytes)
-            .map_err(io_error)?;
-        if bytes.len() as u64 > limit {
-            return Err(CounterError::CheckpointMismatch {
-                path: path.to_path_buf(),
-                reason: format!(
-                    "is longer than any checkpoint of this count can be (more than {limit} bytes)"
-                ),
-            });
-        }
+        let bytes = read_bounded(&mut file, path, header, Vec::new())?;
         // Everything after the last newline is a torn write.
         let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         if complete == 0 && !is_torn_header(&bytes, header) {

@@ -11,7 +11,9 @@ use std::time::SystemTime;
 
 use super::header::{Header, HeaderProblem, parse_header};
 use super::parse::parse;
-use super::{MAGIC, MAX_HEADER, VERSION, VERSION_2, not_a_checkpoint, refuse_special};
+use super::{
+    MAGIC, MAX_HEADER, VERSION, VERSION_2, not_a_checkpoint, read_bounded, refuse_special,
+};
 use crate::engines::counter::kernel::TaskResult;
 use crate::engines::counter::pieces::Partial;
 use crate::engines::counter::tasks::TaskId;
@@ -109,20 +111,7 @@ pub fn read(path: &Path) -> Result<Contents, CounterError> {
             reason: format!("the header {what}: the file is damaged"),
         },
     })?;
-    let limit = header.max_file_len();
-    let mut bytes = head;
-    (&mut file)
-        .take(limit + 1 - bytes.len().min(limit as usize) as u64)
-        .read_to_end(&mut bytes)
-        .map_err(io_error)?;
-    if bytes.len() as u64 > limit {
-        return Err(CounterError::CheckpointMismatch {
-            path: path.to_path_buf(),
-            reason: format!(
-                "is longer than any checkpoint of this count can be (more than {limit} bytes)"
-            ),
-        });
-    }
+    let bytes = read_bounded(&mut file, path, &header, head)?;
     let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     let records = parse(path, &bytes[..complete], &header)?;
     let pid = std::str::from_utf8(&first)
