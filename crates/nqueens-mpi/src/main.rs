@@ -301,53 +301,35 @@ fn run(world: &SimpleCommunicator, args: &CountArgs) -> Result<(), (u8, anyhow::
         .run(&mut MpiHub { world }, workers)
         .map_err(|e| {
             // The other ranks wait for batches that will never come: end the job.
-            match e {
+            let (stopped, code, saved, tasks, in_part) = match e {
                 MpiError::Interrupted {
                     saved,
                     tasks,
                     in_part,
-                } => {
-                    eprintln!(
-                        "{}",
-                        kept_line(
-                            "interrupted",
-                            saved,
-                            tasks,
-                            in_part,
-                            args.checkpoint.as_deref()
-                        )
-                    );
-                    if world.size() == 1 {
-                        // No rank waits for this one: a plain exit, no MPI_ABORT banner.
-                        return (interrupt::EXIT_CODE, anyhow!("interrupted"));
-                    }
-                    world.abort(i32::from(interrupt::EXIT_CODE))
-                }
+                } => ("interrupted", interrupt::EXIT_CODE, saved, tasks, in_part),
                 MpiError::TimeLimit {
                     saved,
                     tasks,
                     in_part,
-                } => {
-                    eprintln!(
-                        "{}",
-                        kept_line(
-                            "gave up: time limit reached",
-                            saved,
-                            tasks,
-                            in_part,
-                            args.checkpoint.as_deref(),
-                        )
-                    );
-                    if world.size() == 1 {
-                        return (GAVE_UP, anyhow!("time limit reached"));
-                    }
-                    world.abort(i32::from(GAVE_UP))
-                }
+                } => (
+                    "gave up: time limit reached",
+                    GAVE_UP,
+                    saved,
+                    tasks,
+                    in_part,
+                ),
                 e => {
                     eprintln!("error: {}", nqueens_support::error_line(&e));
                     world.abort(2)
                 }
+            };
+            let checkpoint = args.checkpoint.as_deref();
+            eprintln!("{}", kept_line(stopped, saved, tasks, in_part, checkpoint));
+            if world.size() == 1 {
+                // No rank waits for this one: a plain exit, no MPI_ABORT banner.
+                return (code, anyhow!("{stopped}"));
             }
+            world.abort(i32::from(code))
         })?;
     let report = &outcome.report;
     let cause = if report.resumed > 0 {
