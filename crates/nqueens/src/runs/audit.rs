@@ -35,8 +35,8 @@ use nqueens_support::SplitMix64;
 use super::checkpoint::Contents;
 use super::error::CounterError;
 use super::inspect::whole_list;
-use crate::board::Queen;
-use crate::board::symmetry::Symmetry;
+use crate::board::Solution;
+use crate::board::symmetry::{Symmetry, orbit_size};
 use crate::engines::counter::kernel::TaskResult;
 use crate::engines::counter::tasks::{TaskId, full_mask};
 
@@ -217,34 +217,24 @@ impl Plain<'_> {
 
     /// Counts the solution in `columns` if it is its class's canonical member.
     fn solution(&mut self) {
-        let n = self.n;
-        let last = (n - 1) as u8;
-        let images: Vec<Vec<u8>> = Symmetry::ALL
-            .iter()
-            .map(|&symmetry| {
-                let mut image = vec![0u8; n as usize];
-                for (row, &col) in self.columns.iter().enumerate() {
-                    let queen = symmetry.apply_to_queen(Queen::new(row as u32, u32::from(col)), n);
-                    image[queen.row as usize] = queen.col as u8;
-                }
-                image
-            })
-            .collect();
-        let key = |image: &Vec<u8>| {
-            (
-                std::cmp::Reverse(image[0].min(last - image[0])),
-                image.clone(),
-            )
+        let last = self.n - 1;
+        let solution = Solution::from_columns(self.columns.iter().map(|&c| u32::from(c)).collect());
+        // The eight images, the identity first, by the board's own symmetry maps.
+        let images: Vec<Solution> = Symmetry::ALL.iter().map(|s| s.apply(&solution)).collect();
+        let key = |image: &Solution| {
+            let first = image.columns()[0];
+            std::cmp::Reverse(first.min(last - first))
         };
         let canonical = images
             .iter()
-            .min_by_key(|image| key(image))
+            .min_by(|a, b| {
+                key(a)
+                    .cmp(&key(b))
+                    .then_with(|| a.columns().cmp(b.columns()))
+            })
             .expect("eight images");
-        if canonical == &images[0] {
-            let mut distinct = images.clone();
-            distinct.sort_unstable();
-            distinct.dedup();
-            self.found.total += distinct.len() as u64;
+        if canonical == &solution {
+            self.found.total += orbit_size(&solution) as u64;
             self.found.unique += 1;
         }
     }
