@@ -93,7 +93,13 @@ pub fn status(path: &Path) -> Result<Status, CounterError> {
             .ids()
             .filter(|&id| header.shard.contains(id) && !done[id.index()])
             .collect();
-        share_done(&Work::Whole(list), finished.nodes, &unfinished, &from)
+        let model = estimate(&Work::Whole(list), &unfinished, &AtomicBool::new(false));
+        share_done(
+            &model.unwrap_or_default(),
+            finished.nodes,
+            &unfinished,
+            &from,
+        )
     });
     // A finished count needs no model, whatever its board.
     let share = if complete { Some(1.0) } else { share };
@@ -123,19 +129,18 @@ pub(super) fn whole_list(contents: &Contents) -> Option<TaskList> {
         .then_some(list)
 }
 
-/// The share of the work done when the tasks `unfinished` (of `work`, in id order) are left,
-/// some at the positions `from`, and the finished ones placed `finished_nodes` queens: the
-/// queens placed over those placed and those the model says are left, as the progress line
-/// has it.
+/// The share of the work done when the tasks `unfinished` are left, some at the positions
+/// `from`, and the finished ones placed `finished_nodes` queens, by `model` (the work model's
+/// estimates of `unfinished`, in order): the queens placed over those placed and those the
+/// model says are left, as the progress line has it.
 pub(super) fn share_done(
-    work: &Work,
+    model: &[f32],
     finished_nodes: u128,
     unfinished: &[TaskId],
     from: &HashMap<TaskId, Partial>,
 ) -> f64 {
-    let model = estimate(work, unfinished, &AtomicBool::new(false)).unwrap_or_default();
     let (mut placed, mut left) = (finished_nodes as f64, 0.0);
-    for (&id, &estimate) in unfinished.iter().zip(&model) {
+    for (&id, &estimate) in unfinished.iter().zip(model) {
         let estimate = f64::from(estimate);
         let at = from.get(&id).map_or(0.0, |p| p.found.nodes as f64);
         placed += at;

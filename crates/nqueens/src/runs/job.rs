@@ -9,6 +9,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::checkpoint::Checkpoint;
@@ -19,6 +20,7 @@ use super::shard::{Shard, ShardResult};
 use crate::board::Problem;
 use crate::engine::{Counts, Descriptor, Engine, EngineError, Job, Limits, ProgressSink, Stats};
 use crate::engines::counter::drive::{self, Driven, Plan, Workers};
+use crate::engines::counter::estimate::estimate;
 use crate::engines::counter::ledger::Ledger;
 use crate::engines::counter::work::Work;
 use crate::engines::counter::{Counter, Fingerprint, kernel, pieces};
@@ -231,6 +233,9 @@ impl CountRun {
             cut,
         } = &prepared;
         let (file, books) = Books::open(options.checkpoint.as_deref(), work, *shard, *cut)?;
+        // The model of the tasks left, when a resume says its share of the work: the progress
+        // reuses it rather than making it again.
+        let mut model = None;
         if let (Some(sink), Some(path), Some(file)) =
             (&self.on_open, &options.checkpoint, file.as_ref())
         {
@@ -247,12 +252,16 @@ impl CountRun {
                 share: None,
             };
             if !opened.is_new() {
-                opened.share = Some(super::inspect::share_done(
-                    work,
-                    books.sums.nodes,
-                    &books.pending,
-                    &books.from,
-                ));
+                // A flag never raised: the model is always made.
+                model = estimate(work, &books.pending, &AtomicBool::new(false));
+                opened.share = model.as_deref().map(|estimates| {
+                    super::inspect::share_done(
+                        estimates,
+                        books.sums.nodes,
+                        &books.pending,
+                        &books.from,
+                    )
+                });
             }
             (sink.0)(&opened);
         }
@@ -275,6 +284,7 @@ impl CountRun {
             cut: *cut,
             sums: books.sums,
             tasks: *mine as u64,
+            model: model.as_deref(),
         };
         let mut records = CheckpointRecords::new(file);
         let driven = drive::drive(&self.counter, &plan, workers, &mut records);

@@ -123,6 +123,10 @@ pub struct Plan<'a> {
     pub sums: Sums,
     /// Tasks in the count, finished ones included.
     pub tasks: u64,
+    /// The work model's estimates of `pending`, in order, when the caller has made them
+    /// already (a resume that said its share of the work): the progress takes them instead of
+    /// making its own.
+    pub model: Option<&'a [f32]>,
 }
 
 /// How a count ended: its books, and the limit that stopped it or a failure.
@@ -149,6 +153,9 @@ where
     R::Error: Send,
 {
     let model = OnceLock::new();
+    if let Some(estimates) = plan.model {
+        let _ = model.set(estimates.to_vec());
+    }
     let mut books = Books {
         ledger: Ledger::new(plan.cut, plan.from, plan.sums, plan.pending),
         counter,
@@ -169,7 +176,7 @@ where
     let next = AtomicUsize::new(0);
     let end = std::thread::scope(|scope| {
         let (stop, quit, model, next) = (&stop, &quit, &model, &next);
-        if counter.progress.is_some() && !plan.pending.is_empty() {
+        if counter.progress.is_some() && !plan.pending.is_empty() && model.get().is_none() {
             scope.spawn(move || {
                 // Only for runs that last: a display shows nothing in their first second.
                 if quiet.recv_timeout(MODEL_DELAY) == Err(mpsc::RecvTimeoutError::Timeout) {

@@ -229,6 +229,7 @@ impl Counter {
             cut,
             sums: ledger::Sums::default(),
             tasks: work.len() as u64,
+            model: None,
         };
         let driven = drive::drive(self, &plan, Workers::Threads, &mut NoRecords);
         match driven.end {
