@@ -444,22 +444,15 @@ fn opened_line(opened: &Opened) -> String {
         k => format!(", {k} more in part"),
     };
     let share = opened.share.map_or(String::new(), |s| {
-        format!(" ({} of the work)", share_text(s))
+        format!(
+            " ({} of the work)",
+            nqueens_solver::formats::human::share(s)
+        )
     });
     format!(
         "resuming from {path}: {} of {} tasks done{in_part}{share}",
         opened.done, opened.tasks
     )
-}
-
-/// A share as a percentage with enough digits to see it move.
-fn share_text(share: f64) -> String {
-    let p = 100.0 * share.clamp(0.0, 1.0);
-    match p {
-        p if p >= 10.0 => format!("{p:.0}%"),
-        p if p >= 0.01 => format!("{p:.2}%"),
-        _ => "<0.01%".to_string(),
-    }
 }
 
 /// `count N --estimate`: the work and time foretold (see `runs::forecast`).
