@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::GpuError;
+use crate::error::GpuError;
 
 /// What kind of device an adapter is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

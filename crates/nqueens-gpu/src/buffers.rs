@@ -1,11 +1,58 @@
 //! The device's side of a dispatch: the kernels built from the tuning's source, a slot's
-//! buffers, and the bytes of the sub-boards and tables in the shader's layout.
+//! buffers, the figures `--stats` shows, and the bytes of the sub-boards and tables in the
+//! shader's layout.
 
 use std::borrow::Cow;
+use std::time::Duration;
 
 use nqueens_solver::runs::device::{ClassTable, SubBoard};
 
-use crate::{BOARD_WORDS, Measured, RESULT_WORDS, Slot, Tuning};
+use crate::tuning::Tuning;
+
+/// Words per sub-board in the upload and per result in the read-back.
+pub(crate) const BOARD_WORDS: usize = 13;
+pub(crate) const RESULT_WORDS: usize = 6;
+
+/// One dispatch's buffers, grown as needed and reused.
+pub(crate) struct Slot {
+    /// Sub-boards it holds at most.
+    pub(crate) capacity: usize,
+    pub(crate) params: wgpu::Buffer,
+    pub(crate) boards: wgpu::Buffer,
+    pub(crate) results: wgpu::Buffer,
+    /// The `refill` counter.
+    pub(crate) taken: wgpu::Buffer,
+    /// The results and the two timestamps, copied for the host to read.
+    pub(crate) readback: wgpu::Buffer,
+    /// The pass's start and end times, and where they are resolved.
+    pub(crate) timestamps: Option<(wgpu::QuerySet, wgpu::Buffer)>,
+}
+
+/// The figures `--stats` shows (see [`Device::stats`]).
+#[derive(Debug, Default)]
+pub(crate) struct Measured {
+    /// Pieces (tasks or parts of tasks) submitted, the sub-boards the host split them into,
+    /// and the wall time it took.
+    pub(crate) pieces: u64,
+    pub(crate) sub_boards: u64,
+    pub(crate) split: Duration,
+    /// Wall time spent packing sub-boards and adding up results.
+    pub(crate) pack: Duration,
+    pub(crate) collect: Duration,
+    pub(crate) dispatches: u64,
+    /// Queens the kernel placed on the sub-boards it counted, and its steps on them (loop
+    /// iterations, and 8n per symmetry check).
+    pub(crate) nodes: u64,
+    pub(crate) steps: u64,
+    /// Sub-boards the kernel gave up on (cut deeper), and ones it never took (sent again).
+    pub(crate) gave_up: u64,
+    pub(crate) untouched: u64,
+    /// The GPU's own clock: nanoseconds inside passes (overlaps counted once), and the span
+    /// from the first pass's start to the last one's end, in ticks.
+    pub(crate) busy_ns: f64,
+    pub(crate) first_tick: Option<u64>,
+    pub(crate) last_tick: u64,
+}
 
 /// Which kernel a dispatch runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -84,12 +84,13 @@ mod batches;
 mod buffers;
 mod constellation_count;
 pub mod constellations;
+mod error;
 mod tuning;
 
 use std::collections::VecDeque;
 use std::fmt;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use nqueens_solver::engines::counter::{MAX_N, TaskResult};
 use nqueens_solver::runs::device::{
@@ -99,8 +100,11 @@ use wgpu::util::DeviceExt;
 
 use adapter::pick;
 pub use adapter::{Adapter, Choice, Kind, adapters};
-use buffers::{Kernel, build_pipeline, bytes, pack, table_words};
+use buffers::{
+    BOARD_WORDS, Kernel, Measured, RESULT_WORDS, Slot, build_pipeline, bytes, pack, table_words,
+};
 pub use constellation_count::ConstellationCount;
+pub use error::GpuError;
 pub use tuning::{
     Frame, KernelChoice, MAX_BUDGET, Memory, SOFTWARE_BUDGET, STACK_ROWS, Tables, Tuning,
 };
@@ -112,47 +116,10 @@ const SHADER: &str = include_str!("count.wgsl");
 /// adapter's smallest storage-buffer binding limit (128 MiB).
 pub const CHUNK: usize = 1 << 20;
 
-/// Words per sub-board in the upload and per result in the read-back.
-const BOARD_WORDS: usize = 13;
-const RESULT_WORDS: usize = 6;
-
 /// A result's `state` word (the shader's constants of the same names).
 const UNTOUCHED: u32 = 0;
 const DONE: u32 = 1;
 const GAVE_UP: u32 = 2;
-
-/// What can go wrong with a GPU.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum GpuError {
-    /// No adapter at all (no driver, or no GPU and no software driver).
-    #[error(
-        "no GPU adapter found (Vulkan, Metal or DX12): install the GPU's driver, or Mesa's software Vulkan driver for a test (Debian: apt-get install mesa-vulkan-drivers libvulkan1)"
-    )]
-    NoAdapter,
-    /// An adapter index beyond the list.
-    #[error("there is no GPU {index}: this machine has {count} (see `nqueens devices`)")]
-    NoSuchAdapter {
-        /// The index asked for.
-        index: usize,
-        /// Adapters found.
-        count: usize,
-    },
-    /// The adapter refused to open a device.
-    #[error("{adapter} cannot be opened: {reason}")]
-    Open {
-        /// The adapter.
-        adapter: String,
-        /// The driver's words.
-        reason: String,
-    },
-    /// A board beyond the counter.
-    #[error("the GPU counter handles n up to {MAX_N}; n = {0} is too large")]
-    TooLarge(u32),
-    /// A tuning variable with a value it does not take.
-    #[error("{0}")]
-    Tuning(String),
-}
 
 /// The counter's loop on one GPU. See the [crate documentation](crate).
 pub struct GpuCounter {
@@ -186,21 +153,6 @@ pub struct GpuCounter {
     measured: Measured,
 }
 
-/// One dispatch's buffers, grown as needed and reused.
-struct Slot {
-    /// Sub-boards it holds at most.
-    capacity: usize,
-    params: wgpu::Buffer,
-    boards: wgpu::Buffer,
-    results: wgpu::Buffer,
-    /// The `refill` counter.
-    taken: wgpu::Buffer,
-    /// The results and the two timestamps, copied for the host to read.
-    readback: wgpu::Buffer,
-    /// The pass's start and end times, and where they are resolved.
-    timestamps: Option<(wgpu::QuerySet, wgpu::Buffer)>,
-}
-
 /// A dispatch on its way.
 struct InFlight {
     slot: usize,
@@ -225,32 +177,6 @@ enum Outcome {
     Done(SubBoardResult, u32),
     GaveUp,
     Untouched,
-}
-
-/// The figures `--stats` shows (see [`Device::stats`]).
-#[derive(Debug, Default)]
-struct Measured {
-    /// Pieces (tasks or parts of tasks) submitted, the sub-boards the host split them into,
-    /// and the wall time it took.
-    pieces: u64,
-    sub_boards: u64,
-    split: Duration,
-    /// Wall time spent packing sub-boards and adding up results.
-    pack: Duration,
-    collect: Duration,
-    dispatches: u64,
-    /// Queens the kernel placed on the sub-boards it counted, and its steps on them (loop
-    /// iterations, and 8n per symmetry check).
-    nodes: u64,
-    steps: u64,
-    /// Sub-boards the kernel gave up on (cut deeper), and ones it never took (sent again).
-    gave_up: u64,
-    untouched: u64,
-    /// The GPU's own clock: nanoseconds inside passes (overlaps counted once), and the span
-    /// from the first pass's start to the last one's end, in ticks.
-    busy_ns: f64,
-    first_tick: Option<u64>,
-    last_tick: u64,
 }
 
 impl fmt::Debug for GpuCounter {

@@ -33,7 +33,7 @@
 
 use std::fmt;
 
-use crate::GpuError;
+use crate::error::GpuError;
 
 /// What a stack frame holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
