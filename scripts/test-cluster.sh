@@ -87,7 +87,7 @@ echo "merged 3 pods' shards of n = 12: $out"
 # Runs the stand-in sbatch's queue in order (jobs it submits join the queue), as Slurm would
 # once each dependency is met: a script's array tasks one by one (STANDIN_ARRAY of them), a
 # task that requeued itself again, a --wrap under `sh -c`; each job gets 2 tasks of
-# STANDIN_CPUS CPUs (1 by default). At most 40 runs.
+# STANDIN_CPUS CPUs (1 by default). At most 100 runs.
 run_queue() {
     local done=0 runs=0 id kind what n i
     while [ "$done" -lt "$(wc -l <"$STANDIN_QUEUE")" ]; do
@@ -102,7 +102,7 @@ run_queue() {
         for i in "${tasks[@]}"; do
             while :; do
                 runs=$((runs + 1))
-                [ "$runs" -le 40 ] || fail "more than 40 runs: the chain does not end"
+                [ "$runs" -le 100 ] || fail "more than 100 runs: the chain does not end"
                 : >"$STANDIN_REQUEUED"
                 (cd "$1" && N=$n SLURM_JOB_ID="$id$i" SLURM_ARRAY_TASK_ID=$i SLURM_ARRAY_TASK_COUNT=${STANDIN_ARRAY:-1} \
                     SLURM_NTASKS=2 SLURM_CPUS_PER_TASK=${STANDIN_CPUS:-1} bash "$what") >>"$1/job-$id.out" 2>>"$1/job-$id.err" ||
@@ -126,13 +126,16 @@ grep -q '"subtotal":95815104' "$work/mpi/nqueens-17.json" || fail "mpi.sbatch: $
     fail "srun did not give each rank its job's 2 CPUs: $(grep ^srun "$STANDIN_LOG")"
 echo "n = 17 counted in $((links + 1)) links: 95815104"
 
-echo "== submit-shards.sh: 3 array tasks of n = 16 (0.2 s a run, requeued), then the merge"
+# n = 17: a third of its work takes seconds of a core on any machine, so a 0.5 s limit always
+# stops a run before its shard ends (with n = 16, a quiet fast machine finished a shard in one
+# run and nothing was requeued).
+echo "== submit-shards.sh: 3 array tasks of n = 17 (0.5 s a run, requeued), then the merge"
 mkdir -p "$work/shards"
 : >"$STANDIN_QUEUE"
-(cd "$work/shards" && N=16 "$examples/submit-shards.sh" >/dev/null)
-STANDIN_ARRAY=3 LIMIT=0.2 run_queue "$work/shards"
+(cd "$work/shards" && N=17 "$examples/submit-shards.sh" >/dev/null)
+STANDIN_ARRAY=3 LIMIT=0.5 run_queue "$work/shards"
 grep -q "^scontrol requeue" "$STANDIN_LOG" || fail "no array task requeued itself"
-[ "$(cat "$work/shards/n16.txt")" = 14772512 ] || fail "the shards' merge: $(cat "$work/shards/n16.txt")"
-echo "3 shards of n = 16, $(grep -c "^scontrol requeue" "$STANDIN_LOG") requeues, merged: 14772512"
+[ "$(cat "$work/shards/n17.txt")" = 95815104 ] || fail "the shards' merge: $(cat "$work/shards/n17.txt")"
+echo "3 shards of n = 17, $(grep -c "^scontrol requeue" "$STANDIN_LOG") requeues, merged: 95815104"
 
 echo "test-cluster: all passed"
