@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use nqueens_solver::engines::counter::{MAX_N, TaskResult};
 use nqueens_solver::runs::device::{self, Device, DeviceError, Split};
 
-use crate::{Batch, GpuCounter, GpuError, Outcome};
+use crate::counter::{Batch, GpuCounter, Outcome};
+use crate::error::GpuError;
 
 impl Device for GpuCounter {
     fn describe(&self) -> String {

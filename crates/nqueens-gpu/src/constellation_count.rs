@@ -12,8 +12,10 @@ use nqueens_solver::engines::counter::MAX_N;
 use nqueens_solver::runs::device::{DeviceError, SubBoard, SubBoardResult};
 use wgpu::util::DeviceExt;
 
+use crate::buffers::{Kernel, build_pipeline, bytes};
 use crate::constellations::{self, HostPart, Rows};
-use crate::{CHUNK, GpuCounter, GpuError, Kernel, build_pipeline, bytes};
+use crate::counter::{CHUNK, GpuCounter};
+use crate::error::GpuError;
 
 /// The first batch of starts of a count from constellations: small enough to come back
 /// within a second even on a software driver, whatever n.

@@ -35,6 +35,9 @@ use std::fmt;
 
 use crate::error::GpuError;
 
+/// The kernel's source, before the tuning's switches (see [`Tuning::source`]).
+const SHADER: &str = include_str!("count.wgsl");
+
 /// What a stack frame holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Frame {
@@ -288,7 +291,7 @@ impl Tuning {
             "const WORKGROUP: u32 = {}u;\nconst STACK_ROWS: u32 = {STACK_ROWS}u;\n",
             self.workgroup
         );
-        source.push_str(&preprocess(crate::SHADER, &switches));
+        source.push_str(&preprocess(SHADER, &switches));
         source
     }
 }
