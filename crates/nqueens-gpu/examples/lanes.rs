@@ -9,6 +9,8 @@
 //! cargo run --release -p nqueens-gpu --example lanes -- 14 16            # n = 14..16, 13 rows
 //! cargo run --release -p nqueens-gpu --example lanes -- 16 16 13 --gpu   # and the kernel on
 //! #   the machine's adapter (lavapipe without a GPU), start by start against the emulation
+//! cargo run --release -p nqueens-gpu --example lanes -- 18 21 --host     # only the host's
+//! #   choice of representatives (run under valgrind for its instructions)
 //! ```
 
 use nqueens_gpu::constellations::{self, Rows, emulate};
@@ -48,6 +50,13 @@ fn main() {
     let number =
         |i: usize, default: u32| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default);
     let (low, high, rows) = (number(0, 14), number(1, 16), number(2, 13) as usize);
+    if args.iter().any(|a| a == "--host") {
+        for n in low..=high {
+            let found = constellations::constellations(n);
+            println!("n = {n}: {} representatives", found.len());
+        }
+        return;
+    }
     let mut gpu = args.iter().any(|a| a == "--gpu").then(|| {
         let tuning = Tuning {
             frame: Frame::Queen,

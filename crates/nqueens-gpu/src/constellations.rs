@@ -15,6 +15,11 @@
 //! these tables instead of the Takaken classes' ([`device::class_tables`]), and placing the
 //! border queens as the loop reaches their rows (each a node and a step of its own).
 //!
+//! Which member of an orbit is searched matters (the orbit's members differ in which rows the
+//! border queens' attacks fall on, and a search whose first rows are the most blocked prunes
+//! early): [`estimate`] ranks them from their tables alone, so listing the orbits and choosing
+//! costs the host no search (2.9·10⁸ instructions at n = 21).
+//!
 //! The host cuts each representative at a start row with the same loop ([`starts`]), and
 //! [`emulate`] is that loop for one start, step for step as the kernel runs it (queen frames,
 //! the last-row rule): the oracle the kernel is tested against start by start, and the
@@ -133,23 +138,15 @@ impl Constellation {
     /// diagonals. The search starts on the first of them with its border queens' columns
     /// taken (see [`root`]) and its queens' diagonals shifted across the border queens' rows.
     pub fn rows(&self, n: u32) -> Rows {
-        let queens = self.queens(n);
-        let above = above(n);
-        let free: Vec<u32> = (0..n)
-            .filter(|&row| queens.iter().all(|&(r, _)| r != row))
-            .collect();
+        let (free, count) = self.free(n);
+        let free = &free[..count];
         let mut rows = Rows {
-            blocked: [u32::MAX; 32],
+            blocked: self.blocked(n),
             shifts: [UNIT_SHIFTS; 32],
-            last: (free.len() as u32).saturating_sub(1),
+            last: (count as u32).saturating_sub(1),
             ties: ([0; 2], 0, 0),
         };
         for (i, &row) in free.iter().enumerate() {
-            rows.blocked[i] = queens.iter().fold(above, |mask, &(r, c)| {
-                let distance = r.abs_diff(row);
-                let bit = 1u64 << c;
-                mask | (1 << c) | ((bit << distance) | (bit >> distance)) as u32
-            });
             let mut packed = 0;
             for k in 1..=4 {
                 // Past the last free row the shift is never used: one row each.
@@ -159,6 +156,41 @@ impl Constellation {
             rows.shifts[i] = packed;
         }
         rows
+    }
+
+    /// The rows without a border queen, in order, and how many there are.
+    fn free(&self, n: u32) -> ([u32; 32], usize) {
+        let last = n - 1;
+        let (mut free, mut count) = ([0; 32], 0);
+        for row in 0..n {
+            if row != 0 && row != last && row != self.left && row != self.right {
+                free[count] = row;
+                count += 1;
+            }
+        }
+        (free, count)
+    }
+
+    /// [`Rows::blocked`] of its table: per row searched, the squares its border queens take
+    /// or attack (and the bits at or above n); all ones past the last.
+    fn blocked(&self, n: u32) -> [u32; 32] {
+        let last = n - 1;
+        let queens = [
+            (0, self.top),
+            (last, self.bottom),
+            (self.left, 0),
+            (self.right, last),
+        ];
+        let (free, count) = self.free(n);
+        let mut blocked = [u32::MAX; 32];
+        for (i, &row) in free[..count].iter().enumerate() {
+            blocked[i] = queens.iter().fold(above(n), |mask, &(r, c)| {
+                let distance = r.abs_diff(row);
+                let bit = 1u64 << c;
+                mask | (1 << c) | ((bit << distance) | (bit >> distance)) as u32
+            });
+        }
+        blocked
     }
 
     /// How many rows its search fills.
@@ -210,18 +242,20 @@ fn apart((r1, c1): (u32, u32), (r2, c2): (u32, u32)) -> bool {
 /// border queens are mirror images on one anti-diagonal. So orbits have 8, 4 (fixed by the
 /// half turn) or 2 members (fixed by the quarter turn); n = 1's one queen is its own orbit.
 ///
-/// The representative is the member searched with the least work (see `representative`).
+/// The representative is the member whose search is estimated smallest (see [`estimate`]).
 pub fn constellations(n: u32) -> Vec<Constellation> {
     let never = AtomicBool::new(false);
     constellations_until(n, &never).expect("never stopped")
 }
 
-/// [`constellations`], `None` once `stop` is raised (checked orbit by orbit: the
-/// representatives' probes are the host's longest work, about 100 s at n = 21 on one core of
-/// the (shared) development machine).
+/// [`constellations`], `None` once `stop` is raised (checked orbit by orbit).
 pub fn constellations_until(n: u32, stop: &AtomicBool) -> Option<Vec<Constellation>> {
     assert!((1..=MAX_N).contains(&n), "constellations exist for n ≤ 32");
-    let mut seen = std::collections::HashSet::new();
+    let index = |c: &Constellation| {
+        let [top, bottom, left, right] = c.key().map(|x| x as usize);
+        ((top * n as usize + bottom) * n as usize + left) * n as usize + right
+    };
+    let mut seen = vec![false; (n as usize).pow(4)];
     let mut out = Vec::new();
     for top in 0..n {
         for bottom in 0..n {
@@ -234,6 +268,9 @@ pub fn constellations_until(n: u32, stop: &AtomicBool) -> Option<Vec<Constellati
                         right,
                         multiplicity: 0,
                     };
+                    if seen[index(&c)] {
+                        continue;
+                    }
                     let queens = c.queens(n);
                     // Each border line holds exactly one of the queens.
                     if Constellation::of(n, &queens).map(|d| d.key()) != Some(c.key()) {
@@ -243,7 +280,7 @@ pub fn constellations_until(n: u32, stop: &AtomicBool) -> Option<Vec<Constellati
                         .iter()
                         .enumerate()
                         .all(|(i, &q)| queens[i + 1..].iter().all(|&p| apart(p, q)));
-                    if !valid || seen.contains(&c.key()) {
+                    if !valid {
                         continue;
                     }
                     let mut orbit: Vec<Constellation> = (0..8)
@@ -255,7 +292,7 @@ pub fn constellations_until(n: u32, stop: &AtomicBool) -> Option<Vec<Constellati
                     orbit.sort_unstable_by_key(Constellation::key);
                     orbit.dedup_by_key(|c| c.key());
                     for member in &orbit {
-                        seen.insert(member.key());
+                        seen[index(member)] = true;
                     }
                     if stop.load(Ordering::Relaxed) {
                         return None;
@@ -271,35 +308,39 @@ pub fn constellations_until(n: u32, stop: &AtomicBool) -> Option<Vec<Constellati
     Some(out)
 }
 
-/// The member of an orbit the kernel searches: the one with the fewest queens placed in the
-/// top of its search (down to [`PROBE_ABOVE_MIDDLE`] rows above its middle row, counted, not
-/// kept); ties to the smallest (top, bottom, left, right), so the choice is fixed. Of the
-/// eight members, the best searched at n = 12 and 13 takes 20 % fewer steps than the
-/// lexicographically first; this probe gets most of that (n = 17: 1.40·10⁹ steps, against
-/// 1.26·10⁹ probing down to two rows below the middle, which costs the host more than the
-/// kernel's whole search, and 1.65·10⁹ probing two rows less deep).
+/// The member of an orbit the kernel searches: the one whose search [`estimate`] says is
+/// smallest; ties to the smallest (top, bottom, left, right), so the choice is fixed. No
+/// queen is placed to choose: a member's estimate reads its table alone.
 fn representative(n: u32, orbit: &[Constellation]) -> Constellation {
-    *orbit
+    let estimated: Vec<(f64, Constellation)> = orbit.iter().map(|c| (estimate(n, c), *c)).collect();
+    estimated
         .iter()
-        .min_by_key(|c| {
-            let rows = c.rows(n);
-            let depth = rows.last.div_ceil(2).saturating_sub(PROBE_ABOVE_MIDDLE);
-            let from = root(n, c, 0);
-            let state = State {
-                row: 0,
-                columns: from.columns,
-                left: from.left,
-                right: from.right,
-            };
-            let mut host = HostPart::default();
-            descend(&rows, &state, depth, &mut host, &mut |_| {});
-            (host.nodes, c.key())
-        })
+        .min_by(|(a, c), (b, d)| a.total_cmp(b).then(c.key().cmp(&d.key())))
+        .map(|&(_, c)| c)
         .expect("an orbit has a member")
 }
 
-/// How far above the middle of a search the representative's probe stops.
-pub const PROBE_ABOVE_MIDDLE: u32 = 3;
+/// The queens a search of constellation `c` places, estimated from its table alone: row by
+/// row (the rows searched, in order), the squares the table allows less two for each queen
+/// placed above (its column, and one diagonal square on average), at least one, multiplied
+/// down the rows and summed, as the nodes of a tree that branches so in each row.
+///
+/// The search of an orbit's members differs only in which rows the border queens' attacks
+/// fall on: the member whose first rows are the most blocked prunes early. Choosing by this
+/// estimate costs the host O(n) per member; at n = 14–17 the kernel's steps come out 2–5 %
+/// below those of the member whose top rows (down to three rows above the middle) place the
+/// fewest queens, a probe that cost the host 4.2·10⁹ queens at n = 20 and about 10¹⁰ at
+/// n = 21 (see docs/notes/gpu.md).
+pub fn estimate(n: u32, c: &Constellation) -> f64 {
+    let (mut branches, mut nodes) = (1.0, 0.0);
+    let rows = c.free(n).1.max(1);
+    for (i, blocked) in c.blocked(n)[..rows].iter().enumerate() {
+        let allowed = f64::from((!blocked).count_ones());
+        branches *= (allowed - 2.0 * i as f64).max(1.0);
+        nodes += branches;
+    }
+    nodes
+}
 
 /// What the host found above the start row: solutions (on tiny boards) and the queens placed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -42,18 +42,18 @@
 //! the orbit's size (8, 4 or 2). The rest is this crate's own: the border queens' rows are left
 //! out of the search (each row's table holds the border queens' attacks, and a per-row shift
 //! carries the diagonals across the rows left out, so every row searched is a row with a
-//! choice), the member of each orbit searched is the one whose top rows place the fewest
-//! queens (a probe on the host), and the kernel is the class kernel's source with the check
+//! choice), the member of each orbit searched is the one whose search is estimated smallest
+//! from its table alone (no queen placed on the host to choose), and the kernel is the class kernel's source with the check
 //! compiled out (`CONSTELLATIONS`).
 //!
 //! What the lanes do, counted by the kernel's loop run on the CPU (`examples/lanes.rs`; the
 //! tests hold that emulation to the kernel step for step on the machine's adapter), n = 16
-//! cut with 13 rows left to the kernel: 2.05·10⁸ steps in all against 2.60·10⁸ for the class
-//! kernel (−21 %; −18 % at n = 14, −7 % at n = 15), and in batches of 32 sub-boards that run
-//! until their slowest is done, the slowest one's share of its batch 0.050 against 0.069 (1/32
-//! would be perfectly even), 66 % of the batches' lane time working against 57 %. With 8 rows
-//! to the kernel (the software driver's cut) the batches' working share goes from 23 % to
-//! 45 %. The search places more queens than the class kernel's (each constellation searches
+//! cut with 13 rows left to the kernel: 2.02·10⁸ steps in all against 2.60·10⁸ for the class
+//! kernel (−22 %; −22 % at n = 14, −13 % at n = 15 and 17), and in batches of 32 sub-boards
+//! that run until their slowest is done, the slowest one's share of its batch 0.051 against
+//! 0.069 (1/32 would be perfectly even), 64 % of the batches' lane time working against 57 %.
+//! With 8 rows to the kernel (the software driver's cut) the batches' working share goes from
+//! 23 % to 44 %. The search places more queens than the class kernel's (each constellation searches
 //! its own top rows): the steps saved are the checks' and the border rows'. No GPU has timed
 //! it yet, so it is not the default: the counter's tasks, checkpoints, `--unique` (a
 //! constellation does not show a solution's own symmetry) and MPI keep the class kernel.
@@ -61,9 +61,9 @@
 //! the total with it ([`GpuCounter::count_constellations_until`], which streams the starts in
 //! batches of about a quarter of a second and stops between them); the CLI refuses what it
 //! cannot do, naming the default kernel, and `nqueens-mpi` refuses the variable. Before the
-//! first batch the host finds the representatives, whose probes took about 100 s at n = 21
-//! on one core of the (shared) development machine (a stop is seen between orbits): a cost a GPU run at
-//! n = 21 pays in full.
+//! first batch the host lists the orbits and chooses their representatives: 2.9·10⁸
+//! instructions at n = 21 (about a tenth of a second on one core), where the probe it
+//! replaced placed 9.6·10⁹ queens (about 100 s).
 //!
 //! # References
 //!
