@@ -129,6 +129,16 @@ pub mod imp {
                 ("gave_up", c.gave_up.to_string()),
                 ("steps", c.steps.to_string()),
                 ("nodes", c.nodes.to_string()),
+                (
+                    "gpu_busy_s",
+                    c.gpu_busy_s
+                        .map_or("unknown".to_string(), |s| format!("{s:.3}")),
+                ),
+                (
+                    "gpu_wait",
+                    c.gpu_wait
+                        .map_or("unknown".to_string(), |w| format!("{w:.3}")),
+                ),
                 ("tuning", self.0.tuning().to_string().replace(' ', ",")),
             ];
             Ok(Some((u128::from(c.total), stats)))

@@ -1,19 +1,22 @@
 //! The GPU's count from constellations ([`GpuCounter::count_constellations`]): every
 //! representative cut on the host into starts, the starts counted by the constellation kernel
 //! (plain completions, no symmetry check), and the totals multiplied on the host (see
-//! [`constellations`]). The starts are cut constellation by constellation and streamed to
-//! the kernel in batches sized by time, so the host never holds them all and a stop (Ctrl-C
-//! in `nqueens count`) is seen between batches.
+//! [`constellations`]). A thread of its own cuts the constellations one after another while
+//! the kernel counts the starts cut before, streamed to it in batches sized by time, so the
+//! host's cut overlaps the GPU's work, the host never holds more than about two batches of
+//! starts, and a stop (Ctrl-C in `nqueens count`) is seen between batches. `--stats` shows the
+//! share of the time the GPU waited for the host (`gpu_wait`, from the GPU's own timestamps).
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
 use nqueens_solver::engines::counter::MAX_N;
 use nqueens_solver::runs::device::{DeviceError, SubBoard, SubBoardResult};
 use wgpu::util::DeviceExt;
 
-use crate::buffers::{Kernel, build_pipeline, bytes};
-use crate::constellations::{self, HostPart, Rows};
+use crate::buffers::{Kernel, Measured, build_pipeline, bytes};
+use crate::constellations::{self, Constellation, HostPart, Rows};
 use crate::counter::{CHUNK, GpuCounter};
 use crate::error::GpuError;
 
@@ -29,7 +32,7 @@ fn next_batch(done: usize, took: Duration, target: Duration) -> usize {
 }
 
 /// What a count from constellations found.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ConstellationCount {
     /// The solutions of the n×n board.
     pub total: u64,
@@ -44,25 +47,38 @@ pub struct ConstellationCount {
     pub steps: u64,
     /// Starts the kernel gave up on (cut a row deeper and sent again).
     pub gave_up: u64,
+    /// The seconds the kernel's passes ran, by the GPU's own clock (where the adapter has
+    /// timestamps).
+    pub gpu_busy_s: Option<f64>,
+    /// The share of the span from the first pass's start to the last one's end that the GPU
+    /// spent waiting for the host (where the adapter has timestamps).
+    pub gpu_wait: Option<f64>,
 }
 
 /// A count from constellations under way: the tables, the starts cut and not yet counted,
 /// the next batch's size and the count so far.
-struct Batches {
-    tables: Vec<Rows>,
+struct Batches<'a> {
+    tables: &'a [Rows],
     multiplicity: Vec<u64>,
     pending: Vec<SubBoard>,
     batch: usize,
     count: ConstellationCount,
 }
 
-impl Batches {
-    /// What the host counted of constellation `k` on its way to the starts.
-    fn add_host(&mut self, k: usize, host: HostPart) {
-        self.count.total += host.solutions * self.multiplicity[k];
-        self.count.nodes += host.nodes;
-    }
+/// A piece of the host's cut, sent from the cutting thread: starts, and what the host counted
+/// on its way to them (solutions multiplied by their orbits' sizes, queens placed).
+#[derive(Default)]
+struct Piece {
+    boards: Vec<SubBoard>,
+    solutions: u64,
+    nodes: u64,
 }
+
+/// Starts per piece of the cut.
+const PIECE: usize = FIRST_BATCH;
+
+/// Pieces the cutting thread may run ahead of the kernel: two of the largest batches.
+const AHEAD: usize = 2 * CHUNK / PIECE;
 
 /// Rows above the start row at which a constellation's cut is paused (see
 /// [`GpuCounter::count_constellations_until`]): a few thousand queens at most from each such
@@ -82,11 +98,12 @@ impl GpuCounter {
     }
 
     /// [`count_constellations`](Self::count_constellations), stopped when `stop` is raised.
-    /// The constellations are cut one after another and their starts go to the kernel in
-    /// batches sized to take about the tuning's `batch_ms` each (from 4,096 starts, at most
-    /// doubling from one batch to the next), so the host holds about a batch of starts at a
-    /// time, not all of them, and `stop` is checked between constellations and between
-    /// batches: a stop is seen within about a batch's time or one constellation's cut.
+    /// A thread of its own cuts the constellations one after another (in pieces of 4,096
+    /// starts, up to two of the largest batches ahead) while this one sends the starts to the
+    /// kernel in batches sized to take about the tuning's `batch_ms` each (from 4,096 starts,
+    /// at most doubling from one batch to the next): the host cuts while the GPU counts, holds
+    /// about two batches of starts at a time, not all of them, and `stop` is seen between
+    /// pieces and between batches, within about a batch's time.
     /// `Ok(None)` when it stopped (nothing of the count is kept: it has no checkpoint).
     pub fn count_constellations_until(
         &mut self,
@@ -103,7 +120,7 @@ impl GpuCounter {
         let tables: Vec<Rows> = found.iter().map(|c| c.rows(n)).collect();
         let mut run = Batches {
             multiplicity: found.iter().map(|c| u64::from(c.multiplicity)).collect(),
-            tables,
+            tables: &tables,
             pending: Vec::new(),
             batch: FIRST_BATCH,
             count: ConstellationCount {
@@ -112,55 +129,63 @@ impl GpuCounter {
             },
         };
         if found.iter().any(|c| c.free_rows(n) > 0) {
-            self.load_constellations(&run.tables)?;
+            self.load_constellations(&tables)?;
         }
-        for (i, c) in found.iter().enumerate() {
-            if stop.load(Ordering::Relaxed) {
-                return Ok(None);
-            }
-            if c.free_rows(n) == 0 {
-                // The border queens are the whole solution (n = 1, or one of n = 4's).
-                run.count.total += run.multiplicity[i];
-                continue;
-            }
-            // Cut in two steps, to TOP_ROWS above the start row and from each of those
-            // placements on, so that a stop or a full batch is seen between them (one
-            // constellation's cut is millions of starts on a software driver's short kernel).
-            let i = i as u32;
-            let rows = &run.tables[i as usize];
-            let from = constellations::root(n, c, i);
-            let row = constellations::start_row(rows, kernel_rows);
-            let mut tops = Vec::new();
-            let top_row = row.saturating_sub(TOP_ROWS).max(from.row);
-            let host = constellations::cut(rows, i, i, &from, top_row, &mut tops);
-            run.add_host(i as usize, host);
-            for top in &tops {
-                let rows = &run.tables[i as usize];
-                let before = run.pending.len();
-                let host = constellations::cut(rows, i, i, top, row, &mut run.pending);
-                run.count.starts += (run.pending.len() - before) as u64;
-                run.add_host(i as usize, host);
-                while run.pending.len() >= run.batch {
-                    if stop.load(Ordering::Relaxed) {
-                        return Ok(None);
-                    }
-                    self.count_batch(n, &mut run)?;
-                }
-            }
+        // The GPU's clock, for this count alone.
+        self.measured = Measured::default();
+        let counted = std::thread::scope(|scope| {
+            let (pieces, arriving) = sync_channel(AHEAD);
+            let (found, tables) = (&found, &tables);
+            scope.spawn(move || cut_all(n, kernel_rows, found, tables, stop, pieces));
+            self.count_pieces(n, &mut run, arriving, stop)
+        })?;
+        if counted.is_none() {
+            return Ok(None);
         }
-        // The last starts, and those given up on (cut deeper and sent again).
-        while !run.pending.is_empty() {
-            if stop.load(Ordering::Relaxed) {
-                return Ok(None);
-            }
-            self.count_batch(n, &mut run)?;
+        if let (Some(tick), Some(first)) = (self.tick, self.measured.first_tick) {
+            let span = (self.measured.last_tick - first) as f64 * tick;
+            run.count.gpu_busy_s = Some(self.measured.busy_ns * 1e-9);
+            run.count.gpu_wait = Some(1.0 - self.measured.busy_ns / span.max(1.0));
         }
         Ok(Some(run.count))
     }
 
+    /// Counts the starts arriving from the cutting thread, batch by batch, and those given
+    /// up on (cut deeper and sent again) after them; `Ok(None)` once `stop` is raised. Takes
+    /// the channel's end, so the cutting thread ends when this returns, whatever it returns.
+    fn count_pieces(
+        &mut self,
+        n: u32,
+        run: &mut Batches,
+        arriving: Receiver<Piece>,
+        stop: &AtomicBool,
+    ) -> Result<Option<()>, DeviceError> {
+        let mut open = true;
+        loop {
+            while open && run.pending.len() < run.batch {
+                match arriving.recv() {
+                    Ok(piece) => {
+                        run.count.total += piece.solutions;
+                        run.count.nodes += piece.nodes;
+                        run.count.starts += piece.boards.len() as u64;
+                        run.pending.extend(piece.boards);
+                    }
+                    Err(_) => open = false,
+                }
+            }
+            if stop.load(Ordering::Relaxed) {
+                return Ok(None);
+            }
+            if run.pending.is_empty() {
+                return Ok(Some(()));
+            }
+            self.count_batch(n, run)?;
+        }
+    }
+
     /// Counts the first batch of `run`'s pending starts: their completions multiplied into
     /// the count, those given up on cut a row deeper and put back; the next batch sized.
-    fn count_batch(&mut self, n: u32, run: &mut Batches) -> Result<(), DeviceError> {
+    fn count_batch(&mut self, n: u32, run: &mut Batches<'_>) -> Result<(), DeviceError> {
         let take = run.batch.min(run.pending.len());
         let part: Vec<SubBoard> = run.pending.drain(..take).collect();
         let began = Instant::now();
@@ -233,4 +258,55 @@ impl GpuCounter {
         ));
         Ok(())
     }
+}
+
+/// The cutting thread: every constellation cut for a kernel of `kernel_rows` rows, in order,
+/// sent in pieces of about [`PIECE`] starts; ends early when `stop` is raised or the counting
+/// side hangs up. Each is cut in two steps, to [`TOP_ROWS`] above the start row and from each
+/// of those placements on, so that a stop or a full piece is seen between them (one
+/// constellation's cut is millions of starts on a software driver's short kernel).
+fn cut_all(
+    n: u32,
+    kernel_rows: usize,
+    found: &[Constellation],
+    tables: &[Rows],
+    stop: &AtomicBool,
+    pieces: SyncSender<Piece>,
+) {
+    let mut piece = Piece::default();
+    for (i, (c, rows)) in found.iter().zip(tables).enumerate() {
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let multiplicity = u64::from(c.multiplicity);
+        if c.free_rows(n) == 0 {
+            // The border queens are the whole solution (n = 1, or one of n = 4's).
+            piece.solutions += multiplicity;
+            continue;
+        }
+        let i = i as u32;
+        let from = constellations::root(n, c, i);
+        let row = constellations::start_row(rows, kernel_rows);
+        let mut tops = Vec::new();
+        let top_row = row.saturating_sub(TOP_ROWS).max(from.row);
+        let add = |piece: &mut Piece, host: HostPart| {
+            piece.solutions += host.solutions * multiplicity;
+            piece.nodes += host.nodes;
+        };
+        let host = constellations::cut(rows, i, i, &from, top_row, &mut tops);
+        add(&mut piece, host);
+        for top in &tops {
+            let host = constellations::cut(rows, i, i, top, row, &mut piece.boards);
+            add(&mut piece, host);
+            let full = piece.boards.len() >= PIECE;
+            if full
+                && (stop.load(Ordering::Relaxed)
+                    || pieces.send(std::mem::take(&mut piece)).is_err())
+            {
+                return;
+            }
+        }
+    }
+    // The last piece (sent even when empty: it may carry the host's solutions).
+    let _ = pieces.send(piece);
 }

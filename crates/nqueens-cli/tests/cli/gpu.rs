@@ -252,6 +252,8 @@ mod on_a_gpu {
             "constellations=",
             "starts=",
             "steps=",
+            // How long the GPU waited for the host's cut ("unknown" without timestamps).
+            "gpu_wait=",
             "tuning=rows=",
         ] {
             assert!(stderr.contains(figure), "{figure}: {stderr}");
