@@ -55,6 +55,10 @@ scripts/gpu-check --binary "$bin" --sweep --sweep-n 10 --time-limit 240 --out ta
 # Both kernels' series, each on every n asked for (the kernel column, before the device).
 awk -F'\t' 'NR > 1 { k[$(NF - 1)]++ } END { exit !(k["subboards"] == 4 && k["constellations"] == 4) }' target/gpu-check.tsv ||
     { echo "test-gpu: gpu-check lacks a kernel's series" >&2; cat target/gpu-check.tsv >&2; exit 1; }
+# Both series say how long the GPU waited for the host (a share, or "unknown" without timestamps).
+awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "gpu_wait") w = i }
+    NR > 1 && $(NF - 1) != "cpu" && $w == "" { bad++ } END { exit !(w && !bad) }' target/gpu-check.tsv ||
+    { echo "test-gpu: gpu-check lacks a run's gpu_wait" >&2; cat target/gpu-check.tsv >&2; exit 1; }
 for tsv in target/gpu-check.tsv target/gpu-sweep.tsv; do
     # A header and a row per run, every one counted right.
     awk -F'\t' 'NR > 1 { rows++; if ($3 != "ok") bad++ } END { exit !(rows >= 5 && !bad) }' "$tsv" ||
