@@ -127,6 +127,7 @@ pub mod imp {
                 ("constellations", c.constellations.to_string()),
                 ("starts", c.starts.to_string()),
                 ("gave_up", c.gave_up.to_string()),
+                ("overlapped", c.overlapped.to_string()),
                 ("steps", c.steps.to_string()),
                 ("nodes", c.nodes.to_string()),
                 (

@@ -2,9 +2,10 @@
 //! representative cut on the host into starts, the starts counted by the constellation kernel
 //! (plain completions, no symmetry check), and the totals multiplied on the host (see
 //! [`constellations`]). A thread of its own cuts the constellations one after another while
-//! the kernel counts the starts cut before, streamed to it in batches sized by time, so the
-//! host's cut overlaps the GPU's work, the host never holds more than about two batches of
-//! starts, and a stop (Ctrl-C in `nqueens count`) is seen between batches. `--stats` shows the
+//! the kernel counts the starts cut before, streamed to it in batches sized by time, and each
+//! batch is uploaded and sent before the one on the GPU is read back, so the host's cut, its
+//! packing and its read-back overlap the GPU's work, the host holds a few batches of starts
+//! at most, and a stop (Ctrl-C in `nqueens count`) is seen between batches. `--stats` shows the
 //! share of the time the GPU waited for the host (`gpu_wait`, from the GPU's own timestamps).
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -17,7 +18,7 @@ use wgpu::util::DeviceExt;
 
 use crate::buffers::{Kernel, Measured, build_pipeline, bytes};
 use crate::constellations::{self, Constellation, HostPart, Rows};
-use crate::counter::{CHUNK, GpuCounter};
+use crate::counter::{CHUNK, GpuCounter, InFlight, Outcome};
 use crate::error::GpuError;
 
 /// The first batch of starts of a count from constellations: small enough to come back
@@ -47,6 +48,8 @@ pub struct ConstellationCount {
     pub steps: u64,
     /// Starts the kernel gave up on (cut a row deeper and sent again).
     pub gave_up: u64,
+    /// Batches sent while the one before was still on the GPU.
+    pub overlapped: u64,
     /// The seconds the kernel's passes ran, by the GPU's own clock (where the adapter has
     /// timestamps).
     pub gpu_busy_s: Option<f64>,
@@ -72,6 +75,13 @@ struct Piece {
     boards: Vec<SubBoard>,
     solutions: u64,
     nodes: u64,
+}
+
+/// A batch on the GPU: its starts, its dispatch and when it was sent.
+struct Sent {
+    part: Vec<SubBoard>,
+    flight: InFlight,
+    began: Instant,
 }
 
 /// Starts per piece of the cut.
@@ -103,7 +113,8 @@ impl GpuCounter {
     /// kernel in batches sized to take about the tuning's `batch_ms` each (from 4,096 starts,
     /// at most doubling from one batch to the next): the host cuts while the GPU counts, holds
     /// about two batches of starts at a time, not all of them, and `stop` is seen between
-    /// pieces and between batches, within about a batch's time.
+    /// pieces and between batches, within about a batch's time. Each batch is sent before
+    /// the one on the GPU is read back, so the GPU goes from one to the next.
     /// `Ok(None)` when it stopped (nothing of the count is kept: it has no checkpoint).
     pub fn count_constellations_until(
         &mut self,
@@ -151,8 +162,10 @@ impl GpuCounter {
     }
 
     /// Counts the starts arriving from the cutting thread, batch by batch, and those given
-    /// up on (cut deeper and sent again) after them; `Ok(None)` once `stop` is raised. Takes
-    /// the channel's end, so the cutting thread ends when this returns, whatever it returns.
+    /// up on (cut deeper and sent again) after them; `Ok(None)` once `stop` is raised. One
+    /// batch is on the GPU while the next is gathered and uploaded: the next batch is sent
+    /// before the one on the GPU is read back. Takes the channel's end, so the cutting
+    /// thread ends when this returns, whatever it returns.
     fn count_pieces(
         &mut self,
         n: u32,
@@ -161,6 +174,7 @@ impl GpuCounter {
         stop: &AtomicBool,
     ) -> Result<Option<()>, DeviceError> {
         let mut open = true;
+        let mut sent: Option<Sent> = None;
         loop {
             while open && run.pending.len() < run.batch {
                 match arriving.recv() {
@@ -174,40 +188,56 @@ impl GpuCounter {
                 }
             }
             if stop.load(Ordering::Relaxed) {
+                if let Some(last) = sent {
+                    // Its slot back, its results dropped.
+                    self.collect(last.flight)?;
+                }
                 return Ok(None);
             }
-            if run.pending.is_empty() {
+            let next = if run.pending.is_empty() {
+                None
+            } else {
+                let take = run.batch.min(run.pending.len());
+                let part: Vec<SubBoard> = run.pending.drain(..take).collect();
+                let began = Instant::now();
+                let flight = self.dispatch_with(Kernel::Constellations, n, &part, 0)?;
+                run.count.overlapped += u64::from(sent.is_some());
+                Some(Sent {
+                    part,
+                    flight,
+                    began,
+                })
+            };
+            if let Some(done) = sent.take() {
+                self.finish_batch(run, done)?;
+            }
+            sent = next;
+            if sent.is_none() && run.pending.is_empty() && !open {
                 return Ok(Some(()));
             }
-            self.count_batch(n, run)?;
         }
     }
 
-    /// Counts the first batch of `run`'s pending starts: their completions multiplied into
-    /// the count, those given up on cut a row deeper and put back; the next batch sized.
-    fn count_batch(&mut self, n: u32, run: &mut Batches<'_>) -> Result<(), DeviceError> {
-        let take = run.batch.min(run.pending.len());
-        let part: Vec<SubBoard> = run.pending.drain(..take).collect();
-        let began = Instant::now();
-        let tables = &run.tables;
-        let found = self.count_with(Kernel::Constellations, n, &part, |b| {
-            let last = tables[b.b1 as usize].last;
-            (last + 1).saturating_sub(b.row) as usize
-        })?;
+    /// Reads back a batch the GPU counted: its completions multiplied into the count, the
+    /// starts given up on cut a row deeper and those no invocation took put back; the next
+    /// batch sized from its time.
+    fn finish_batch(&mut self, run: &mut Batches, done: Sent) -> Result<(), DeviceError> {
+        let outcomes = self.collect(done.flight)?;
         run.batch = next_batch(
-            part.len(),
-            began.elapsed(),
+            done.part.len(),
+            done.began.elapsed(),
             Duration::from_millis(self.tuning.batch_ms),
         );
-        for (board, found) in part.iter().zip(found) {
+        let tables = run.tables;
+        for (board, outcome) in done.part.iter().zip(outcomes) {
             let k = board.b1 as usize;
-            match found {
-                Some((result, steps)) => {
+            match outcome {
+                Outcome::Done(result, steps) => {
                     run.count.total += result.eightfold * run.multiplicity[k];
                     run.count.nodes += result.nodes;
                     run.count.steps += u64::from(steps);
                 }
-                None => {
+                Outcome::GaveUp => {
                     run.count.gave_up += 1;
                     let (b1, row) = (board.b1, board.row + 1);
                     let host =
@@ -215,6 +245,7 @@ impl GpuCounter {
                     run.count.total += host.solutions * run.multiplicity[k];
                     run.count.nodes += host.nodes;
                 }
+                Outcome::Untouched => run.pending.push(*board),
             }
         }
         Ok(())

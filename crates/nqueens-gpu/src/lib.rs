@@ -58,8 +58,9 @@
 //! it yet, so it is not the default: the counter's tasks, checkpoints, `--unique` (a
 //! constellation does not show a solution's own symmetry) and MPI keep the class kernel.
 //! `NQUEENS_GPU_KERNEL=constellations` ([`Tuning`]) makes `nqueens count N --device gpu` count
-//! the total with it ([`GpuCounter::count_constellations_until`], which streams the starts in
-//! batches of about a quarter of a second and stops between them); the CLI refuses what it
+//! the total with it ([`GpuCounter::count_constellations_until`], which cuts on a thread of
+//! its own and streams the starts in batches of about a quarter of a second, the next sent
+//! before the last is read back, and stops between them); the CLI refuses what it
 //! cannot do, naming the default kernel, and `nqueens-mpi` refuses the variable. Before the
 //! first batch the host lists the orbits and chooses their representatives: 2.9·10⁸
 //! instructions at n = 21 (about a tenth of a second on one core), where the probe it

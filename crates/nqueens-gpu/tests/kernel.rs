@@ -313,4 +313,6 @@ fn constellation_counts_on_the_gpu_match_oeis_up_to_15() {
         count.constellations > 2_000 && count.starts >= count.constellations,
         "{count:?}"
     );
+    // Its batches are sent while the one before is still on the device.
+    assert!(count.overlapped > 0, "{count:?}");
 }

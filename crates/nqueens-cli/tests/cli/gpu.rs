@@ -254,6 +254,7 @@ mod on_a_gpu {
             "steps=",
             // How long the GPU waited for the host's cut ("unknown" without timestamps).
             "gpu_wait=",
+            "overlapped=",
             "tuning=rows=",
         ] {
             assert!(stderr.contains(figure), "{figure}: {stderr}");
