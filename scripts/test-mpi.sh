@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The MPI front end (crates/nqueens-mpi) under a real mpirun: every count of n = 8..15 on
 # 1, 2, 3 and 4 ranks against the published table, a job killed with SIGKILL (a worker rank,
-# then rank 0) and resumed to the exact count of n = 18, a job stopped inside its tasks by
+# then rank 0) and resumed to the exact count of n = 17, a job stopped inside its tasks by
 # Ctrl-C and by SIGTERM to every rank that says what it saved (tasks in part included) and
 # resumes from there node for node, a checkpoint `nqueens count` left in part resumed, a
 # checkpoint of another n refused, and `--device gpu` on Mesa's software Vulkan driver (1 and 2
@@ -45,7 +45,7 @@ table=crates/nqueens/data/nqueens-counts.tsv
 expected() { awk -v n="$1" -v col="$2" -F'\t' '$1 == n { print $col }' "$table"; }
 field() { sed -E "s/.*\"$1\":([0-9]+).*/\1/"; }
 
-# Up to n = 15: every rank count splits those task lists as it splits larger ones (n = 18
+# Up to n = 15: every rank count splits those task lists as it splits larger ones (n = 17
 # below is counted whole, twice); 16 and 17 took most of this loop's time.
 echo "== counts of n = 8..15 on 1..4 ranks"
 for ranks in 1 2 3 4; do
@@ -77,14 +77,14 @@ rank_pid() {
 results() { tail -n +2 "$1" | awk 'NF && $2 !~ /:/'; }
 records() { if [ -f "$1" ]; then results "$1" | grep -c ' ' || true; else echo 0; fi; }
 
-# Starts the n = 18 job, waits until the checkpoint holds more than $2 records, SIGKILLs rank $1.
+# Starts the n = 17 job, waits until the checkpoint holds more than $2 records, SIGKILLs rank $1.
 kill_rank_mid_run() {
     local victim=$1 beyond=$2 job pid
-    mpirun --oversubscribe -n 3 "$bin" count 18 --threads 1 --checkpoint "$ckpt" >"$work/killed.out" 2>&1 &
+    mpirun --oversubscribe -n 3 "$bin" count 17 --threads 1 --checkpoint "$ckpt" >"$work/killed.out" 2>&1 &
     job=$!
     until [ "$(records "$ckpt")" -gt "$beyond" ]; do
         kill -0 "$job" 2>/dev/null || fail "the job ended before it could be killed"
-        sleep 0.2
+        sleep 0.05
     done
     pid=$(rank_pid "$job" "$victim")
     [ -n "$pid" ] || fail "rank $victim not found"
@@ -93,24 +93,27 @@ kill_rank_mid_run() {
     echo "killed rank $victim with $(records "$ckpt") tasks recorded"
 }
 
-echo "== n = 18: SIGKILL of a rank mid-run, then the same command again"
-ckpt=$work/n18.ckpt
-# Low thresholds: records reach the file in bursts (synced about once a second), and the whole
-# job takes under 20 s here, so the kills come early enough to land mid-run on faster machines.
+# n = 17 (10912 tasks; n = 18 took 80 of this part's 120 s for the same facts). Its small tasks
+# come first: records reach the file thousands at a time (1205 in the first 8% of a job's time,
+# 6591 by its 29%), so the polls below (every 50 ms) see the first kill's 300 records within
+# the job's first third and the second's 300 more soon after the resumed job starts: both
+# land mid-run even on a fast machine (a whole job takes about 2 s on two idle cores).
+echo "== n = 17: SIGKILL of a rank mid-run, then the same command again"
+ckpt=$work/n17.ckpt
 kill_rank_mid_run 2 300
 kill_rank_mid_run 0 "$(($(records "$ckpt") + 300))"
 partial=$(records "$ckpt")
-json=$(run 3 "$bin" count 18 --threads 1 --checkpoint "$ckpt" --stats --json 2>"$work/stats")
+json=$(run 3 "$bin" count 17 --threads 1 --checkpoint "$ckpt" --stats --json 2>"$work/stats")
 cat "$work/stats"
 out=$(field subtotal <<<"$json")
-# The queens a whole count of n = 18 places, for the node-for-node checks below.
-nodes18=$(field nodes <<<"$json")
-[ "$out" = 666090624 ] || fail "resumed count of n = 18 is $out"
+# The queens a whole count of n = 17 places, for the node-for-node checks below.
+nodes17=$(field nodes <<<"$json")
+[ "$out" = 95815104 ] || fail "resumed count of n = 17 is $out"
 grep -q "($partial resumed)" "$work/stats" || fail "the resumed run did not take the $partial recorded tasks"
 tasks=$(head -1 "$ckpt" | sed -E 's/.* tasks=([0-9]+) .*/\1/')
 [ "$(records "$ckpt")" = "$tasks" ] || fail "the checkpoint holds $(records "$ckpt") records for $tasks tasks"
 [ -z "$(results "$ckpt" | cut -d' ' -f1 | sort | uniq -d)" ] || fail "a task recorded twice"
-echo "n = 18 resumed: 666090624, every task recorded once"
+echo "n = 17 resumed: 95815104, every task recorded once"
 
 echo "== Ctrl-C, then SIGTERM to every rank: tasks stopped inside, what was kept said, resumed node for node"
 ickpt=$work/interrupted.ckpt
@@ -119,17 +122,17 @@ in_part() {
     awk 'NR > 1 && $2 ~ /:/ { part[$1] = 1 } NR > 1 && $2 !~ /:/ { done[$1] = 1 }
          END { k = 0; for (id in part) if (!(id in done)) k++; print k }' "$1"
 }
-# Starts the n = 18 job (pieces of 9 rows: its tasks stop inside), lets it record more than $2
+# Starts the n = 17 job (pieces of 9 rows: its tasks stop inside), lets it record more than $2
 # tasks, stops it the way $1 says (ctrl-c: SIGINT to mpirun; sigterm: SIGTERM to every rank,
 # as a scheduler does), and checks the line against the checkpoint.
 interrupt_job() {
     local how=$1 beyond=$2 job pids line saved kept
-    NQUEENS_PIECE_ROWS=9 timeout -k 5 120 mpirun --oversubscribe -n 3 "$bin" count 18 --threads 1 \
+    NQUEENS_PIECE_ROWS=9 timeout -k 5 120 mpirun --oversubscribe -n 3 "$bin" count 17 --threads 1 \
         --checkpoint "$ickpt" >"$work/int.out" 2>"$work/int.err" &
     job=$!
     until [ "$(records "$ickpt")" -gt "$beyond" ]; do
         kill -0 "$job" 2>/dev/null || fail "the job ended before it could be interrupted"
-        sleep 0.2
+        sleep 0.05
     done
     if [ "$how" = ctrl-c ]; then
         kill -INT "$(pgrep -P "$job" -x mpirun)"
@@ -160,9 +163,9 @@ interrupt_job() {
 interrupt_job ctrl-c 300
 interrupt_job sigterm "$(($(records "$ickpt") + 300))"
 saved=$(records "$ickpt")
-json=$(NQUEENS_PIECE_ROWS=9 run 2 "$bin" count 18 --threads 1 --checkpoint "$ickpt" --stats --json 2>"$work/stats-int")
-[ "$(field subtotal <<<"$json")" = 666090624 ] || fail "resumed count of n = 18 after the stops: $json"
-[ "$(field nodes <<<"$json")" = "$nodes18" ] || fail "resumed after the stops, $(field nodes <<<"$json") queens placed, not $nodes18"
+json=$(NQUEENS_PIECE_ROWS=9 run 2 "$bin" count 17 --threads 1 --checkpoint "$ickpt" --stats --json 2>"$work/stats-int")
+[ "$(field subtotal <<<"$json")" = 95815104 ] || fail "resumed count of n = 17 after the stops: $json"
+[ "$(field nodes <<<"$json")" = "$nodes17" ] || fail "resumed after the stops, $(field nodes <<<"$json") queens placed, not $nodes17"
 grep -q "($saved resumed)" "$work/stats-int" || fail "the resumed run did not take the $saved saved tasks"
 # One rank without mpirun: the same line, exit 130, no MPI_ABORT banner.
 status=0
@@ -170,7 +173,7 @@ timeout --preserve-status -s INT 2 "$bin" count 18 --threads 1 >/dev/null 2>"$wo
 [ "$status" = 130 ] || fail "a single rank interrupted exits $status, not 130"
 grep -q "^interrupted after [0-9.]* s: no checkpoint, nothing saved" "$work/int1.err" || fail "single rank: $(cat "$work/int1.err")"
 ! grep -q MPI_ABORT "$work/int1.err" || fail "a single rank aborted the job: $(cat "$work/int1.err")"
-echo "stopped twice inside its tasks, resumed to 666090624 node for node; one rank: exit 130"
+echo "stopped twice inside its tasks, resumed to 95815104 node for node; one rank: exit 130"
 
 echo "== --time-limit: exit 3, what was kept said, resumed to the count; --progress on rank 0"
 tckpt=$work/limited.ckpt
@@ -203,14 +206,14 @@ echo "--time-limit stopped n = 17 with exit 3 at $saved tasks, resumed to 958151
 echo "== a checkpoint of another n is refused"
 cp "$ckpt" "$work/before"
 status=0
-run 2 "$bin" count 17 --threads 1 --checkpoint "$ckpt" >"$work/refused.out" 2>&1 || status=$?
-[ "$status" -ne 0 ] || fail "a checkpoint of n = 18 was taken for n = 17"
-grep -q "^error: checkpoint .* n = 18" "$work/refused.out" || grep -q "^error: checkpoint " "$work/refused.out" ||
+run 2 "$bin" count 16 --threads 1 --checkpoint "$ckpt" >"$work/refused.out" 2>&1 || status=$?
+[ "$status" -ne 0 ] || fail "a checkpoint of n = 17 was taken for n = 16"
+grep -q "^error: checkpoint .* n = 17" "$work/refused.out" || grep -q "^error: checkpoint " "$work/refused.out" ||
     fail "no checkpoint error: $(cat "$work/refused.out")"
 cmp -s "$ckpt" "$work/before" || fail "the refused checkpoint was changed"
 grep "^error:" "$work/refused.out"
 status=0
-run 2 "$bin" count 18 --threads 1 --split-depth +1 --checkpoint "$ckpt" >"$work/refused.out" 2>&1 || status=$?
+run 2 "$bin" count 17 --threads 1 --split-depth +1 --checkpoint "$ckpt" >"$work/refused.out" 2>&1 || status=$?
 [ "$status" -ne 0 ] || fail "a checkpoint of the standard list was taken for the deeper split"
 
 echo "== a checkpoint of nqueens count is resumed by nqueens-mpi (one format)"

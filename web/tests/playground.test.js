@@ -21,6 +21,10 @@ const SHOTS = process.env.NQ_SCREENSHOTS || path.join(os.tmpdir(), "nqueens-web-
 const METHODS = ["auto", "backtrack", "dlx", "dlx-gadgets", "sat", "cp", "construct", "local"];
 
 let browser;
+// One browser context for every page: a context of its own per page (what browser.newPage
+// makes) cost a third of this file's run, and the page keeps nothing in storage that one page
+// could leave to the next (no cookies, localStorage, IndexedDB or service worker).
+let context;
 before(async () => {
   // playwright starts the browser with a fresh temporary profile (--user-data-dir) of its own.
   browser = await chromium.launch({
@@ -31,6 +35,7 @@ before(async () => {
       "--disable-background-networking", "--disable-component-update", "--disable-sync",
     ],
   });
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
 });
 after(async () => {
   if (browser) await browser.close();
@@ -39,7 +44,8 @@ after(async () => {
 /** A fresh page at `hash`, ready (the script ran, and the board it loaded is solved or says
  * why not), with page errors collected. */
 async function open(hash, viewport) {
-  const page = await browser.newPage({ viewport: viewport || { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.setViewportSize(viewport || { width: 1280, height: 900 });
   page.errors = [];
   page.on("pageerror", (e) => page.errors.push(String(e)));
   await page.goto(BASE + "index.html" + hash);
@@ -616,7 +622,7 @@ test("the replay is the engine's own search: its nodes are the CLI's --stats nod
 
 test("the page works opened from disk (file://)", async () => {
   const dir = process.env.NQ_PAGE_DIR;
-  const page = await browser.newPage();
+  const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
   await page.goto("file://" + path.resolve(dir, "index.html") + "#n=6&fix=1:2");

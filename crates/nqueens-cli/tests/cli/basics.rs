@@ -332,7 +332,14 @@ fn every_method_an_error_advises_takes_the_job() {
             if let Some(at) = again.iter().position(|a| *a == "--method") {
                 again.drain(at..at + 2);
             }
-            again.extend(["--method", &method, "--time-limit", "1", "-o", "/dev/null"]);
+            again.extend([
+                "--method",
+                &method,
+                "--time-limit",
+                "0.25",
+                "-o",
+                "/dev/null",
+            ]);
             // The time limit must hold too: a run that ignores it is killed after a minute.
             let out = crate::util::nqueens()
                 .args(&again)

@@ -99,14 +99,15 @@ fn sigint_and_sigterm_end_a_count_of_30_and_keep_its_tasks_in_part() {
         };
         let args = with(&["-j", "2", "--checkpoint", path]);
         let child = spawn(&args.iter().map(String::as_str).collect::<Vec<_>>());
-        // Signal once the run has written its header and counted a while.
+        // Signal once the run has written its header and counted a while (a tenth of a second
+        // is thousands of pieces a task at n = 30).
         let deadline = Instant::now() + Duration::from_secs(30);
         while std::fs::metadata(&checkpoint).map_or(0, |m| m.len()) == 0
             && Instant::now() < deadline
         {
             std::thread::sleep(Duration::from_millis(20));
         }
-        std::thread::sleep(Duration::from_millis(500));
+        std::thread::sleep(Duration::from_millis(200));
         signal(&child, sig);
         let out = wait_bounded(child, Duration::from_secs(60), name);
         let stderr = String::from_utf8(out.stderr).unwrap();
@@ -126,7 +127,7 @@ fn sigint_and_sigterm_end_a_count_of_30_and_keep_its_tasks_in_part() {
         assert!(stderr.contains(&format!(" of {tasks}")) || board.len() > 1);
         // The same command resumes those tasks from their pieces (here stopped again by a
         // time limit, further on, saying what it kept).
-        let args = with(&["-j", "2", "--checkpoint", path, "--time-limit", "1"]);
+        let args = with(&["-j", "2", "--checkpoint", path, "--time-limit", "0.5"]);
         let (code, _, stderr) = run(&args.iter().map(String::as_str).collect::<Vec<_>>());
         assert_eq!(code, 3, "{stderr}");
         let stderr = after_opening(&stderr);
