@@ -11,8 +11,8 @@
 
 use super::Method;
 use crate::board::Problem;
-use crate::engine::EngineError;
 use crate::engine::Job;
+use crate::engine::{Config, EngineError};
 use crate::engines::{backtrack, counter};
 
 /// Solutions plain backtracking counts per second per thread, roughly (about 10⁶ measured at
@@ -23,13 +23,40 @@ pub const BACKTRACK_SOLUTIONS_PER_SECOND: f64 = 3e6;
 /// n×n board on `threads` threads: the solution count extrapolated from A000170(27) by the
 /// ratio A000170(m) / A000170(m − 1) ≈ 0.389·m (10.5 at m = 27; Simkin's asymptotics
 /// A000170(n) ≈ (n·e^−1.944)ⁿ give e^−0.944·m), divided by [`BACKTRACK_SOLUTIONS_PER_SECOND`] per
-/// thread. Good to an order of magnitude, which is all a refusal needs.
+/// thread. Good to an order of magnitude, which is all a refusal needs. Infinite past about
+/// n = 160 (the estimate overflows an `f64`); [`backtrack_count_log10_seconds`] is finite for
+/// every n.
 pub fn backtrack_count_seconds(n: u32, threads: usize) -> f64 {
-    let mut solutions = crate::instances::oeis::total(27).map_or(2.35e17, |t| t as f64);
-    for m in 28..=n {
-        solutions *= 0.389 * f64::from(m);
+    10f64.powf(log10_backtrack_solutions(n)) / backtrack_rate(threads)
+}
+
+/// The base-10 logarithm of [`backtrack_count_seconds`], finite for every n (n = 2³² − 1 gives
+/// about 3.8·10¹⁰: a number of years with that many digits), in O(1).
+pub fn backtrack_count_log10_seconds(n: u32, threads: usize) -> f64 {
+    log10_backtrack_solutions(n) - backtrack_rate(threads).log10()
+}
+
+fn backtrack_rate(threads: usize) -> f64 {
+    BACKTRACK_SOLUTIONS_PER_SECOND * threads.max(1) as f64
+}
+
+/// log10 of the extrapolated A000170(n) for n ≥ 27 (A000170(27) itself below): log10
+/// A000170(27) + Σ_{m=28..n} log10(0.389·m) = … + (n − 27)·log10 0.389 + log10(n! / 27!).
+fn log10_backtrack_solutions(n: u32) -> f64 {
+    let at27 = crate::instances::oeis::total(27).map_or(2.35e17, |t| t as f64);
+    let rows = f64::from(n.saturating_sub(27));
+    let ln_growth = rows * 0.389f64.ln() + ln_factorial(n.max(27)) - ln_factorial(27);
+    at27.log10() + ln_growth / std::f64::consts::LN_10
+}
+
+/// ln(n!): the plain sum up to n = 256, Stirling's series beyond (relative error under 10⁻¹²
+/// there), so that no caller loops over a huge n.
+fn ln_factorial(n: u32) -> f64 {
+    if n <= 256 {
+        return (2..=n).map(|m| f64::from(m).ln()).sum();
     }
-    solutions / (BACKTRACK_SOLUTIONS_PER_SECOND * threads.max(1) as f64)
+    let n = f64::from(n);
+    n * n.ln() - n + 0.5 * (std::f64::consts::TAU * n).ln() + 1.0 / (12.0 * n)
 }
 
 /// Counts expected to take longer than this get a warning with the estimate.
@@ -44,7 +71,7 @@ impl Method {
         self,
         job: Job,
         problem: &Problem,
-        threads: usize,
+        config: &Config,
     ) -> Result<(), EngineError> {
         let n = problem.n();
         if self != Method::Auto
@@ -54,15 +81,25 @@ impl Method {
         {
             return Ok(());
         }
-        let threads = threads.max(1);
+        let threads = config.threads.max(1);
         let plural = if threads == 1 { "" } else { "s" };
+        // The way out, where there is one: a method that takes the job by name.
+        let by_name = Method::ALL
+            .iter()
+            .filter(|&&m| m != Method::Auto)
+            .any(|m| m.build(job, problem, config).check(job, problem).is_ok());
+        let way_out = if by_name {
+            "; ask for a search method by name to run it anyway"
+        } else {
+            ""
+        };
         Err(EngineError::Unsupported {
             method: self.name(),
             job,
             reason: format!(
-                "n = {n} is beyond the counter (it covers n ≤ {}; the largest board ever counted is n = 27), and plain backtracking would need {} on {threads} thread{plural}; ask for a search method by name to run it anyway",
+                "n = {n} is beyond the counter (it covers n ≤ {}; the largest board ever counted is n = 27), and plain backtracking would need {} on {threads} thread{plural}{way_out}",
                 counter::MAX_N,
-                rough_duration(backtrack_count_seconds(n, threads))
+                rough_duration_log10(backtrack_count_log10_seconds(n, threads))
             ),
         })
     }
@@ -105,25 +142,36 @@ impl Method {
 /// Seconds as a rough duration for messages: "about 40 seconds", "about 3 days", "about
 /// 3×10^9 years".
 fn rough_duration(seconds: f64) -> String {
+    rough_duration_log10(seconds.log10())
+}
+
+/// [`rough_duration`] of 10^`log10_seconds` seconds, for durations too long for an `f64`
+/// too: "about 4×10^17 years", "about 1×10^38654705652 years".
+fn rough_duration_log10(log10_seconds: f64) -> String {
     const YEAR: f64 = 365.25 * 86400.0;
-    if seconds < 120.0 {
-        return format!("about {:.0} seconds", seconds.max(1.0));
+    if log10_seconds < (2.0 * YEAR).log10() {
+        let seconds = 10f64.powf(log10_seconds);
+        return if seconds < 120.0 {
+            format!("about {:.0} seconds", seconds.max(1.0))
+        } else if seconds < 2.0 * 3600.0 {
+            format!("about {:.0} minutes", seconds / 60.0)
+        } else if seconds < 2.0 * 86400.0 {
+            format!("about {:.0} hours", seconds / 3600.0)
+        } else {
+            format!("about {:.0} days", seconds / 86400.0)
+        };
     }
-    if seconds < 2.0 * 3600.0 {
-        return format!("about {:.0} minutes", seconds / 60.0);
+    let log10_years = log10_seconds - YEAR.log10();
+    if log10_years < 4.0 {
+        return format!("about {:.0} years", 10f64.powf(log10_years));
     }
-    if seconds < 2.0 * 86400.0 {
-        return format!("about {:.0} hours", (seconds / 3600.0).max(1.0));
+    let mut exponent = log10_years.floor();
+    let mut mantissa = 10f64.powf(log10_years - exponent).round();
+    if mantissa >= 10.0 {
+        // 9.6×10^k rounds to 10×10^k: say 1×10^(k+1).
+        mantissa = 1.0;
+        exponent += 1.0;
     }
-    if seconds < 2.0 * YEAR {
-        return format!("about {:.0} days", seconds / 86400.0);
-    }
-    let years = seconds / YEAR;
-    if years < 1e4 {
-        return format!("about {years:.0} years");
-    }
-    let exponent = years.log10().floor();
-    let mantissa = (years / 10f64.powf(exponent)).round().min(9.0);
     format!("about {mantissa:.0}×10^{exponent:.0} years")
 }
 
@@ -172,11 +220,15 @@ mod tests {
     #[test]
     fn auto_refuses_to_count_beyond_the_counter_and_says_how_long_it_would_take() {
         let plain = |n| Problem::new(n).unwrap();
+        let two = Config {
+            threads: 2,
+            ..Config::default()
+        };
         for job in [Job::Count, Job::CountUnique] {
-            assert!(Method::Auto.refuse_hopeless(job, &plain(32), 2).is_ok());
+            assert!(Method::Auto.refuse_hopeless(job, &plain(32), &two).is_ok());
             for n in [33, 40, 64] {
                 let message = Method::Auto
-                    .refuse_hopeless(job, &plain(n), 2)
+                    .refuse_hopeless(job, &plain(n), &two)
                     .unwrap_err()
                     .to_string();
                 assert!(
@@ -192,15 +244,15 @@ mod tests {
             // By name, backtracking runs; completions and other jobs are not refused.
             assert!(
                 Method::Backtrack
-                    .refuse_hopeless(job, &plain(40), 2)
+                    .refuse_hopeless(job, &plain(40), &two)
                     .is_ok()
             );
             let fixed = Problem::with_fixed(40, [crate::board::Queen::new(0, 1)]).unwrap();
-            assert!(Method::Auto.refuse_hopeless(job, &fixed, 2).is_ok());
+            assert!(Method::Auto.refuse_hopeless(job, &fixed, &two).is_ok());
         }
         assert!(
             Method::Auto
-                .refuse_hopeless(Job::List, &plain(40), 2)
+                .refuse_hopeless(Job::List, &plain(40), &two)
                 .is_ok()
         );
         // The estimate: millennia at n = 28 on one thread (n = 27 took a year of many FPGAs),
@@ -216,5 +268,42 @@ mod tests {
         );
         assert_eq!(rough_duration(3.0 * 86400.0), "about 3 days");
         assert_eq!(rough_duration(1e17), "about 3×10^9 years");
+        assert_eq!(rough_duration(45.0), "about 45 seconds");
+        assert_eq!(rough_duration(600.0), "about 10 minutes");
+        // 9.6×10^9 years is 1×10^10, not 9×10^9.
+        assert_eq!(rough_duration(9.6e9 * year), "about 1×10^10 years");
+        // The logarithm agrees with the plain estimate where both are finite, and stays
+        // finite (and quick: no loop over the rows) where the plain one overflows.
+        for n in [27, 28, 33, 64, 150] {
+            let plain = backtrack_count_seconds(n, 2).log10();
+            let log = backtrack_count_log10_seconds(n, 2);
+            assert!((plain - log).abs() < 1e-9, "n = {n}: {plain} against {log}");
+        }
+        let n = 300;
+        assert_eq!(backtrack_count_seconds(n, 2), f64::INFINITY);
+        let log = backtrack_count_log10_seconds(n, 2);
+        let summed: f64 = (28..=n)
+            .map(|m| (0.389 * f64::from(m)).log10())
+            .sum::<f64>()
+            + (crate::instances::oeis::total(27).unwrap() as f64).log10()
+            - (2.0 * BACKTRACK_SOLUTIONS_PER_SECOND).log10();
+        assert!((log - summed).abs() < 1e-6, "{log} against {summed}");
+        let huge = backtrack_count_log10_seconds(u32::MAX, 2);
+        assert!(
+            huge.is_finite() && (3.7e10..3.8e10).contains(&huge),
+            "{huge}"
+        );
+        let message = Method::Auto
+            .refuse_hopeless(Job::Count, &plain(1000), &two)
+            .unwrap_err()
+            .to_string();
+        assert!(message.contains("about 5×10^2143 years"), "{message}");
+        assert!(message.ends_with("; ask for a search method by name to run it anyway"));
+        // Past every method's largest board there is no way out to offer.
+        let message = Method::Auto
+            .refuse_hopeless(Job::Count, &plain(100_000), &two)
+            .unwrap_err()
+            .to_string();
+        assert!(message.ends_with(" years on 2 threads"), "{message}");
     }
 }

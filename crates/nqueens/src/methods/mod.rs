@@ -103,7 +103,7 @@ impl Method {
         problem: &Problem,
         config: &Config,
     ) -> Result<Box<dyn Engine>, EngineError> {
-        self.refuse_hopeless(job, problem, config.threads)?;
+        self.refuse_hopeless(job, problem, config)?;
         let engine = self.build(job, problem, config);
         engine.check(job, problem)?;
         Ok(engine)
