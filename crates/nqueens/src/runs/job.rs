@@ -9,7 +9,6 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::checkpoint::Checkpoint;
@@ -18,9 +17,11 @@ use super::error::{CounterError, check_published};
 use super::records::{Books, CheckpointRecords};
 use super::shard::{Shard, ShardResult};
 use crate::board::Problem;
-use crate::engine::{Counts, Descriptor, Engine, EngineError, Job, Limits, ProgressSink, Stats};
+use crate::engine::{
+    Budget, Counts, Descriptor, Engine, EngineError, Job, Limits, ProgressSink, Stats,
+};
 use crate::engines::counter::drive::{self, Driven, Plan, Workers};
-use crate::engines::counter::estimate::estimate;
+use crate::engines::counter::estimate::estimate_until;
 use crate::engines::counter::ledger::Ledger;
 use crate::engines::counter::work::Work;
 use crate::engines::counter::{Counter, Fingerprint, kernel, pieces};
@@ -252,8 +253,11 @@ impl CountRun {
                 share: None,
             };
             if !opened.is_new() {
-                // A flag never raised: the model is always made.
-                model = estimate(work, &books.pending, &AtomicBool::new(false));
+                // Under the run's own limits: a Ctrl-C or a time limit while the model is made
+                // (seconds at n = 30) ends it, and the run then stops at once, its line saying
+                // no share.
+                let budget = Budget::start(&self.limits);
+                model = estimate_until(work, &books.pending, || budget.check_now().is_err());
                 opened.share = model.as_deref().map(|estimates| {
                     super::inspect::share_done(
                         estimates,

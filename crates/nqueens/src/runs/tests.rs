@@ -95,6 +95,62 @@ fn a_count_stopped_inside_its_tasks_resumes_to_the_exact_total() {
     assert_eq!(report.nodes, whole.nodes);
 }
 
+/// A resume makes the work model of the tasks left before it counts (seconds at n = 30): under
+/// the run's limits, so that a stop raised by then ends the model at once (and the run at its
+/// first look at its limits), its opening line without a share; with no stop the share is the
+/// model's.
+#[test]
+fn a_resume_told_to_stop_makes_no_work_model() {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::{Arc, Mutex};
+
+    use super::job::OpenedSink;
+
+    let n = 14;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("stopped");
+    let options = RunOptions {
+        checkpoint: Some(path.clone()),
+        shard: None,
+    };
+    let whole = CountRun::new(1).run(n, &RunOptions::default()).unwrap();
+    // As in `count_in_stops`: pieces of 7 rows, a sixth of the queens, one thread.
+    let mut first = CountRun::new(1);
+    first.piece_rows = 7;
+    first.limits.nodes = Some((whole.nodes / 6) as u64);
+    assert!(first.run(n, &options).is_err(), "the first run stops");
+    let kept = dir.path().join("kept");
+    std::fs::copy(&path, &kept).unwrap();
+    let shares = Arc::new(Mutex::new(Vec::new()));
+    let resume = |stop: bool| {
+        let mut again = CountRun::new(1);
+        again.piece_rows = 7;
+        again.limits.stop = Some(Arc::new(AtomicBool::new(stop)));
+        let seen = Arc::clone(&shares);
+        again.on_open = Some(OpenedSink(Arc::new(move |opened| {
+            seen.lock().unwrap().push(opened.share);
+        })));
+        again.run(n, &options)
+    };
+    // The drive looks at its limits every 100 ms at most: so small a count may end first.
+    match resume(true) {
+        Err(CounterError::Engine(EngineError::Stopped { stopped, .. })) => {
+            assert_eq!(stopped.reason, LimitReached::Stopped);
+        }
+        Ok(report) => assert_eq!(report.total, whole.total),
+        Err(other) => panic!("{other}"),
+    }
+    // The same stopped checkpoint again (the run above may have finished it).
+    std::fs::copy(&kept, &path).unwrap();
+    let report = resume(false).unwrap();
+    assert_eq!(report.total, whole.total);
+    let shares = shares.lock().unwrap().clone();
+    assert_eq!(shares.len(), 2);
+    assert_eq!(shares[0], None, "no model made after the stop");
+    let share = shares[1].expect("the model's share");
+    assert!(share > 0.0 && share < 1.0, "{share}");
+}
+
 /// Boards with fixed queens or blocked squares, stopped inside their tasks again and
 /// again: the exact count, node for node, against the uninterrupted run and plain
 /// backtracking; up to symmetry too on a board that keeps some.

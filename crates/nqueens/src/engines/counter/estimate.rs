@@ -77,9 +77,28 @@ fn probe(board: &TaskBoard, n: u32, start: State, rng: &mut SplitMix64) -> f64 {
 /// probes (see the [module documentation](self)). `None` if `stop` was raised first (checked
 /// between tasks).
 pub(crate) fn estimate(work: &Work, ids: &[TaskId], stop: &AtomicBool) -> Option<Vec<f32>> {
-    let spread = estimate_with_spread(work, ids, stop)?;
+    estimate_until(work, ids, || stop.load(Ordering::Relaxed))
+}
+
+/// [`estimate`], `None` once `stopped()` says so (asked every [`ASK_EVERY`] tasks): for a
+/// caller whose limits are a deadline and a stop flag ([`Budget::check_now`](nqueens_support::Budget::check_now)).
+pub(crate) fn estimate_until(
+    work: &Work,
+    ids: &[TaskId],
+    stopped: impl Fn() -> bool,
+) -> Option<Vec<f32>> {
+    let spread = estimate_prefixes(
+        work.n(),
+        |prefix| work.kept_board(prefix),
+        |id| work.prefix(id),
+        ids,
+        stopped,
+    )?;
     Some(spread.into_iter().map(|(mean, _)| mean).collect())
 }
+
+/// Tasks estimated between two calls of the stop test (a few microseconds of probes each).
+const ASK_EVERY: usize = 64;
 
 /// [`estimate`], with the variance of each task's mean (its probes' sample variance over
 /// their number; 0 for a task of one probe, whose spread is unknown): the model's own
@@ -94,7 +113,7 @@ pub(crate) fn estimate_with_spread(
         |prefix| work.kept_board(prefix),
         |id| work.prefix(id),
         ids,
-        stop,
+        || stop.load(Ordering::Relaxed),
     )
 }
 
@@ -107,7 +126,13 @@ pub(crate) fn estimate_with_spread(
 /// If an id is beyond the list.
 pub fn of_split_list(list: &SplitList, ids: &[TaskId], stop: &AtomicBool) -> Option<Vec<f32>> {
     let prefix = |id| list.prefix(id).expect("a task of the list");
-    let spread = estimate_prefixes(list.n(), |_| None, prefix, ids, stop)?;
+    let spread = estimate_prefixes(
+        list.n(),
+        |_| None,
+        prefix,
+        ids,
+        || stop.load(Ordering::Relaxed),
+    )?;
     Some(spread.into_iter().map(|(mean, _)| mean).collect())
 }
 
@@ -119,14 +144,14 @@ fn estimate_prefixes<'w>(
     kept_board: impl Fn(&[u8]) -> Option<&'w TaskBoard>,
     prefix_of: impl Fn(TaskId) -> &'w [u8],
     ids: &[TaskId],
-    stop: &AtomicBool,
+    stopped: impl Fn() -> bool,
 ) -> Option<Vec<(f32, f32)>> {
     let probes = (PROBES / ids.len().max(1)).clamp(1, 64);
     // The whole board's tasks share their class's board: one of each, made on first use.
     let mut boards: Vec<Option<TaskBoard>> = vec![None; n as usize];
     let mut out = Vec::with_capacity(ids.len());
-    for &id in ids {
-        if stop.load(Ordering::Relaxed) {
+    for (i, &id) in ids.iter().enumerate() {
+        if i % ASK_EVERY == 0 && stopped() {
             return None;
         }
         let prefix = prefix_of(id);
