@@ -10,9 +10,23 @@
 
 mod rup;
 
-use rup::SharedBuf;
+use std::io::Write;
+use std::sync::{Arc, Mutex};
 
 use nqueens_sat::{ClauseSink, Cnf, Lit, Outcome, Solver, Var};
+
+#[derive(Clone, Default)]
+struct SharedBuf(Arc<Mutex<Vec<u8>>>);
+
+impl Write for SharedBuf {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
 
 /// A circuit under construction: gates become fresh variables with their Tseitin clauses.
 struct Circuit {
@@ -138,7 +152,7 @@ fn solve_checked(cnf: &Cnf) -> Option<Vec<bool>> {
                 .clauses()
                 .map(|c| c.iter().map(|l| l.to_dimacs()).collect())
                 .collect();
-            let text = proof.text();
+            let text = String::from_utf8(proof.0.lock().unwrap().clone()).unwrap();
             if let Err(e) = rup::check(cnf.num_vars(), &clauses, &text) {
                 panic!("the DRAT proof was rejected: {e}");
             }
