@@ -75,13 +75,14 @@ fn probe(board: &TaskBoard, n: u32, start: State, rng: &mut SplitMix64) -> f64 {
 
 /// The estimated queens of each task `ids` names (of `work`), in order: the mean of its
 /// probes (see the [module documentation](self)). `None` if `stop` was raised first (checked
-/// between tasks).
+/// every [`ASK_EVERY`] tasks).
 pub(crate) fn estimate(work: &Work, ids: &[TaskId], stop: &AtomicBool) -> Option<Vec<f32>> {
     estimate_until(work, ids, || stop.load(Ordering::Relaxed))
 }
 
 /// [`estimate`], `None` once `stopped()` says so (asked every [`ASK_EVERY`] tasks): for a
-/// caller whose limits are a deadline and a stop flag ([`Budget::check_now`](nqueens_support::Budget::check_now)).
+/// caller whose limits are a deadline and a stop flag
+/// ([`Budget::check_now`](nqueens_support::Budget::check_now)).
 pub(crate) fn estimate_until(
     work: &Work,
     ids: &[TaskId],
@@ -120,7 +121,7 @@ pub(crate) fn estimate_with_spread(
 /// The work model (see the [module documentation](self)) of the tasks of a [`SplitList`], for
 /// a front end that schedules them itself, as `nqueens-mpi` does, and shows the share of the
 /// work done and an ETA from it: the estimated queens of each task `ids` names, in order.
-/// `None` if `stop` was raised first (checked between tasks).
+/// `None` if `stop` was raised first (checked every 64 tasks).
 ///
 /// # Panics
 /// If an id is beyond the list.
