@@ -146,7 +146,7 @@ fn rough_duration(seconds: f64) -> String {
 }
 
 /// [`rough_duration`] of 10^`log10_seconds` seconds, for durations too long for an `f64`
-/// too: "about 4×10^17 years", "about 1×10^38654705652 years".
+/// too: "about 4×10^17 years", "about 2×10^37746813901 years" (n = 2³² − 1 on 2 threads).
 fn rough_duration_log10(log10_seconds: f64) -> String {
     const YEAR: f64 = 365.25 * 86400.0;
     if log10_seconds < (2.0 * YEAR).log10() {
