@@ -3,11 +3,13 @@
 //! RUP checker (`rup.rs`, which shares no code with the solver).
 
 mod rup;
+mod support;
+
+use support::SharedBuf;
 
 use std::collections::HashSet;
-use std::io::Write;
 use std::ops::ControlFlow;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use nqueens_sat::{
     ClauseSink, Cnf, Enumeration, Limits, Lit, Model, Options, Outcome, Solver, Stats, Var,
@@ -64,26 +66,6 @@ fn random_formula_of(most: u32) -> impl Strategy<Value = (u32, Vec<Vec<i32>>)> {
         let clause = prop::collection::vec(lit, 0..=4);
         (Just(vars), prop::collection::vec(clause, 0..=60))
     })
-}
-
-/// A shared buffer a proof can be written into while the solver owns the writer.
-#[derive(Clone, Default)]
-struct SharedBuf(Arc<Mutex<Vec<u8>>>);
-
-impl Write for SharedBuf {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl SharedBuf {
-    fn text(&self) -> String {
-        String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
-    }
 }
 
 /// Solves `cnf` with a DRAT proof; checks a model against the formula, or the proof with the

@@ -9,24 +9,11 @@
 //! must show inputs on which the two sums differ.
 
 mod rup;
+mod support;
 
-use std::io::Write;
-use std::sync::{Arc, Mutex};
+use support::SharedBuf;
 
 use nqueens_sat::{ClauseSink, Cnf, Lit, Outcome, Solver, Var};
-
-#[derive(Clone, Default)]
-struct SharedBuf(Arc<Mutex<Vec<u8>>>);
-
-impl Write for SharedBuf {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
 
 /// A circuit under construction: gates become fresh variables with their Tseitin clauses.
 struct Circuit {
@@ -152,7 +139,7 @@ fn solve_checked(cnf: &Cnf) -> Option<Vec<bool>> {
                 .clauses()
                 .map(|c| c.iter().map(|l| l.to_dimacs()).collect())
                 .collect();
-            let text = String::from_utf8(proof.0.lock().unwrap().clone()).unwrap();
+            let text = proof.text();
             if let Err(e) = rup::check(cnf.num_vars(), &clauses, &text) {
                 panic!("the DRAT proof was rejected: {e}");
             }
