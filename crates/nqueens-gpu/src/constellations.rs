@@ -195,7 +195,7 @@ impl Constellation {
 
     /// How many rows its search fills.
     pub fn free_rows(&self, n: u32) -> u32 {
-        n - self.queens(n).len() as u32
+        self.free(n).1 as u32
     }
 
     /// The border queens' columns, as bits.
@@ -312,11 +312,11 @@ pub fn constellations_until(n: u32, stop: &AtomicBool) -> Option<Vec<Constellati
 /// smallest; ties to the smallest (top, bottom, left, right), so the choice is fixed. No
 /// queen is placed to choose: a member's estimate reads its table alone.
 fn representative(n: u32, orbit: &[Constellation]) -> Constellation {
-    let estimated: Vec<(f64, Constellation)> = orbit.iter().map(|c| (estimate(n, c), *c)).collect();
-    estimated
+    orbit
         .iter()
+        .map(|c| (estimate(n, c), *c))
         .min_by(|(a, c), (b, d)| a.total_cmp(b).then(c.key().cmp(&d.key())))
-        .map(|&(_, c)| c)
+        .map(|(_, c)| c)
         .expect("an orbit has a member")
 }
 
