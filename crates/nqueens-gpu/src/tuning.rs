@@ -18,7 +18,7 @@
 //! | `NQUEENS_GPU_LANES` | invocations (2^18; 2^20) | invocations per dispatch with `refill` |
 //! | `NQUEENS_GPU_BATCH_MS` | milliseconds (250) | the time one batch of tasks should take |
 //! | `NQUEENS_GPU_CHECKS` | `on`, `off` (`on`) | wgpu's bounds checks and loop bounding in the kernel (`off` trusts it) |
-//! | `NQUEENS_GPU_KERNEL` | `subboards`, `constellations` (`subboards`) | what `nqueens count N --device gpu` runs: the counter's tasks cut into sub-boards (the class kernel), or the constellation kernel ([`GpuCounter::count_constellations`](crate::GpuCounter::count_constellations); experimental, totals of whole boards only, not yet timed on a GPU) |
+//! | `NQUEENS_GPU_KERNEL` | `subboards`, `constellations` (`subboards`) | what `nqueens count N --device gpu` runs: the counter's tasks cut into sub-boards (the class kernel), or the constellation kernel ([`GpuCounter::count_constellations`](crate::GpuCounter::count_constellations); experimental, totals of whole boards only; on an H200 slower than the class kernel with 13 rows, 1.23× faster at n = 20 with `NQUEENS_GPU_ROWS=12`, level at n = 21: docs/notes/gpu.md) |
 //!
 //! `NQUEENS_GPU_KERNEL` is a choice for the front ends, not for the [`Device`] path: a
 //! [`GpuCounter`](crate::GpuCounter) driven as a [`Device`] always runs the class kernel, so
