@@ -27,7 +27,7 @@ cargo clippy --workspace --all-targets --features nqueens-cli/gpu -- -D warnings
 if in_suite; then
     # scripts/test-all built the suite once: nqueens-gpu's tests ran in its Rust part, on this
     # driver; the CLI's GPU tests need the CLI with `gpu`, which only the CLI compiles again for.
-    echo "test-gpu: nqueens-gpu's own tests ran in the Rust part (the suite's one build)"
+    echo "test-gpu: nqueens-gpu's own tests run in the Rust part (the suite's one build)"
     cargo test "${SUITE_FLAGS[@]}" --features nqueens-cli/gpu --test cli gpu::
 else
     cargo test -p nqueens-gpu --profile checked

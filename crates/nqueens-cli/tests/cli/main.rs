@@ -21,4 +21,5 @@ mod sat;
 mod stops;
 mod terminal;
 mod trust;
+mod workspace;
 mod xc;

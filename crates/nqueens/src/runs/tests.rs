@@ -95,6 +95,42 @@ fn a_count_stopped_inside_its_tasks_resumes_to_the_exact_total() {
     assert_eq!(report.nodes, whole.nodes);
 }
 
+/// A node budget stops a count at the piece that reaches it, whatever the machine's speed or
+/// load: the worker that counts the piece raises the stop itself. With a budget of one queen
+/// on one thread, the run stops after the first piece of its first task, and the checkpoint
+/// holds that one position and no finished task. (When only the bookkeeping thread looked at
+/// the budget, it heard of a task's queens when the task was done, and the worker had counted
+/// on meanwhile: the stop fell in the second task or later, at a piece that depended on the
+/// scheduler.)
+#[test]
+fn a_node_budget_stops_the_count_at_the_piece_that_reaches_it() {
+    let n = 14;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("one");
+    let options = RunOptions {
+        checkpoint: Some(path.clone()),
+        shard: None,
+    };
+    for _ in 0..3 {
+        let _ = std::fs::remove_file(&path);
+        let mut counter = CountRun::new(1);
+        counter.piece_rows = 7;
+        counter.limits.nodes = Some(1);
+        match counter.run(n, &options) {
+            Err(CounterError::Engine(EngineError::Stopped { stopped, .. })) => {
+                assert_eq!(stopped.reason, LimitReached::Nodes);
+            }
+            other => panic!("not stopped by the budget: {other:?}"),
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().skip(1).collect();
+        assert_eq!(lines.len(), 1, "one position, no finished task:\n{text}");
+        let fields: Vec<&str> = lines[0].split(' ').collect();
+        assert_eq!(fields[0], "0", "the first task:\n{text}");
+        assert_eq!(fields[1], "7:1", "cut at row 7, one piece done:\n{text}");
+    }
+}
+
 /// A resume makes the work model of the tasks left before it counts (seconds at n = 30): under
 /// the run's limits, so that a stop raised by then ends the model at once (and the run at its
 /// first look at its limits), its opening line without a share; with no stop the share is the

@@ -11,8 +11,13 @@
 //! costs a few dozen wake-ups a second, not two per task (`count 16 -j1`, `strace -f -c`:
 //! 3,900 to 9,800 futex calls when each task was handed over alone, 12 to 34 in batches;
 //! system time from 15 % of the CPU time to under 1 %). A node budget ([`Limits::nodes`],
-//! the tests' way to stop a count inside its tasks) is checked by the books after each
-//! step, so under one every step is handed over at once, as before. The bookkeeping thread
+//! the tests' way to stop a count inside its tasks) is checked by the workers themselves
+//! ([`NodeBudget`]): each adds the queens of every piece and task it counts to the run's sum
+//! and raises the stop flag at the piece that reaches the budget, so on one thread a count
+//! stops at the same piece whatever the machine's speed or load (when the books alone
+//! checked, the worker counted on while they woke, and how far depended on the scheduler).
+//! The books check it too after each step, and under a budget every step is handed over at
+//! once, so that they see the queens that stopped the count. The bookkeeping thread
 //! wakes at least every [`PROGRESS_INTERVAL`] whatever comes, so progress moves, limits and
 //! a stop flag are seen within a fraction of a second (the workers look at the stop flag
 //! every millisecond or so), and a long run's records are synced on time.
@@ -21,7 +26,7 @@
 //! the bookkeeping thread sleeps, one wake-up).
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{OnceLock, mpsc};
 use std::time::{Duration, Instant};
 
@@ -174,8 +179,9 @@ where
         None => HAND_OVER_INTERVAL,
     };
     let next = AtomicUsize::new(0);
+    let budget = counter.limits.nodes.map(NodeBudget::new);
     let end = std::thread::scope(|scope| {
-        let (stop, quit, model, next) = (&stop, &quit, &model, &next);
+        let (stop, quit, model, next, budget) = (&stop, &quit, &model, &next, budget.as_ref());
         if counter.progress.is_some() && !plan.pending.is_empty() && model.get().is_none() {
             scope.spawn(move || {
                 // Only for runs that last: a display shows nothing in their first second.
@@ -205,7 +211,9 @@ where
             Workers::Threads => {
                 for _ in 0..counter.threads.min(plan.pending.len()) {
                     let sender = sender.clone();
-                    scope.spawn(move || count_on_thread(plan, next, stop, hand_over, &sender));
+                    scope.spawn(move || {
+                        count_on_thread(plan, next, stop, hand_over, budget, &sender);
+                    });
                 }
             }
         }
@@ -224,14 +232,45 @@ where
     }
 }
 
+/// A node budget as the worker threads keep it: the queens this run placed, summed as the
+/// books sum them (a task's queens beyond where this run started it), and the limit. The
+/// worker whose piece or task reaches the limit raises the stop flag itself, so its task stops
+/// at the next piece (see the [module documentation](self)).
+struct NodeBudget {
+    limit: u64,
+    spent: AtomicU64,
+}
+
+impl NodeBudget {
+    fn new(limit: u64) -> Self {
+        NodeBudget {
+            limit,
+            spent: AtomicU64::new(0),
+        }
+    }
+
+    /// Adds `nodes` to the run's sum; at the limit, raises `stop`.
+    fn spend(&self, nodes: u64, stop: &AtomicBool) {
+        let spent = self
+            .spent
+            .fetch_add(nodes, Ordering::Relaxed)
+            .saturating_add(nodes);
+        if spent >= self.limit {
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
 /// One worker thread: takes the next pending task until none is left or `stop` is raised,
 /// counts it in pieces, and hands its steps over every `hand_over` (and when it ends); a
-/// task's position, every [`PROGRESS_INTERVAL`], goes over at once.
+/// task's position, every [`PROGRESS_INTERVAL`], goes over at once. Under a node budget it
+/// adds each piece's and task's queens to it.
 fn count_on_thread<E: From<BadPosition>>(
     plan: &Plan,
     next: &AtomicUsize,
     stop: &AtomicBool,
     hand_over: Duration,
+    budget: Option<&NodeBudget>,
     sender: &mpsc::Sender<Message<E>>,
 ) {
     let n = plan.work.n();
@@ -245,6 +284,8 @@ fn count_on_thread<E: From<BadPosition>>(
         };
         let start = start_of(plan.from, id, plan.cut);
         let prefix = plan.work.prefix(id);
+        // The task's queens this run has added to the budget so far.
+        let mut spent = 0;
         let end = pieces::count_task(
             plan.work.board(prefix),
             n,
@@ -254,6 +295,11 @@ fn count_on_thread<E: From<BadPosition>>(
             stop,
             &mut scratch,
             &mut |partial| {
+                if let Some(budget) = budget {
+                    let now = partial.found.nodes - start.found.nodes;
+                    budget.spend(now - spent, stop);
+                    spent = now;
+                }
                 // Now and then, where the task has got (for progress, and for the
                 // checkpoint's positions), handed over at once: a task may last hours.
                 if told.elapsed() >= PROGRESS_INTERVAL {
@@ -265,7 +311,12 @@ fn count_on_thread<E: From<BadPosition>>(
             },
         );
         match end {
-            Ok(TaskEnd::Done(result)) => steps.push((id, Step::Done(result))),
+            Ok(TaskEnd::Done(result)) => {
+                if let Some(budget) = budget {
+                    budget.spend(result.nodes - start.found.nodes - spent, stop);
+                }
+                steps.push((id, Step::Done(result)));
+            }
             Ok(TaskEnd::Stopped(partial)) => steps.push((id, Step::Moved(partial))),
             Err(e) => {
                 let _ = sender.send(Ok(std::mem::take(&mut steps)));
