@@ -179,7 +179,7 @@ impl Solver {
             learnt: &mut self.learnt,
         };
         for &code in &self.db.lits(cref)[from..] {
-            seen.see(Lit::from_code(code), conflict_level, open);
+            seen.see(Lit::from_stored_code(code), conflict_level, open);
         }
     }
 
@@ -196,7 +196,7 @@ impl Solver {
         self.stamp += 1;
         let mut lbd = 0;
         for &code in self.db.lits(cref) {
-            let level = self.level[Lit::from_code(code).var().index()] as usize;
+            let level = self.level[Lit::from_stored_code(code).var().index()] as usize;
             if self.level_stamp[level] != self.stamp {
                 self.level_stamp[level] = self.stamp;
                 lbd += 1;
@@ -361,7 +361,7 @@ impl Solver {
             Reason::Binary(other) => (i == 0).then_some(other),
             Reason::Long(cref) => {
                 let lits = self.db.lits(cref);
-                lits.get(i as usize + 1).map(|&c| Lit::from_code(c))
+                lits.get(i as usize + 1).map(|&c| Lit::from_stored_code(c))
             }
         }
     }
@@ -433,7 +433,7 @@ impl Solver {
                 }
                 Reason::Long(cref) => {
                     for k in 1..self.db.size(cref) {
-                        let other = Lit::from_code(self.db.lits(cref)[k]);
+                        let other = Lit::from_stored_code(self.db.lits(cref)[k]);
                         if self.level[other.var().index()] > 0 {
                             self.marks[other.var().index()] = SEEN;
                         }

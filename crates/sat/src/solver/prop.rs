@@ -222,7 +222,7 @@ fn visit_watches(
         let first = *w0;
         let kept = Watch {
             cref,
-            blocker: Lit::from_code(first),
+            blocker: Lit::from_stored_code(first),
         };
         if first != watch.blocker.code() && value_of(values, first as usize) > 0 {
             // SAFETY: as above.
