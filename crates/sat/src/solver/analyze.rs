@@ -40,7 +40,7 @@ struct Seen<'a> {
 }
 
 impl Seen<'_> {
-    #[inline]
+    #[inline(always)]
     fn see(&mut self, lit: Lit, conflict_level: u32, open: &mut u32) {
         let var = lit.var();
         let v = var.index();
