@@ -10,7 +10,7 @@
 //! it runs on the solver's fields borrowed apart (the compiler then keeps their addresses in
 //! registers), reads a clause's header and literals with one bounds check, and reads values
 //! and the watch list it walks without bounds checks (`unsafe`, each read checked in debug
-//! builds): on five structured formulas that took 6–29 % of the instructions per
+//! builds): on five structured formulas that took 10–29 % of the instructions per
 //! propagation off, the search unchanged (docs/notes/sat-structured-set.md, "Propagation
 //! cost, second round").
 
