@@ -6,7 +6,8 @@
 //! `--conflicts N` (give up after N conflicts), `--time SECS`, `--no-target` (no target
 //! phases), `--rephase N` (the first rephase interval; 0: never), `--no-walk` (rephase
 //! without walks), `--walk-effort N` (clause visits per thousand propagations), `--no-shrink`
-//! (learnt clauses minimised only).
+//! (learnt clauses minimised only), `--seed N` (a nonzero seed varies the first decisions: a
+//! small random initial activity per variable).
 
 use std::fs::File;
 use std::io::BufReader;
@@ -15,7 +16,7 @@ use std::time::{Duration, Instant};
 use nqueens_sat::{Limits, Options, Outcome, Solver, read_dimacs};
 
 const USAGE: &str = "usage: solve_dimacs FILE [--conflicts N] [--time SECS] [--no-target] [--rephase N] \
-     [--no-walk] [--walk-effort N] [--no-shrink]";
+     [--no-walk] [--walk-effort N] [--no-shrink] [--seed N]";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -34,6 +35,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--rephase" => options.rephase_interval = value()?,
             "--no-walk" => options.walk = false,
             "--walk-effort" => options.walk_effort = value()?,
+            "--seed" => options.seed = value()?,
             _ => return Err(USAGE.into()),
         }
     }

@@ -18,6 +18,7 @@
 
 use super::Solver;
 use super::clause_db::ClauseRef;
+use super::heap::VarHeap;
 use super::prop::{Conflict, Reason};
 use crate::lit::{Lit, Var};
 
@@ -28,13 +29,19 @@ const POISON: u8 = 4;
 /// On the level being shrunk, met by the walk back to the level's UIP.
 const SHRINKING: u8 = 8;
 
-impl Solver {
-    // ----- Conflict analysis -----
+/// The fields that marking a literal as seen writes, borrowed apart from the clause arena so
+/// that a clause's literals are walked as one slice.
+struct Seen<'a> {
+    marks: &'a mut [u8],
+    level: &'a [u32],
+    touched: &'a mut Vec<Var>,
+    heap: &'a mut VarHeap,
+    learnt: &'a mut Vec<Lit>,
+}
 
-    /// Marks `lit`'s variable as seen during analysis; counts it as open when it is on the
-    /// conflict level, else adds it to the learnt clause.
-    #[inline]
-    pub(super) fn see(&mut self, lit: Lit, conflict_level: u32, open: &mut u32) {
+impl Seen<'_> {
+    #[inline(always)]
+    fn see(&mut self, lit: Lit, conflict_level: u32, open: &mut u32) {
         let var = lit.var();
         let v = var.index();
         if self.marks[v] & SEEN != 0 || self.level[v] == 0 {
@@ -48,6 +55,24 @@ impl Solver {
         } else {
             self.learnt.push(lit);
         }
+    }
+}
+
+impl Solver {
+    // ----- Conflict analysis -----
+
+    /// Marks `lit`'s variable as seen during analysis; counts it as open when it is on the
+    /// conflict level, else adds it to the learnt clause.
+    #[inline]
+    pub(super) fn see(&mut self, lit: Lit, conflict_level: u32, open: &mut u32) {
+        Seen {
+            marks: &mut self.marks,
+            level: &self.level,
+            touched: &mut self.touched,
+            heap: &mut self.heap,
+            learnt: &mut self.learnt,
+        }
+        .see(lit, conflict_level, open);
     }
 
     /// First-UIP analysis of `conflict` into `self.learnt` (the UIP's negation first, the literal
@@ -146,9 +171,15 @@ impl Solver {
             }
             self.note_use(cref, lbd);
         }
-        for k in from..self.db.size(cref) {
-            let lit = Lit::from_code(self.db.lits(cref)[k]);
-            self.see(lit, conflict_level, open);
+        let mut seen = Seen {
+            marks: &mut self.marks,
+            level: &self.level,
+            touched: &mut self.touched,
+            heap: &mut self.heap,
+            learnt: &mut self.learnt,
+        };
+        for &code in &self.db.lits(cref)[from..] {
+            seen.see(Lit::from_stored_code(code), conflict_level, open);
         }
     }
 
@@ -165,7 +196,7 @@ impl Solver {
         self.stamp += 1;
         let mut lbd = 0;
         for &code in self.db.lits(cref) {
-            let level = self.level[Lit::from_code(code).var().index()] as usize;
+            let level = self.level[Lit::from_stored_code(code).var().index()] as usize;
             if self.level_stamp[level] != self.stamp {
                 self.level_stamp[level] = self.stamp;
                 lbd += 1;
@@ -330,7 +361,7 @@ impl Solver {
             Reason::Binary(other) => (i == 0).then_some(other),
             Reason::Long(cref) => {
                 let lits = self.db.lits(cref);
-                lits.get(i as usize + 1).map(|&c| Lit::from_code(c))
+                lits.get(i as usize + 1).map(|&c| Lit::from_stored_code(c))
             }
         }
     }
@@ -402,7 +433,7 @@ impl Solver {
                 }
                 Reason::Long(cref) => {
                     for k in 1..self.db.size(cref) {
-                        let other = Lit::from_code(self.db.lits(cref)[k]);
+                        let other = Lit::from_stored_code(self.db.lits(cref)[k]);
                         if self.level[other.var().index()] > 0 {
                             self.marks[other.var().index()] = SEEN;
                         }

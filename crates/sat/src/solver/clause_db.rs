@@ -76,13 +76,21 @@ impl ClauseDb {
         &self.arena[start..start + self.size(cref)]
     }
 
-    /// The literal codes, mutable, and the saved search position.
-    #[inline]
-    pub(crate) fn lits_and_search_mut(&mut self, cref: ClauseRef) -> (&mut [u32], &mut u32) {
+    /// For propagation: the literal codes (mutable) and the saved search position of a clause
+    /// that is not deleted, or `None` for a deleted one; the header is read once, with one
+    /// bounds check for the whole clause.
+    #[inline(always)]
+    pub(crate) fn live_lits_and_search_mut(
+        &mut self,
+        cref: ClauseRef,
+    ) -> Option<(&mut [u32], &mut u32)> {
         let start = Self::start(cref);
         let size = self.arena[start + SIZE] as usize;
         let (header, rest) = self.arena[start..start + HEADER + size].split_at_mut(HEADER);
-        (rest, &mut header[SEARCH])
+        match header {
+            [_, meta, search] if *meta & DELETED == 0 => Some((rest, search)),
+            _ => None,
+        }
     }
 
     /// The clause's literals, as a vector.
@@ -219,6 +227,10 @@ mod tests {
         db.lower_lbd(c, 5);
         db.lower_lbd(a, 0);
         db.delete(b);
+        assert!(db.live_lits_and_search_mut(b).is_none());
+        let (codes, search) = db.live_lits_and_search_mut(c).unwrap();
+        assert_eq!((codes.len(), *search), (3, 3));
+        *search = 2;
         assert_eq!(db.refs().count(), 3);
         let relocation = db.collect_garbage();
         assert_eq!(relocation.map(b), None);
@@ -226,6 +238,8 @@ mod tests {
         assert_eq!(db.to_lits(a2), lits(&[1, 2, 3]));
         assert_eq!(db.to_lits(c2), lits(&[3, -4, 5]));
         assert_eq!(db.lbd(c2), 2);
+        // The search position moved with its clause.
+        assert_eq!(*db.live_lits_and_search_mut(c2).unwrap().1, 2);
         assert_eq!(db.lbd(a2), 0);
         assert!(!db.is_learnt(a2) && db.is_learnt(c2));
         assert_eq!(db.take_used(c2), 2);

@@ -44,7 +44,7 @@ const BASES: [(f64, f64); 6] = [
 
 /// The variable index of literal `code`.
 fn var_of(code: u32) -> usize {
-    Lit::from_code(code).var().index()
+    Lit::from_stored_code(code).var().index()
 }
 
 /// `cb` for clauses of average length `size`.
@@ -92,7 +92,7 @@ struct Walker {
 
 impl Walker {
     fn is_true(&self, code: u32) -> bool {
-        self.value[var_of(code)] == Lit::from_code(code).is_positive()
+        self.value[var_of(code)] == Lit::from_stored_code(code).is_positive()
     }
 
     /// Where the clauses holding literal `code` are listed in `occurrences`.
