@@ -86,7 +86,10 @@
 //! refutation of the original formula.
 
 mod analyze;
+mod bve;
 mod clause_db;
+mod eliminate;
+mod extend;
 mod heap;
 mod memory;
 mod observe;
@@ -109,6 +112,8 @@ use std::sync::atomic::Ordering;
 use nqueens_support::SplitMix64;
 
 use self::clause_db::{ClauseDb, ClauseRef};
+use self::eliminate::Simplifier;
+use self::extend::Extension;
 use self::heap::VarHeap;
 pub use self::observe::{Observer, Silent};
 pub use self::options::{Options, Restarts};
@@ -202,6 +207,10 @@ pub struct Solver {
     out_of_memory: Option<u64>,
     stats: Stats,
     proof: Option<Proof>,
+    /// The clauses of eliminated variables, to complete models (`extend`), and what
+    /// elimination keeps between calls (`eliminate`).
+    extension: Extension,
+    simplifier: Simplifier,
 }
 
 impl Default for Solver {
@@ -263,6 +272,8 @@ impl Solver {
             out_of_memory: None,
             stats: Stats::default(),
             proof: None,
+            extension: Extension::default(),
+            simplifier: Simplifier::default(),
             options,
         }
     }
@@ -331,6 +342,8 @@ impl Solver {
         if let Some(reason) = self.out_of_memory_outcome() {
             return Outcome::Unknown(reason);
         }
+        self.restore(assumptions);
+        self.eliminate_once(assumptions);
         if self.inconsistent {
             return Outcome::Unsat;
         }
@@ -373,6 +386,7 @@ impl Solver {
         if let Some(needed) = vars.iter().map(|v| v.as_u32() + 1).max() {
             self.ensure_vars(needed);
         }
+        self.freeze(vars.iter().copied());
         let target_phases = self.options.target_phases;
         let rephasing = self.phases.next_rephase != u64::MAX;
         let enumeration = self.enumerate_models(vars, observer, visit);
@@ -477,12 +491,13 @@ impl Solver {
         None
     }
 
+    /// The assignment, completed by the extension stack on the eliminated variables.
     fn model(&self) -> Model {
-        Model::from_values(
-            (0..self.num_vars)
-                .map(|v| self.values[Lit::positive(Var::from_index(v)).index()] > 0)
-                .collect(),
-        )
+        let mut values: Vec<bool> = (0..self.num_vars)
+            .map(|v| self.values[Lit::positive(Var::from_index(v)).index()] > 0)
+            .collect();
+        self.extension.extend(&mut values);
+        Model::from_values(values)
     }
 
     /// The CDCL loop of one [`Solver::solve_observed`].
@@ -632,7 +647,8 @@ impl Solver {
         }
         for v in 0..self.num_vars {
             let var = Var::from_index(v);
-            assert!(self.value(Lit::positive(var)) != 0 || self.heap.contains(var));
+            let unassigned = self.value(Lit::positive(var)) == 0;
+            assert!(!unassigned || self.heap.contains(var) || self.extension.is_removed(var));
         }
     }
 }
@@ -667,6 +683,7 @@ impl ClauseSink for Solver {
             return;
         }
         self.cancel_until(0);
+        self.restore(lits);
         let mut clause = lits.to_vec();
         clause.sort_unstable();
         clause.dedup();
