@@ -28,7 +28,8 @@
 //! proof before the clauses it replaces are deleted: a resolvent is RUP from its two
 //! antecedents, a strengthened clause from `C` and `D`.
 //!
-//! Costs: each pass is bounded by a budget of literal visits set by the caller; one
+//! Costs: each phase (subsumption, elimination) is bounded by a budget of clause and literal
+//! visits set by the caller; one
 //! subsumption attempt reads the occurrence lists of one literal pair; one elimination
 //! attempt builds at most `16 × 16` resolvents of at most 100 literals. Gate detection
 //! (CaDiCaL's and Kissat's AND and equivalence gates, Järvisalo, Biere and Heule, TACAS 2010)
@@ -94,7 +95,6 @@ impl<'a> Bve<'a> {
         frozen: &'a [bool],
         extension: &'a mut Extension,
         proof: Option<&'a mut Proof>,
-        budget: i64,
     ) -> Self {
         Bve {
             clauses: Vec::new(),
@@ -111,7 +111,7 @@ impl<'a> Bve<'a> {
             queue: Vec::new(),
             queued: Vec::new(),
             candidates: BinaryHeap::new(),
-            budget,
+            budget: 0,
             eliminating: false,
             counts: Counts::default(),
         }
@@ -163,14 +163,17 @@ impl<'a> Bve<'a> {
         }
     }
 
-    /// Runs subsumption over every clause, then elimination, within the budget.
-    pub(super) fn run(&mut self) {
+    /// Runs subsumption over every clause within `subsume` literal visits, then elimination
+    /// (with the subsumption its resolvents start) within `eliminate`.
+    pub(super) fn run(&mut self, subsume: i64, eliminate: i64) {
+        self.budget = subsume;
         self.propagate_units();
         // Smallest first: the queue pops from its end.
         let clauses = &self.clauses;
         self.queue
             .sort_by_key(|&id| Reverse(clauses[id as usize].len()));
         self.subsume_queued();
+        self.budget = eliminate;
         self.eliminating = true;
         for v in 0..self.marks.len() as u32 {
             self.touch(Var::from_index(v));
@@ -320,12 +323,13 @@ impl<'a> Bve<'a> {
         }
         let mut others = self.occs[pivot.index()].clone();
         others.extend_from_slice(&self.occs[(!pivot).index()]);
+        self.budget -= others.len() as i64;
         for other in others {
             let clause = &self.clauses[other as usize];
             if other == id || clause.len() < lits.len() {
                 continue;
             }
-            self.budget -= clause.len() as i64;
+            self.budget -= 1 + clause.len() as i64;
             let mut found = 0;
             let mut flipped = None;
             for &m in clause {
