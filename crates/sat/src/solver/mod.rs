@@ -55,6 +55,14 @@
 //!   when it finds its literals on fewer levels, which may promote it. Clauses that are the
 //!   reason of an assignment are never deleted.
 //!
+//! # Simplification
+//!
+//! With [`Options::eliminate`], the first solve first removes subsumed clauses, strengthens
+//! clauses by self-subsuming resolution and eliminates variables whose resolvents are no more
+//! than their clauses (`eliminate`, `bve`; Eén and Biere, SAT 2005). An eliminated variable is
+//! in no clause the search sees and in no decision; a model gets its value from the extension
+//! stack (`extend`), and a later clause or assumption that names it puts it back.
+//!
 //! # Costs
 //!
 //! Propagating one assignment visits the binary implications of the falsified literal (one
@@ -71,7 +79,10 @@
 //! job per file: `prop` (the trail, assigning and backtracking, watched-literal propagation),
 //! `analyze` (first-UIP learning, minimisation, shrinking, failed assumptions), `reduce` (learnt-clause
 //! deletion and arena compaction), `restart` (the restart policies), `phases` (target and best
-//! phases, rephasing), `walk` (the local search rephasing runs), `memory` (the estimate and
+//! phases, rephasing), `walk` (the local search rephasing runs), `eliminate` (bounded variable
+//! elimination before the first search, and putting variables back), `bve` (its subsumption,
+//! strengthening and elimination over occurrence lists), `extend` (the extension stack that
+//! completes models), `memory` (the estimate and
 //! fallible growth), `observe` (the hook a trace of the search watches), `clause_db` (the
 //! clause arena), `heap` (the VSIDS order), `proof` (DRAT output); the public settings and
 //! answers are in `options` ([`Options`], [`Restarts`], [`Limits`]), `outcome` ([`Outcome`],
