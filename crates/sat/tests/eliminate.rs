@@ -258,3 +258,26 @@ fn a_tseitin_chain_loses_variables_and_keeps_its_models() {
     cnf.add_clause(&[!t(n - 1)]);
     assert!(!solve_checked(&cnf).0);
 }
+
+/// Elimination only runs when some variable has few enough clauses to go (at most 16 a side,
+/// or none on one): pigeonhole 18 into 17 (each variable in 1 clause positive, 17 negative)
+/// is left alone, its duplicated clause too, while 5 into 4 loses the duplicate.
+#[test]
+fn a_formula_without_candidates_is_left_alone() {
+    let stats_of = |pigeons: u32, holes: u32| {
+        let mut cnf = pigeonhole(pigeons, holes);
+        let first: Vec<Lit> = cnf.clauses().next().unwrap().to_vec();
+        cnf.add_clause(&first);
+        let mut solver = Solver::with_options(eliminating());
+        cnf.add_to(&mut solver);
+        solver.set_limits(nqueens_sat::Limits {
+            conflicts: Some(1),
+            ..nqueens_sat::Limits::default()
+        });
+        solver.solve();
+        *solver.stats()
+    };
+    let big = stats_of(18, 17);
+    assert_eq!((big.subsumed_clauses, big.eliminated_vars), (0, 0));
+    assert!(stats_of(5, 4).subsumed_clauses >= 1);
+}

@@ -34,7 +34,7 @@
 //! whole search; 4 cost 75 million, callgrind.)
 
 use super::Solver;
-use super::bve::Bve;
+use super::bve::{Bve, MAX_OCCURRENCES};
 use super::prop::Reason;
 use crate::cnf::ClauseSink;
 use crate::lit::{Lit, Var};
@@ -109,6 +109,9 @@ impl Solver {
         for &lit in &self.trail {
             self.reason[lit.var().index()] = Reason::Decision;
         }
+        if !self.has_candidates() {
+            return;
+        }
         let literals: usize = self.db.refs().map(|cref| self.db.size(cref)).sum::<usize>()
             + self.binaries.iter().map(Vec::len).sum::<usize>();
         let mut bve = Bve::new(
@@ -160,6 +163,29 @@ impl Solver {
         if self.propagate().is_some() {
             self.set_inconsistent();
         }
+    }
+
+    /// Whether some variable is few enough clauses to be eliminated (by a count of its
+    /// occurrences, satisfied clauses included): when none is, the whole run is skipped, its
+    /// subsumption round too (on pairwise N-Queens 150, 5.6 million binary clauses, each
+    /// variable in hundreds, it found nothing and the run took 1.70 CPU seconds against 1.26).
+    fn has_candidates(&self) -> bool {
+        let mut count: Vec<usize> = self.binaries.iter().map(Vec::len).collect();
+        for cref in self.db.refs() {
+            if !self.db.is_deleted(cref) && !self.db.is_learnt(cref) {
+                for &code in self.db.lits(cref) {
+                    count[code as usize] += 1;
+                }
+            }
+        }
+        let frozen = &self.simplifier.frozen;
+        (0..self.num_vars as usize).any(|v| {
+            let (pos, neg) = (count[2 * v], count[2 * v + 1]);
+            !frozen.get(v).copied().unwrap_or(false)
+                && self.values[2 * v] == 0
+                && pos + neg > 0
+                && (pos.min(neg) == 0 || pos.max(neg) <= MAX_OCCURRENCES)
+        })
     }
 
     /// Replaces the irredundant clauses by `clauses`, deletes the learnt clauses that name an
