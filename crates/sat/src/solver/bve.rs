@@ -31,9 +31,16 @@
 //! Costs: each phase (subsumption, elimination) is bounded by a budget of clause and literal
 //! visits set by the caller; one
 //! subsumption attempt reads the occurrence lists of one literal pair; one elimination
-//! attempt builds at most `16 × 16` resolvents of at most 100 literals. Gate detection
-//! (CaDiCaL's and Kissat's AND and equivalence gates, Järvisalo, Biere and Heule, TACAS 2010)
-//! is not done: every elimination is by the full clause distribution.
+//! attempt builds at most `16 × 16` resolvents of at most 100 literals.
+//!
+//! Gates: when `x`'s clauses hold an AND gate (`x = a_1 ∧ … ∧ a_k`: the binary clauses
+//! `(¬x ∨ a_i)` and the clause `(x ∨ ¬a_1 ∨ … ∨ ¬a_k)`; or the same for `¬x`; with `k = 1`,
+//! an equivalence), only the gate clauses are resolved against the others: resolvents of two
+//! gate clauses are tautologies, and those of two other clauses follow from the rest (Eén and
+//! Biere 2005; CaDiCaL and Kissat do the same, Järvisalo, Biere and Heule, TACAS 2010). The
+//! extension stack still gets every clause of `x`; the value `x = a_1 ∧ … ∧ a_k` satisfies
+//! them all in a model of what is left, so at most one side is ever unsatisfied and the
+//! witness flip finds it. XOR and ITE gates are not looked for.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -53,6 +60,7 @@ pub(super) struct Counts {
     pub(super) eliminated: u64,
     pub(super) subsumed: u64,
     pub(super) strengthened: u64,
+    pub(super) gates: u64,
 }
 
 /// A clause set being simplified. See the [module documentation](self).
@@ -390,16 +398,83 @@ impl<'a> Bve<'a> {
         Some(resolvent)
     }
 
-    /// The resolvents on `x`, or `None` when eliminating it would break a bound.
-    fn resolvents(&mut self, x: Var, pos: &[u32], neg: &[u32]) -> Option<Vec<Vec<Lit>>> {
+    /// An AND gate (or, with one input, an equivalence) among the clauses of a variable:
+    /// `binary` holds the clauses with literal `y`, `long` those with `¬y`, and the gate is
+    /// `¬y = a_1 ∧ … ∧ a_k`, that is the binary clauses `(y ∨ a_i)` and the clause
+    /// `(¬y ∨ ¬a_1 ∨ … ∨ ¬a_k)`, `y` a literal of `shared`. Returns which clauses of each side
+    /// are the gate's.
+    fn and_gate(
+        &mut self,
+        shared: Var,
+        binary: &[u32],
+        long: &[u32],
+    ) -> Option<(Vec<bool>, Vec<bool>)> {
+        let mut inputs = Vec::new();
+        for &b in binary {
+            let clause = &self.clauses[b as usize];
+            if clause.len() == 2 {
+                let other = if clause[0].var() == shared {
+                    clause[1]
+                } else {
+                    clause[0]
+                };
+                self.marks[other.var().index()] = if other.is_positive() { 1 } else { -1 };
+                inputs.push(other);
+            }
+        }
+        let mut found = None;
+        for (j, &c) in long.iter().enumerate() {
+            let clause = &self.clauses[c as usize];
+            let all_inputs = clause.iter().all(|&l| {
+                let mark = self.marks[l.var().index()];
+                l.var() == shared || (mark != 0 && (mark > 0) != l.is_positive())
+            });
+            if all_inputs {
+                found = Some(j);
+                break;
+            }
+        }
+        for &input in &inputs {
+            self.marks[input.var().index()] = 0;
+        }
+        let j = found?;
+        let gate = &self.clauses[long[j] as usize];
+        let binary_flags = binary
+            .iter()
+            .map(|&b| {
+                let clause = &self.clauses[b as usize];
+                clause.len() == 2
+                    && clause
+                        .iter()
+                        .all(|&l| l.var() == shared || gate.contains(&!l))
+            })
+            .collect();
+        let long_flags = (0..long.len()).map(|i| i == j).collect();
+        Some((binary_flags, long_flags))
+    }
+
+    /// The resolvents on `x`, or `None` when eliminating it would break a bound. With a gate
+    /// (`gate`: which clauses of `pos` and of `neg` define `x`), only gate clauses are
+    /// resolved against the others: the resolvents of two gate clauses are tautologies, those
+    /// of two others follow from the rest (Eén and Biere 2005).
+    fn resolvents(
+        &mut self,
+        x: Var,
+        pos: &[u32],
+        neg: &[u32],
+        gate: Option<&(Vec<bool>, Vec<bool>)>,
+    ) -> Option<Vec<Vec<Lit>>> {
         let bound = pos.len() + neg.len();
         let mut resolvents = Vec::new();
-        for &p in pos {
+        for (i, &p) in pos.iter().enumerate() {
             for &l in &self.clauses[p as usize] {
                 self.marks[l.var().index()] = if l.is_positive() { 1 } else { -1 };
             }
             let mut refused = false;
-            for &n in neg {
+            for (j, &n) in neg.iter().enumerate() {
+                if gate.is_some_and(|(gp, gn)| gp[i] == gn[j]) {
+                    continue;
+                }
                 self.budget -=
                     (self.clauses[p as usize].len() + self.clauses[n as usize].len()) as i64;
                 if let Some(resolvent) = self.resolve(p, n, x) {
@@ -430,7 +505,19 @@ impl<'a> Bve<'a> {
         if both && (pos.len() > MAX_OCCURRENCES || neg.len() > MAX_OCCURRENCES) {
             return;
         }
-        let Some(resolvents) = self.resolvents(x, &pos, &neg) else {
+        let gate = if both {
+            // x = AND of inputs: binaries (¬x ∨ a_i) and (x ∨ ¬a_1 ∨ …); or ¬x = AND.
+            match self.and_gate(x, &neg, &pos) {
+                Some((neg_flags, pos_flags)) => Some((pos_flags, neg_flags)),
+                None => self.and_gate(x, &pos, &neg),
+            }
+        } else {
+            None
+        };
+        if gate.is_some() {
+            self.counts.gates += 1;
+        }
+        let Some(resolvents) = self.resolvents(x, &pos, &neg, gate.as_ref()) else {
             return;
         };
         for &id in &pos {

@@ -145,6 +145,7 @@ impl Solver {
         self.stats.eliminated_vars += counts.eliminated;
         self.stats.subsumed_clauses += counts.subsumed;
         self.stats.strengthened_clauses += counts.strengthened;
+        self.stats.elimination_gates += counts.gates;
         self.replace_clauses(&clauses);
         if inconsistent {
             self.set_inconsistent();

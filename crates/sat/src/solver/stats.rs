@@ -47,6 +47,9 @@ pub struct Stats {
     /// Literals removed from clauses by self-subsuming resolution or level-0 units, during
     /// elimination.
     pub strengthened_clauses: u64,
+    /// AND gates and equivalences found among the clauses of the variables tried for
+    /// elimination (their clauses are resolved against the others only).
+    pub elimination_gates: u64,
 }
 
 impl fmt::Display for Stats {
@@ -57,7 +60,7 @@ impl fmt::Display for Stats {
              learnt_clauses={} learnt_literals={} minimized_literals={} shrunk_literals={} \
              deleted_clauses={} mode_switches={} promotions={} rephases={} walks={} \
              walk_flips={} eliminated_vars={} restored_vars={} subsumed_clauses={} \
-             strengthened_clauses={}",
+             strengthened_clauses={} elimination_gates={}",
             self.decisions,
             self.conflicts,
             self.propagations,
@@ -76,7 +79,8 @@ impl fmt::Display for Stats {
             self.eliminated_vars,
             self.restored_vars,
             self.subsumed_clauses,
-            self.strengthened_clauses
+            self.strengthened_clauses,
+            self.elimination_gates
         )
     }
 }
