@@ -344,3 +344,39 @@ fn circuits_of_and_gates_are_eliminated_through_their_gates() {
         "{gates} gates, {eliminated} eliminated"
     );
 }
+
+/// The Tseitin chain again, solved (which eliminates), then asked under assumptions on every
+/// input: the eliminated inputs are put back, and the answers follow the parity (odd: the
+/// chain holds; even: it cannot).
+#[test]
+fn assumptions_on_a_chain_put_its_eliminated_inputs_back() {
+    let n = 20;
+    let mut cnf = Cnf::new();
+    let x = |i: u32| Lit::positive(Var::from_index(i));
+    let t = |i: u32| Lit::positive(Var::from_index(n + i));
+    cnf.ensure_vars(2 * n);
+    cnf.add_clause(&[!t(0), x(0)]);
+    cnf.add_clause(&[t(0), !x(0)]);
+    for i in 1..n {
+        let (a, b, c) = (t(i - 1), x(i), t(i));
+        cnf.add_clause(&[!a, !b, !c]);
+        cnf.add_clause(&[a, b, !c]);
+        cnf.add_clause(&[a, !b, c]);
+        cnf.add_clause(&[!a, b, c]);
+    }
+    cnf.add_clause(&[t(n - 1)]);
+    let mut solver = Solver::with_options(eliminating());
+    cnf.add_to(&mut solver);
+    assert!(matches!(solver.solve(), Outcome::Sat(_)));
+    assert!(solver.stats().eliminated_vars > 0);
+    let all_true: Vec<Lit> = (0..n).map(x).collect();
+    assert_eq!(solver.solve_with(&all_true), Outcome::Unsat);
+    assert!(solver.stats().restored_vars > 0, "no variable put back");
+    let mut odd = all_true.clone();
+    odd[0] = !odd[0];
+    let Outcome::Sat(model) = solver.solve_with(&odd) else {
+        panic!("an odd assignment of the inputs is a model")
+    };
+    assert!(cnf.is_satisfied_by(&model));
+    assert!(odd.iter().all(|&l| model.lit_is_true(l)));
+}
