@@ -7,7 +7,8 @@
 //! phases), `--rephase N` (the first rephase interval; 0: never), `--no-walk` (rephase
 //! without walks), `--walk-effort N` (clause visits per thousand propagations), `--no-shrink`
 //! (learnt clauses minimised only), `--seed N` (a nonzero seed varies the first decisions: a
-//! small random initial activity per variable).
+//! small random initial activity per variable), `--eliminate` (bounded variable elimination
+//! before the search; the `nqueens sat` command has no solver settings).
 
 use std::fs::File;
 use std::io::BufReader;
@@ -16,7 +17,7 @@ use std::time::{Duration, Instant};
 use nqueens_sat::{Limits, Options, Outcome, Solver, read_dimacs};
 
 const USAGE: &str = "usage: solve_dimacs FILE [--conflicts N] [--time SECS] [--no-target] [--rephase N] \
-     [--no-walk] [--walk-effort N] [--no-shrink] [--seed N]";
+     [--no-walk] [--walk-effort N] [--no-shrink] [--seed N] [--eliminate]";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -32,6 +33,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--time" => limits.time = Some(Duration::from_secs(value()?)),
             "--no-target" => options.target_phases = false,
             "--no-shrink" => options.shrink = false,
+            "--eliminate" => options.eliminate = true,
             "--rephase" => options.rephase_interval = value()?,
             "--no-walk" => options.walk = false,
             "--walk-effort" => options.walk_effort = value()?,

@@ -13,7 +13,7 @@ mod support;
 
 use support::SharedBuf;
 
-use nqueens_sat::{ClauseSink, Cnf, Lit, Outcome, Solver, Var};
+use nqueens_sat::{ClauseSink, Cnf, Lit, Options, Outcome, Solver, Var};
 
 /// A circuit under construction: gates become fresh variables with their Tseitin clauses.
 struct Circuit {
@@ -116,16 +116,31 @@ fn associativity_miter(bits: usize, bug_at: Option<usize>) -> (Cnf, [Vec<Lit>; 3
     (circuit.cnf, inputs)
 }
 
-/// Solves `cnf` with a DRAT proof: a model is checked against every clause and returned, a
-/// refutation is replayed by the independent checker.
+/// Solves `cnf` with a DRAT proof, once without and once with variable elimination (which
+/// must eliminate some of a circuit's gates): a model is checked against every clause and
+/// returned, a refutation is replayed by the independent checker; both runs must agree.
 fn solve_checked(cnf: &Cnf) -> Option<Vec<bool>> {
+    let plain = solve_checked_with(cnf, Options::default());
+    let eliminating = Options {
+        eliminate: true,
+        ..Options::default()
+    };
+    let (answer, eliminated) = solve_checked_with(cnf, eliminating);
+    assert!(eliminated > 0, "no gate eliminated");
+    assert_eq!(plain.0.is_some(), answer.is_some());
+    answer.or(plain.0)
+}
+
+/// [`solve_checked`] with `options`, and how many variables were eliminated.
+fn solve_checked_with(cnf: &Cnf, options: Options) -> (Option<Vec<bool>>, u64) {
     let proof = SharedBuf::default();
-    let mut solver = Solver::new();
+    let mut solver = Solver::with_options(options);
     solver.set_proof(proof.clone());
     cnf.add_to(&mut solver);
     let outcome = solver.solve();
     solver.finish_proof().unwrap();
-    match outcome {
+    let eliminated = solver.stats().eliminated_vars;
+    let answer = match outcome {
         Outcome::Sat(model) => {
             assert!(cnf.is_satisfied_by(&model), "the model falsifies a clause");
             Some(
@@ -146,7 +161,8 @@ fn solve_checked(cnf: &Cnf) -> Option<Vec<bool>> {
             None
         }
         Outcome::Unknown(reason) => panic!("no limit was set, yet: {reason}"),
-    }
+    };
+    (answer, eliminated)
 }
 
 /// The number the literals `bits` spell (least significant first) in `model`.

@@ -115,6 +115,24 @@ impl VarHeap {
         self.sift_up(at);
     }
 
+    /// Takes `var` out of the heap (nothing when it is not in).
+    pub(crate) fn remove(&mut self, var: Var) {
+        let at = self.position[var.index()];
+        if at == ABSENT {
+            return;
+        }
+        self.position[var.index()] = ABSENT;
+        let last = self.heap.pop().expect("nonempty");
+        if last != var {
+            let at = at as usize;
+            self.heap[at] = last;
+            self.position[last.index()] = at as u32;
+            self.sift_up(at);
+            let at = self.position[last.index()] as usize;
+            self.sift_down(at);
+        }
+    }
+
     /// Removes and returns the most active variable.
     pub(crate) fn pop(&mut self) -> Option<Var> {
         let top = *self.heap.first()?;

@@ -55,6 +55,14 @@
 //!   when it finds its literals on fewer levels, which may promote it. Clauses that are the
 //!   reason of an assignment are never deleted.
 //!
+//! # Simplification
+//!
+//! With [`Options::eliminate`], the first solve first removes subsumed clauses, strengthens
+//! clauses by self-subsuming resolution and eliminates variables whose resolvents are no more
+//! than their clauses (`eliminate`, `bve`; Eén and Biere, SAT 2005). An eliminated variable is
+//! in no clause the search sees and in no decision; a model gets its value from the extension
+//! stack (`extend`), and a later clause or assumption that names it puts it back.
+//!
 //! # Costs
 //!
 //! Propagating one assignment visits the binary implications of the falsified literal (one
@@ -71,7 +79,10 @@
 //! job per file: `prop` (the trail, assigning and backtracking, watched-literal propagation),
 //! `analyze` (first-UIP learning, minimisation, shrinking, failed assumptions), `reduce` (learnt-clause
 //! deletion and arena compaction), `restart` (the restart policies), `phases` (target and best
-//! phases, rephasing), `walk` (the local search rephasing runs), `memory` (the estimate and
+//! phases, rephasing), `walk` (the local search rephasing runs), `eliminate` (bounded variable
+//! elimination before the first search, and putting variables back), `bve` (its subsumption,
+//! strengthening and elimination over occurrence lists), `extend` (the extension stack that
+//! completes models), `memory` (the estimate and
 //! fallible growth), `observe` (the hook a trace of the search watches), `clause_db` (the
 //! clause arena), `heap` (the VSIDS order), `proof` (DRAT output); the public settings and
 //! answers are in `options` ([`Options`], [`Restarts`], [`Limits`]), `outcome` ([`Outcome`],
@@ -86,7 +97,10 @@
 //! refutation of the original formula.
 
 mod analyze;
+mod bve;
 mod clause_db;
+mod eliminate;
+mod extend;
 mod heap;
 mod memory;
 mod observe;
@@ -109,6 +123,8 @@ use std::sync::atomic::Ordering;
 use nqueens_support::SplitMix64;
 
 use self::clause_db::{ClauseDb, ClauseRef};
+use self::eliminate::Simplifier;
+use self::extend::Extension;
 use self::heap::VarHeap;
 pub use self::observe::{Observer, Silent};
 pub use self::options::{Options, Restarts};
@@ -202,6 +218,10 @@ pub struct Solver {
     out_of_memory: Option<u64>,
     stats: Stats,
     proof: Option<Proof>,
+    /// The clauses of eliminated variables, to complete models (`extend`), and what
+    /// elimination keeps between calls (`eliminate`).
+    extension: Extension,
+    simplifier: Simplifier,
 }
 
 impl Default for Solver {
@@ -263,6 +283,8 @@ impl Solver {
             out_of_memory: None,
             stats: Stats::default(),
             proof: None,
+            extension: Extension::default(),
+            simplifier: Simplifier::default(),
             options,
         }
     }
@@ -331,6 +353,8 @@ impl Solver {
         if let Some(reason) = self.out_of_memory_outcome() {
             return Outcome::Unknown(reason);
         }
+        self.restore(assumptions);
+        self.eliminate_once(assumptions);
         if self.inconsistent {
             return Outcome::Unsat;
         }
@@ -373,6 +397,7 @@ impl Solver {
         if let Some(needed) = vars.iter().map(|v| v.as_u32() + 1).max() {
             self.ensure_vars(needed);
         }
+        self.freeze(vars.iter().copied());
         let target_phases = self.options.target_phases;
         let rephasing = self.phases.next_rephase != u64::MAX;
         let enumeration = self.enumerate_models(vars, observer, visit);
@@ -477,12 +502,13 @@ impl Solver {
         None
     }
 
+    /// The assignment, completed by the extension stack on the eliminated variables.
     fn model(&self) -> Model {
-        Model::from_values(
-            (0..self.num_vars)
-                .map(|v| self.values[Lit::positive(Var::from_index(v)).index()] > 0)
-                .collect(),
-        )
+        let mut values: Vec<bool> = (0..self.num_vars)
+            .map(|v| self.values[Lit::positive(Var::from_index(v)).index()] > 0)
+            .collect();
+        self.extension.extend(&mut values);
+        Model::from_values(values)
     }
 
     /// The CDCL loop of one [`Solver::solve_observed`].
@@ -632,7 +658,8 @@ impl Solver {
         }
         for v in 0..self.num_vars {
             let var = Var::from_index(v);
-            assert!(self.value(Lit::positive(var)) != 0 || self.heap.contains(var));
+            let unassigned = self.value(Lit::positive(var)) == 0;
+            assert!(!unassigned || self.heap.contains(var) || self.extension.is_removed(var));
         }
     }
 }
@@ -667,6 +694,7 @@ impl ClauseSink for Solver {
             return;
         }
         self.cancel_until(0);
+        self.restore(lits);
         let mut clause = lits.to_vec();
         clause.sort_unstable();
         clause.dedup();

@@ -97,6 +97,11 @@ pub struct Options {
     /// A walk's budget: this many clause visits per thousand propagations since the previous
     /// walk (the walk always builds its formula, one pass; it stops early at a model).
     pub walk_effort: u64,
+    /// Whether the first solve eliminates variables first: backward subsumption,
+    /// self-subsuming strengthening and bounded variable elimination over the formula's
+    /// clauses (SatELite's, Eén and Biere 2005). Eliminated variables get their values from
+    /// the extension stack; one named again by a clause or an assumption is put back.
+    pub eliminate: bool,
 }
 
 impl Default for Options {
@@ -123,6 +128,7 @@ impl Default for Options {
             rephase_interval: 1000,
             walk: true,
             walk_effort: 5_000,
+            eliminate: false,
         }
     }
 }

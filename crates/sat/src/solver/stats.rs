@@ -38,6 +38,18 @@ pub struct Stats {
     pub walks: u64,
     /// Variables flipped by those walks.
     pub walk_flips: u64,
+    /// Variables eliminated ([`crate::Options::eliminate`]).
+    pub eliminated_vars: u64,
+    /// Eliminated variables put back because a clause or an assumption named them.
+    pub restored_vars: u64,
+    /// Clauses removed because another clause subsumed them, during elimination.
+    pub subsumed_clauses: u64,
+    /// Literals removed from clauses by self-subsuming resolution or level-0 units, during
+    /// elimination.
+    pub strengthened_clauses: u64,
+    /// AND gates and equivalences found among the clauses of the variables tried for
+    /// elimination (their clauses are resolved against the others only).
+    pub elimination_gates: u64,
 }
 
 impl fmt::Display for Stats {
@@ -47,7 +59,8 @@ impl fmt::Display for Stats {
             "decisions={} conflicts={} propagations={} restarts={} reductions={} \
              learnt_clauses={} learnt_literals={} minimized_literals={} shrunk_literals={} \
              deleted_clauses={} mode_switches={} promotions={} rephases={} walks={} \
-             walk_flips={}",
+             walk_flips={} eliminated_vars={} restored_vars={} subsumed_clauses={} \
+             strengthened_clauses={} elimination_gates={}",
             self.decisions,
             self.conflicts,
             self.propagations,
@@ -62,7 +75,12 @@ impl fmt::Display for Stats {
             self.promotions,
             self.rephases,
             self.walks,
-            self.walk_flips
+            self.walk_flips,
+            self.eliminated_vars,
+            self.restored_vars,
+            self.subsumed_clauses,
+            self.strengthened_clauses,
+            self.elimination_gates
         )
     }
 }

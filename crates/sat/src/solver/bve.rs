@@ -1,0 +1,545 @@
+//! Bounded variable elimination over occurrence lists, with backward subsumption and
+//! self-subsuming strengthening (Eén and Biere, "Effective Preprocessing in SAT through
+//! Variable and Clause Elimination", SAT 2005: SatELite).
+//!
+//! [`Bve`] works on its own copy of the irredundant clauses, each a `Vec<Lit>` (empty once
+//! removed), with an occurrence list per literal and an exact count of live occurrences.
+//!
+//! - *Subsumption and strengthening*: a clause `C` is tried against every clause `D` that
+//!   holds its least frequent literal or that literal's negation. `C ⊆ D` removes `D`; `C`
+//!   equal to a subset of `D` but for one literal `m` that `D` holds negated strengthens `D` to
+//!   `D \ {¬m}` (the resolvent of `C` and `D` on `m`, which subsumes `D`). Every clause is
+//!   tried once, smallest first, and again whenever it changes or is made.
+//! - *Elimination*: variables by the product of their two occurrence counts, smallest first
+//!   (a heap with lazy updates: an entry whose product changed is pushed again). Variable `x`
+//!   with clauses `P` (holding `x`) and `N` (holding `¬x`) goes when the non-tautological
+//!   resolvents of `P × N` are no more than `|P| + |N|` (bound 0), none is longer than
+//!   [`MAX_RESOLVENT`] literals, and neither side has more than [`MAX_OCCURRENCES`] clauses
+//!   (a pure literal, one side empty, always goes). Its clauses are pushed onto the extension
+//!   stack (witness: `x` in `P`, `¬x` in `N`), the resolvents added, then the clauses removed.
+//! - *Units*: a unit from strengthening or resolution is assigned; clauses it satisfies are
+//!   removed, clauses with its negation strengthened, and the cascade runs before the next
+//!   step. Frozen variables (assumptions, enumeration's projection) are never eliminated.
+//!
+//! Invariant between steps: no live clause has an assigned literal, a repeated literal or
+//! both signs of a variable; every live clause is in the occurrence list of each of its
+//! literals (lists may also hold removed clauses, skipped when read); no live clause mentions
+//! an eliminated variable. Every added clause (strengthened, resolvent) is written to the
+//! proof before the clauses it replaces are deleted: a resolvent is RUP from its two
+//! antecedents, a strengthened clause from `C` and `D`.
+//!
+//! Costs: each phase (subsumption, elimination) is bounded by a budget of clause and literal
+//! visits set by the caller; one
+//! subsumption attempt reads the occurrence lists of one literal pair; one elimination
+//! attempt builds at most `16 × 16` resolvents of at most 100 literals.
+//!
+//! Gates: when `x`'s clauses hold an AND gate (`x = a_1 ∧ … ∧ a_k`: the binary clauses
+//! `(¬x ∨ a_i)` and the clause `(x ∨ ¬a_1 ∨ … ∨ ¬a_k)`; or the same for `¬x`; with `k = 1`,
+//! an equivalence), only the gate clauses are resolved against the others: resolvents of two
+//! gate clauses are tautologies, and those of two other clauses follow from the rest (Eén and
+//! Biere 2005; CaDiCaL and Kissat do the same, Järvisalo, Biere and Heule, TACAS 2010). The
+//! extension stack still gets every clause of `x`; the value `x = a_1 ∧ … ∧ a_k` satisfies
+//! them all in a model of what is left, so at most one side is ever unsatisfied and the
+//! witness flip finds it. XOR and ITE gates are not looked for.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::extend::Extension;
+use super::proof::Proof;
+use crate::lit::{Lit, Var};
+
+/// Resolvents longer than this are refused: the variable stays.
+pub(super) const MAX_RESOLVENT: usize = 100;
+/// A variable with more clauses than this on one side (and some on the other) stays.
+pub(super) const MAX_OCCURRENCES: usize = 16;
+
+/// What a run did.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Counts {
+    pub(super) eliminated: u64,
+    pub(super) subsumed: u64,
+    pub(super) strengthened: u64,
+    pub(super) gates: u64,
+}
+
+/// A clause set being simplified. See the [module documentation](self).
+pub(super) struct Bve<'a> {
+    /// The clauses; empty once removed.
+    clauses: Vec<Vec<Lit>>,
+    /// By literal code: clauses holding it (and, lazily, some removed ones).
+    occs: Vec<Vec<u32>>,
+    /// By literal code: live clauses holding it.
+    count: Vec<u32>,
+    /// By literal code: 1 true, −1 false, 0 unassigned.
+    value: Vec<i8>,
+    /// By variable: never eliminated.
+    frozen: &'a [bool],
+    extension: &'a mut Extension,
+    proof: Option<&'a mut Proof>,
+    /// Units found and not yet propagated.
+    pending: Vec<Lit>,
+    /// Units assigned, for the solver's trail.
+    units: Vec<Lit>,
+    inconsistent: bool,
+    /// By variable: the sign of its literal in the clause being compared (1, −1) or 0.
+    marks: Vec<i8>,
+    /// Clauses to try as subsumers (popped from the end), and whether each is queued.
+    queue: Vec<u32>,
+    queued: Vec<bool>,
+    /// Elimination candidates: (occurrence product, variable), smallest first.
+    candidates: BinaryHeap<Reverse<(u64, u32)>>,
+    /// Literal visits left.
+    budget: i64,
+    /// Elimination has begun (before, changed variables are not made candidates).
+    eliminating: bool,
+    counts: Counts,
+}
+
+impl<'a> Bve<'a> {
+    /// An empty clause set over `values.len() / 2` variables with the given level-0 values.
+    pub(super) fn new(
+        values: &[i8],
+        frozen: &'a [bool],
+        extension: &'a mut Extension,
+        proof: Option<&'a mut Proof>,
+    ) -> Self {
+        Bve {
+            clauses: Vec::new(),
+            occs: vec![Vec::new(); values.len()],
+            count: vec![0; values.len()],
+            value: values.to_vec(),
+            frozen,
+            extension,
+            proof,
+            pending: Vec::new(),
+            units: Vec::new(),
+            inconsistent: false,
+            marks: vec![0; values.len() / 2],
+            queue: Vec::new(),
+            queued: Vec::new(),
+            candidates: BinaryHeap::new(),
+            budget: 0,
+            eliminating: false,
+            counts: Counts::default(),
+        }
+    }
+
+    /// Adds a clause of the formula (distinct literals, no tautology): dropped when satisfied,
+    /// its false literals removed first (the shorter clause written to the proof).
+    pub(super) fn add_original(&mut self, lits: &[Lit]) {
+        if lits.iter().any(|&l| self.value[l.index()] > 0) {
+            return;
+        }
+        let kept: Vec<Lit> = lits
+            .iter()
+            .copied()
+            .filter(|&l| self.value[l.index()] == 0)
+            .collect();
+        if kept.len() < lits.len()
+            && let Some(proof) = self.proof.as_deref_mut()
+        {
+            proof.add(kept.iter().copied());
+            proof.delete(lits.iter().copied());
+        }
+        self.add(kept);
+    }
+
+    /// Adds a clause with no assigned literal: a unit is queued, the empty clause makes the
+    /// set inconsistent, a longer clause joins the set and the subsumption queue.
+    fn add(&mut self, lits: Vec<Lit>) {
+        match lits.len() {
+            0 => self.inconsistent = true,
+            1 => self.pending.push(lits[0]),
+            _ => {
+                let id = self.clauses.len() as u32;
+                for &l in &lits {
+                    self.occs[l.index()].push(id);
+                    self.count[l.index()] += 1;
+                }
+                self.clauses.push(lits);
+                self.queued.push(false);
+                self.enqueue(id);
+            }
+        }
+    }
+
+    fn enqueue(&mut self, id: u32) {
+        if !self.queued[id as usize] {
+            self.queued[id as usize] = true;
+            self.queue.push(id);
+        }
+    }
+
+    /// Runs subsumption over every clause within `subsume` literal visits, then elimination
+    /// (with the subsumption its resolvents start) within `eliminate`.
+    pub(super) fn run(&mut self, subsume: i64, eliminate: i64) {
+        self.budget = subsume;
+        self.propagate_units();
+        // Smallest first: the queue pops from its end.
+        let clauses = &self.clauses;
+        self.queue
+            .sort_by_key(|&id| Reverse(clauses[id as usize].len()));
+        self.subsume_queued();
+        self.budget = eliminate;
+        self.eliminating = true;
+        for v in 0..self.marks.len() as u32 {
+            self.touch(Var::from_index(v));
+        }
+        while let Some(Reverse((product, v))) = self.candidates.pop() {
+            if self.inconsistent || self.budget < 0 {
+                break;
+            }
+            let var = Var::from_index(v);
+            if !self.eligible(var) {
+                continue;
+            }
+            let now = self.product(var);
+            if now != product {
+                self.candidates.push(Reverse((now, v)));
+                continue;
+            }
+            self.try_eliminate(var);
+            self.propagate_units();
+            self.subsume_queued();
+        }
+    }
+
+    /// The live clauses, the units assigned, whether the set is inconsistent, and the counts.
+    pub(super) fn finish(self) -> (Vec<Vec<Lit>>, Vec<Lit>, bool, Counts) {
+        let clauses = self.clauses.into_iter().filter(|c| !c.is_empty()).collect();
+        (clauses, self.units, self.inconsistent, self.counts)
+    }
+
+    fn eligible(&self, var: Var) -> bool {
+        let pos = Lit::positive(var);
+        !self.frozen.get(var.index()).copied().unwrap_or(false)
+            && self.value[pos.index()] == 0
+            && !self.extension.is_removed(var)
+            && self.count[pos.index()] + self.count[(!pos).index()] > 0
+    }
+
+    fn product(&self, var: Var) -> u64 {
+        let pos = Lit::positive(var);
+        u64::from(self.count[pos.index()]) * u64::from(self.count[(!pos).index()])
+    }
+
+    /// Makes `var` a candidate again (its occurrences changed).
+    fn touch(&mut self, var: Var) {
+        if self.eliminating && self.eligible(var) {
+            self.candidates
+                .push(Reverse((self.product(var), var.as_u32())));
+        }
+    }
+
+    /// Removes a live clause (writing its deletion to the proof when `delete`).
+    fn remove(&mut self, id: u32, delete: bool) {
+        let lits = std::mem::take(&mut self.clauses[id as usize]);
+        if delete && let Some(proof) = self.proof.as_deref_mut() {
+            proof.delete(lits.iter().copied());
+        }
+        for &l in &lits {
+            self.count[l.index()] -= 1;
+        }
+        for &l in &lits {
+            self.touch(l.var());
+        }
+    }
+
+    /// Removes `lit` from a live clause: the shorter clause is written to the proof, then the
+    /// old one deleted.
+    fn strengthen(&mut self, id: u32, lit: Lit) {
+        let old = std::mem::take(&mut self.clauses[id as usize]);
+        let lits: Vec<Lit> = old.iter().copied().filter(|&l| l != lit).collect();
+        if let Some(proof) = self.proof.as_deref_mut() {
+            proof.add(lits.iter().copied());
+            proof.delete(old.iter().copied());
+        }
+        self.budget -= self.occs[lit.index()].len() as i64;
+        self.occs[lit.index()].retain(|&c| c != id);
+        self.count[lit.index()] -= 1;
+        self.counts.strengthened += 1;
+        match lits.len() {
+            0 => self.inconsistent = true,
+            1 => {
+                self.count[lits[0].index()] -= 1;
+                self.pending.push(lits[0]);
+            }
+            _ => {
+                self.clauses[id as usize] = lits;
+                self.enqueue(id);
+            }
+        }
+        self.touch(lit.var());
+    }
+
+    /// Assigns the pending units, removing the clauses they satisfy and strengthening those
+    /// holding their negations, until none is left or the set is inconsistent.
+    fn propagate_units(&mut self) {
+        while let Some(unit) = self.pending.pop() {
+            if self.inconsistent {
+                return;
+            }
+            match self.value[unit.index()] {
+                1 => continue,
+                -1 => {
+                    self.inconsistent = true;
+                    return;
+                }
+                _ => {}
+            }
+            self.value[unit.index()] = 1;
+            self.value[(!unit).index()] = -1;
+            self.units.push(unit);
+            for id in std::mem::take(&mut self.occs[unit.index()]) {
+                if !self.clauses[id as usize].is_empty() {
+                    self.remove(id, true);
+                }
+            }
+            for id in std::mem::take(&mut self.occs[(!unit).index()]) {
+                if !self.clauses[id as usize].is_empty() {
+                    self.strengthen(id, !unit);
+                }
+            }
+        }
+    }
+
+    /// Tries the queued clauses as subsumers, within the budget.
+    fn subsume_queued(&mut self) {
+        while let Some(id) = self.queue.pop() {
+            self.queued[id as usize] = false;
+            if self.inconsistent || self.budget < 0 {
+                continue;
+            }
+            if !self.clauses[id as usize].is_empty() {
+                self.backward(id);
+            }
+            self.propagate_units();
+        }
+    }
+
+    /// Removes the clauses `id` subsumes and strengthens those it strengthens.
+    fn backward(&mut self, id: u32) {
+        let lits = self.clauses[id as usize].clone();
+        let weight = |l: Lit| self.count[l.index()] + self.count[(!l).index()];
+        let pivot = *lits
+            .iter()
+            .min_by_key(|&&l| weight(l))
+            .expect("live clause");
+        for &l in &lits {
+            self.marks[l.var().index()] = if l.is_positive() { 1 } else { -1 };
+        }
+        let mut others = self.occs[pivot.index()].clone();
+        others.extend_from_slice(&self.occs[(!pivot).index()]);
+        self.budget -= others.len() as i64;
+        for other in others {
+            let clause = &self.clauses[other as usize];
+            if other == id || clause.len() < lits.len() {
+                continue;
+            }
+            self.budget -= 1 + clause.len() as i64;
+            let mut found = 0;
+            let mut flipped = None;
+            for &m in clause {
+                let mark = self.marks[m.var().index()];
+                if mark == 0 {
+                    continue;
+                }
+                if (mark > 0) != m.is_positive() {
+                    if flipped.is_some() {
+                        found = 0;
+                        break;
+                    }
+                    flipped = Some(m);
+                }
+                found += 1;
+            }
+            if found < lits.len() {
+                continue;
+            }
+            match flipped {
+                None => {
+                    self.counts.subsumed += 1;
+                    self.remove(other, true);
+                }
+                Some(m) => self.strengthen(other, m),
+            }
+        }
+        for &l in &lits {
+            self.marks[l.var().index()] = 0;
+        }
+    }
+
+    /// The live clauses holding `lit` (the list is compacted on the way).
+    fn live_occurrences(&mut self, lit: Lit) -> Vec<u32> {
+        let clauses = &self.clauses;
+        self.occs[lit.index()].retain(|&id| !clauses[id as usize].is_empty());
+        self.occs[lit.index()].clone()
+    }
+
+    /// The resolvent of clauses `pos` (holding `x`, its other literals marked) and `neg` on
+    /// `x`, or `None` when it is a tautology.
+    fn resolve(&self, pos: u32, neg: u32, x: Var) -> Option<Vec<Lit>> {
+        let mut resolvent: Vec<Lit> = self.clauses[pos as usize]
+            .iter()
+            .copied()
+            .filter(|l| l.var() != x)
+            .collect();
+        for &l in &self.clauses[neg as usize] {
+            if l.var() == x {
+                continue;
+            }
+            match self.marks[l.var().index()] {
+                0 => resolvent.push(l),
+                mark if (mark > 0) == l.is_positive() => {}
+                _ => return None,
+            }
+        }
+        Some(resolvent)
+    }
+
+    /// An AND gate (or, with one input, an equivalence) among the clauses of a variable:
+    /// `binary` holds the clauses with literal `y`, `long` those with `¬y`, and the gate is
+    /// `¬y = a_1 ∧ … ∧ a_k`, that is the binary clauses `(y ∨ a_i)` and the clause
+    /// `(¬y ∨ ¬a_1 ∨ … ∨ ¬a_k)`, `y` a literal of `shared`. Returns which clauses of each side
+    /// are the gate's.
+    fn and_gate(
+        &mut self,
+        shared: Var,
+        binary: &[u32],
+        long: &[u32],
+    ) -> Option<(Vec<bool>, Vec<bool>)> {
+        let mut inputs = Vec::new();
+        for &b in binary {
+            let clause = &self.clauses[b as usize];
+            if clause.len() == 2 {
+                let other = if clause[0].var() == shared {
+                    clause[1]
+                } else {
+                    clause[0]
+                };
+                self.marks[other.var().index()] = if other.is_positive() { 1 } else { -1 };
+                inputs.push(other);
+            }
+        }
+        let mut found = None;
+        for (j, &c) in long.iter().enumerate() {
+            let clause = &self.clauses[c as usize];
+            let all_inputs = clause.iter().all(|&l| {
+                let mark = self.marks[l.var().index()];
+                l.var() == shared || (mark != 0 && (mark > 0) != l.is_positive())
+            });
+            if all_inputs {
+                found = Some(j);
+                break;
+            }
+        }
+        for &input in &inputs {
+            self.marks[input.var().index()] = 0;
+        }
+        let j = found?;
+        let gate = &self.clauses[long[j] as usize];
+        let binary_flags = binary
+            .iter()
+            .map(|&b| {
+                let clause = &self.clauses[b as usize];
+                clause.len() == 2
+                    && clause
+                        .iter()
+                        .all(|&l| l.var() == shared || gate.contains(&!l))
+            })
+            .collect();
+        let long_flags = (0..long.len()).map(|i| i == j).collect();
+        Some((binary_flags, long_flags))
+    }
+
+    /// The resolvents on `x`, or `None` when eliminating it would break a bound. With a gate
+    /// (`gate`: which clauses of `pos` and of `neg` define `x`), only gate clauses are
+    /// resolved against the others: the resolvents of two gate clauses are tautologies, those
+    /// of two others follow from the rest (Eén and Biere 2005).
+    fn resolvents(
+        &mut self,
+        x: Var,
+        pos: &[u32],
+        neg: &[u32],
+        gate: Option<&(Vec<bool>, Vec<bool>)>,
+    ) -> Option<Vec<Vec<Lit>>> {
+        let bound = pos.len() + neg.len();
+        let mut resolvents = Vec::new();
+        for (i, &p) in pos.iter().enumerate() {
+            for &l in &self.clauses[p as usize] {
+                self.marks[l.var().index()] = if l.is_positive() { 1 } else { -1 };
+            }
+            let mut refused = false;
+            for (j, &n) in neg.iter().enumerate() {
+                if gate.is_some_and(|(gp, gn)| gp[i] == gn[j]) {
+                    continue;
+                }
+                self.budget -=
+                    (self.clauses[p as usize].len() + self.clauses[n as usize].len()) as i64;
+                if let Some(resolvent) = self.resolve(p, n, x) {
+                    resolvents.push(resolvent);
+                    let last = resolvents.last().map_or(0, Vec::len);
+                    if last > MAX_RESOLVENT || resolvents.len() > bound {
+                        refused = true;
+                        break;
+                    }
+                }
+            }
+            for &l in &self.clauses[p as usize] {
+                self.marks[l.var().index()] = 0;
+            }
+            if refused {
+                return None;
+            }
+        }
+        Some(resolvents)
+    }
+
+    /// Eliminates `x` if the bounds allow (see the module documentation).
+    fn try_eliminate(&mut self, x: Var) {
+        let (pos_lit, neg_lit) = (Lit::positive(x), Lit::negative(x));
+        let pos = self.live_occurrences(pos_lit);
+        let neg = self.live_occurrences(neg_lit);
+        let both = !pos.is_empty() && !neg.is_empty();
+        if both && (pos.len() > MAX_OCCURRENCES || neg.len() > MAX_OCCURRENCES) {
+            return;
+        }
+        let gate = if both {
+            // x = AND of inputs: binaries (¬x ∨ a_i) and (x ∨ ¬a_1 ∨ …); or ¬x = AND.
+            match self.and_gate(x, &neg, &pos) {
+                Some((neg_flags, pos_flags)) => Some((pos_flags, neg_flags)),
+                None => self.and_gate(x, &pos, &neg),
+            }
+        } else {
+            None
+        };
+        if gate.is_some() {
+            self.counts.gates += 1;
+        }
+        let Some(resolvents) = self.resolvents(x, &pos, &neg, gate.as_ref()) else {
+            return;
+        };
+        for &id in &pos {
+            self.extension.push(pos_lit, &self.clauses[id as usize]);
+        }
+        for &id in &neg {
+            self.extension.push(neg_lit, &self.clauses[id as usize]);
+        }
+        self.extension.remove(x);
+        self.counts.eliminated += 1;
+        for resolvent in resolvents {
+            if let Some(proof) = self.proof.as_deref_mut() {
+                proof.add(resolvent.iter().copied());
+            }
+            let vars: Vec<Var> = resolvent.iter().map(|l| l.var()).collect();
+            self.add(resolvent);
+            for var in vars {
+                self.touch(var);
+            }
+        }
+        for id in pos.into_iter().chain(neg) {
+            self.remove(id, true);
+        }
+    }
+}
