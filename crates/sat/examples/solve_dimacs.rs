@@ -1,4 +1,4 @@
-//! Solves a DIMACS file and prints the answer, the solver's counters and the time taken.
+//! Solves a DIMACS file and prints the answer (a model checked against the formula), the solver's counters and the time taken.
 //!
 //! `cargo run --release -p nqueens-sat --example solve_dimacs -- FILE [FLAGS]`
 //!
@@ -6,16 +6,18 @@
 //! `--conflicts N` (give up after N conflicts), `--time SECS`, `--no-target` (no target
 //! phases), `--rephase N` (the first rephase interval; 0: never), `--no-walk` (rephase
 //! without walks), `--walk-effort N` (clause visits per thousand propagations), `--no-shrink`
-//! (learnt clauses minimised only).
+//! (learnt clauses minimised only), `--no-substitute` (no equivalent-literal substitution),
+//! `--no-probe` (no failed-literal probing). The `nqueens sat` command has no flags for solver
+//! options: these settings are compared here.
 
 use std::fs::File;
 use std::io::BufReader;
 use std::time::{Duration, Instant};
 
-use nqueens_sat::{Limits, Options, Outcome, Solver, read_dimacs};
+use nqueens_sat::{Cnf, Limits, Options, Outcome, Solver, read_dimacs};
 
 const USAGE: &str = "usage: solve_dimacs FILE [--conflicts N] [--time SECS] [--no-target] [--rephase N] \
-     [--no-walk] [--walk-effort N] [--no-shrink]";
+     [--no-walk] [--walk-effort N] [--no-shrink] [--no-substitute] [--no-probe]";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -34,17 +36,25 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--rephase" => options.rephase_interval = value()?,
             "--no-walk" => options.walk = false,
             "--walk-effort" => options.walk_effort = value()?,
+            "--no-substitute" => options.substitute = false,
+            "--no-probe" => options.probe = false,
             _ => return Err(USAGE.into()),
         }
     }
     let start = Instant::now();
     let mut solver = Solver::with_options(options);
     solver.set_limits(limits);
-    read_dimacs(BufReader::new(File::open(&path)?), &mut solver)?;
+    let mut cnf = Cnf::new();
+    read_dimacs(BufReader::new(File::open(&path)?), &mut cnf)?;
+    cnf.add_to(&mut solver);
     let parsed = start.elapsed();
     let outcome = solver.solve();
     let total = start.elapsed();
-    let answer = match outcome {
+    let answer = match &outcome {
+        // The model is checked against the formula as read (outside the time taken).
+        Outcome::Sat(model) if !cnf.is_satisfied_by(model) => {
+            "WRONG (the model falsifies a clause)"
+        }
         Outcome::Sat(_) => "SATISFIABLE",
         Outcome::Unsat => "UNSATISFIABLE",
         Outcome::Unknown(_) => "UNKNOWN",

@@ -55,6 +55,15 @@
 //!   when it finds its literals on fewer levels, which may promote it. Clauses that are the
 //!   reason of an assignment are never deleted.
 //!
+//! # Before the search
+//!
+//! The first search begins at level 0 with two simplifications, each an option: equivalent
+//! literals (the strongly connected components of the binary implication graph) replaced by
+//! one representative (`els`, [`Options::substitute`]), then failed-literal probing on the
+//! graph's roots (`probe`, [`Options::probe`]). A substituted variable is in no clause and is
+//! never decided; the extension stack (`extend`) gives it its value in each model, and a
+//! later clause, assumption or projection that names it puts it back first.
+//!
 //! # Costs
 //!
 //! Propagating one assignment visits the binary implications of the falsified literal (one
@@ -71,7 +80,8 @@
 //! job per file: `prop` (the trail, assigning and backtracking, watched-literal propagation),
 //! `analyze` (first-UIP learning, minimisation, shrinking, failed assumptions), `reduce` (learnt-clause
 //! deletion and arena compaction), `restart` (the restart policies), `phases` (target and best
-//! phases, rephasing), `walk` (the local search rephasing runs), `memory` (the estimate and
+//! phases, rephasing), `walk` (the local search rephasing runs), `els` (equivalent-literal
+//! substitution), `probe` (failed-literal probing), `extend` (the extension stack), `memory` (the estimate and
 //! fallible growth), `observe` (the hook a trace of the search watches), `clause_db` (the
 //! clause arena), `heap` (the VSIDS order), `proof` (DRAT output); the public settings and
 //! answers are in `options` ([`Options`], [`Restarts`], [`Limits`]), `outcome` ([`Outcome`],
@@ -87,12 +97,15 @@
 
 mod analyze;
 mod clause_db;
+mod els;
+mod extend;
 mod heap;
 mod memory;
 mod observe;
 mod options;
 mod outcome;
 mod phases;
+mod probe;
 mod proof;
 mod prop;
 mod reduce;
@@ -109,6 +122,7 @@ use std::sync::atomic::Ordering;
 use nqueens_support::SplitMix64;
 
 use self::clause_db::{ClauseDb, ClauseRef};
+use self::extend::Extension;
 use self::heap::VarHeap;
 pub use self::observe::{Observer, Silent};
 pub use self::options::{Options, Restarts};
@@ -202,6 +216,12 @@ pub struct Solver {
     out_of_memory: Option<u64>,
     stats: Stats,
     proof: Option<Proof>,
+    /// The clauses simplification took away, to complete models (`extend`).
+    extension: Extension,
+    /// By variable: never substituted (assumptions, projections of enumerations).
+    frozen: Vec<bool>,
+    /// Whether the level-0 simplification before the first search has run.
+    simplified: bool,
 }
 
 impl Default for Solver {
@@ -263,6 +283,9 @@ impl Solver {
             out_of_memory: None,
             stats: Stats::default(),
             proof: None,
+            extension: Extension::default(),
+            frozen: Vec::new(),
+            simplified: false,
             options,
         }
     }
@@ -331,6 +354,14 @@ impl Solver {
         if let Some(reason) = self.out_of_memory_outcome() {
             return Outcome::Unknown(reason);
         }
+        for &lit in assumptions {
+            self.freeze(lit.var());
+            self.put_back(lit.var());
+        }
+        if !self.simplified && !self.inconsistent {
+            self.simplified = true;
+            self.simplify();
+        }
         if self.inconsistent {
             return Outcome::Unsat;
         }
@@ -372,6 +403,10 @@ impl Solver {
     ) -> Enumeration {
         if let Some(needed) = vars.iter().map(|v| v.as_u32() + 1).max() {
             self.ensure_vars(needed);
+        }
+        for &var in vars {
+            self.freeze(var);
+            self.put_back(var);
         }
         let target_phases = self.options.target_phases;
         let rephasing = self.phases.next_rephase != u64::MAX;
@@ -470,19 +505,22 @@ impl Solver {
     /// The next decision, or `None` when every variable is assigned.
     fn pick_branch(&mut self) -> Option<Lit> {
         while let Some(var) = self.heap.pop() {
-            if self.value(Lit::positive(var)) == 0 {
+            if self.value(Lit::positive(var)) == 0 && !self.extension.is_removed(var) {
                 return Some(Lit::new(var, !self.decision_phase(var.index())));
             }
         }
         None
     }
 
+    /// The model: the assignment, completed on the removed variables (`extend`).
     fn model(&self) -> Model {
-        Model::from_values(
-            (0..self.num_vars)
-                .map(|v| self.values[Lit::positive(Var::from_index(v)).index()] > 0)
-                .collect(),
-        )
+        let mut values: Vec<bool> = (0..self.num_vars)
+            .map(|v| self.values[Lit::positive(Var::from_index(v)).index()] > 0)
+            .collect();
+        if !self.extension.is_empty() {
+            self.extension.extend(&mut values);
+        }
+        Model::from_values(values)
     }
 
     /// The CDCL loop of one [`Solver::solve_observed`].
@@ -619,6 +657,7 @@ impl Solver {
             let lits = self.db.to_lits(cref);
             let falses = lits.iter().filter(|&&l| self.value(l) < 0).count();
             let satisfied = lits.iter().any(|&l| self.value(l) > 0);
+            assert!(!lits.iter().any(|l| self.extension.is_removed(l.var())));
             assert!(
                 satisfied || falses + 1 < lits.len(),
                 "clause {lits:?} not propagated"
@@ -632,7 +671,14 @@ impl Solver {
         }
         for v in 0..self.num_vars {
             let var = Var::from_index(v);
-            assert!(self.value(Lit::positive(var)) != 0 || self.heap.contains(var));
+            let removed = self.extension.is_removed(var);
+            assert!(self.value(Lit::positive(var)) != 0 || removed || self.heap.contains(var));
+            let named = !self.binaries[Lit::positive(var).index()].is_empty()
+                || !self.binaries[Lit::negative(var).index()].is_empty();
+            assert!(
+                !(removed && named),
+                "removed variable {var:?} in a binary clause"
+            );
         }
     }
 }
@@ -667,6 +713,9 @@ impl ClauseSink for Solver {
             return;
         }
         self.cancel_until(0);
+        for lit in lits {
+            self.put_back(lit.var());
+        }
         let mut clause = lits.to_vec();
         clause.sort_unstable();
         clause.dedup();

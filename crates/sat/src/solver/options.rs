@@ -97,6 +97,13 @@ pub struct Options {
     /// A walk's budget: this many clause visits per thousand propagations since the previous
     /// walk (the walk always builds its formula, one pass; it stops early at a model).
     pub walk_effort: u64,
+    /// Whether the first search begins with equivalent-literal substitution: the literals of
+    /// each strongly connected component of the binary implication graph replaced by one of
+    /// them, the others' values found again in the model (`els`).
+    pub substitute: bool,
+    /// Whether the first search begins with failed-literal probing on the roots of the
+    /// binary implication graph (`probe`).
+    pub probe: bool,
 }
 
 impl Default for Options {
@@ -123,6 +130,8 @@ impl Default for Options {
             rephase_interval: 1000,
             walk: true,
             walk_effort: 5_000,
+            substitute: true,
+            probe: true,
         }
     }
 }

@@ -38,6 +38,12 @@ pub struct Stats {
     pub walks: u64,
     /// Variables flipped by those walks.
     pub walk_flips: u64,
+    /// Variables replaced by an equivalent literal ([`crate::Options::substitute`]).
+    pub substituted_vars: u64,
+    /// Literals probed ([`crate::Options::probe`]).
+    pub probes: u64,
+    /// Probed literals that failed (propagating them reached a conflict): each gave a unit.
+    pub failed_literals: u64,
 }
 
 impl fmt::Display for Stats {
@@ -47,7 +53,7 @@ impl fmt::Display for Stats {
             "decisions={} conflicts={} propagations={} restarts={} reductions={} \
              learnt_clauses={} learnt_literals={} minimized_literals={} shrunk_literals={} \
              deleted_clauses={} mode_switches={} promotions={} rephases={} walks={} \
-             walk_flips={}",
+             walk_flips={} substituted_vars={} probes={} failed_literals={}",
             self.decisions,
             self.conflicts,
             self.propagations,
@@ -62,7 +68,10 @@ impl fmt::Display for Stats {
             self.promotions,
             self.rephases,
             self.walks,
-            self.walk_flips
+            self.walk_flips,
+            self.substituted_vars,
+            self.probes,
+            self.failed_literals
         )
     }
 }
