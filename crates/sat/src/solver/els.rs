@@ -47,6 +47,9 @@ struct Tarjan {
     counter: u32,
 }
 
+/// Rounds of substitution and probing at most, before the first search.
+const SIMPLIFY_ROUNDS: usize = 4;
+
 /// `Tarjan::index` of a literal whose component is named.
 const DONE: u32 = u32::MAX;
 
@@ -78,7 +81,8 @@ impl Solver {
     }
 
     /// Level-0 simplification before the first search: equivalent-literal substitution, then
-    /// failed-literal probing (`probe`), each if its option is on.
+    /// failed-literal probing (`probe`), each if its option is on, again while a round finds
+    /// an equivalence or a unit ([`SIMPLIFY_ROUNDS`] at most).
     pub(super) fn simplify(&mut self) {
         debug_assert_eq!(self.decision_level(), 0);
         if self.inconsistent {
@@ -88,11 +92,19 @@ impl Solver {
             self.set_inconsistent();
             return;
         }
-        if self.options.substitute {
-            self.substitute();
-        }
-        if self.options.probe && !self.inconsistent {
-            self.probe();
+        // Units from probing shrink long clauses to binary ones, which may close new
+        // components: a few rounds, while a round finds something.
+        for _ in 0..SIMPLIFY_ROUNDS {
+            let before = (self.trail.len(), self.stats.substituted_vars);
+            if self.options.substitute {
+                self.substitute();
+            }
+            if self.options.probe && !self.inconsistent {
+                self.probe();
+            }
+            if self.inconsistent || (self.trail.len(), self.stats.substituted_vars) == before {
+                break;
+            }
         }
     }
 
@@ -194,6 +206,10 @@ impl Solver {
 
     /// Equivalent-literal substitution (see the module documentation).
     pub(super) fn substitute(&mut self) {
+        self.clean_level_zero();
+        if self.inconsistent {
+            return;
+        }
         let Some(repr) = self.equivalences() else {
             return;
         };
@@ -241,19 +257,24 @@ impl Solver {
             let new = [repr(a), repr(b)];
             self.replace_clause(&[a, b], &new, None, &mut units);
         }
-        // Long clauses.
+        self.rewrite_long_clauses(&repr, &mut units);
+        self.assign_units(units);
+    }
+
+    /// Rewrites every long clause that names a literal `repr` maps elsewhere or one assigned
+    /// at level 0 (see `replace_clause`); the units are gathered into `units`.
+    fn rewrite_long_clauses(&mut self, repr: &dyn Fn(Lit) -> Lit, units: &mut Vec<Lit>) {
         let crefs: Vec<ClauseRef> = self.db.refs().collect();
         let mut new_learnts = Vec::new();
         for cref in crefs {
             if self.db.is_deleted(cref) {
                 continue;
             }
-            if !self
-                .db
-                .lits(cref)
-                .iter()
-                .any(|&c| substituted(Lit::from_code(c)))
-            {
+            let touched = self.db.lits(cref).iter().any(|&c| {
+                let l = Lit::from_code(c);
+                repr(l) != l || self.values[l.index()] != 0
+            });
+            if !touched {
                 continue;
             }
             let old = self.db.to_lits(cref);
@@ -261,7 +282,7 @@ impl Solver {
             let learnt = self.db.is_learnt(cref);
             let lbd = self.db.lbd(cref);
             self.db.delete(cref);
-            if let Some(added) = self.replace_clause(&old, &new, Some((learnt, lbd)), &mut units)
+            if let Some(added) = self.replace_clause(&old, &new, Some((learnt, lbd)), units)
                 && learnt
             {
                 new_learnts.push(added);
@@ -270,6 +291,22 @@ impl Solver {
         let db = &self.db;
         self.learnts.retain(|&cref| !db.is_deleted(cref));
         self.learnts.extend(new_learnts);
+    }
+
+    /// Takes the level-0 assignment out of the long clauses: satisfied ones go, false
+    /// literals are dropped (so a clause left with two literals joins the binary graph). The
+    /// level-0 assignments lose their reasons first (analysis never reads a level-0 reason).
+    fn clean_level_zero(&mut self) {
+        for &lit in &self.trail {
+            self.reason[lit.var().index()] = Reason::Decision;
+        }
+        let mut units = Vec::new();
+        self.rewrite_long_clauses(&|l| l, &mut units);
+        self.assign_units(units);
+    }
+
+    /// Assigns the units at level 0 and propagates (inconsistent on a conflict).
+    fn assign_units(&mut self, units: Vec<Lit>) {
         for unit in units {
             match self.value(unit) {
                 0 => self.assign(unit, Reason::Decision),
