@@ -6,8 +6,9 @@
 //! `--conflicts N` (give up after N conflicts), `--time SECS`, `--no-target` (no target
 //! phases), `--rephase N` (the first rephase interval; 0: never), `--no-walk` (rephase
 //! without walks), `--walk-effort N` (clause visits per thousand propagations), `--no-shrink`
-//! (learnt clauses minimised only), `--no-substitute` (no equivalent-literal substitution),
-//! `--no-probe` (no failed-literal probing). The `nqueens sat` command has no flags for solver
+//! (learnt clauses minimised only), `--substitute` (equivalent-literal substitution first),
+//! `--probe` (failed-literal probing first), `--model` (print the model's `v` lines, as
+//! `scripts/bench-sat-compare` reads them from a wrapper that drops the `sat` word). The `nqueens sat` command has no flags for solver
 //! options: these settings are compared here.
 
 use std::fs::File;
@@ -17,13 +18,14 @@ use std::time::{Duration, Instant};
 use nqueens_sat::{Cnf, Limits, Options, Outcome, Solver, read_dimacs};
 
 const USAGE: &str = "usage: solve_dimacs FILE [--conflicts N] [--time SECS] [--no-target] [--rephase N] \
-     [--no-walk] [--walk-effort N] [--no-shrink] [--no-substitute] [--no-probe]";
+     [--no-walk] [--walk-effort N] [--no-shrink] [--substitute] [--probe] [--model]";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let path = args.next().ok_or(USAGE)?;
     let mut options = Options::default();
     let mut limits = Limits::default();
+    let mut print_model = false;
     while let Some(flag) = args.next() {
         let mut value = || -> Result<u64, Box<dyn std::error::Error>> {
             Ok(args.next().ok_or(USAGE)?.parse()?)
@@ -36,8 +38,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--rephase" => options.rephase_interval = value()?,
             "--no-walk" => options.walk = false,
             "--walk-effort" => options.walk_effort = value()?,
-            "--no-substitute" => options.substitute = false,
-            "--no-probe" => options.probe = false,
+            "--substitute" => options.substitute = true,
+            "--probe" => options.probe = true,
+            "--model" => print_model = true,
             _ => return Err(USAGE.into()),
         }
     }
@@ -60,6 +63,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Outcome::Unknown(_) => "UNKNOWN",
     };
     println!("s {answer}");
+    if let (true, Outcome::Sat(model)) = (print_model, &outcome) {
+        let lits: Vec<String> = (0..model.len())
+            .map(|v| {
+                let v = v as i64 + 1;
+                if model.values()[v as usize - 1] {
+                    v
+                } else {
+                    -v
+                }
+                .to_string()
+            })
+            .collect();
+        for chunk in lits.chunks(16) {
+            println!("v {}", chunk.join(" "));
+        }
+        println!("v 0");
+    }
     println!("c {}", solver.stats());
     println!(
         "c parse {:.3} s, total {:.3} s",

@@ -67,12 +67,18 @@ fn solve_checked(cnf: &Cnf, options: Options) -> (bool, Stats) {
     (sat, *solver.stats())
 }
 
-fn off() -> Options {
+/// Substitution and probing on (they are off by default).
+fn on() -> Options {
     Options {
-        substitute: false,
-        probe: false,
+        substitute: true,
+        probe: true,
         ..Options::default()
     }
+}
+
+/// Both off.
+fn off() -> Options {
+    Options::default()
 }
 
 /// `x1 → x2 → ¬x1 → x3 → x1`: one component holds `x1` and `¬x1`. Without substitution the
@@ -90,7 +96,7 @@ fn a_literal_equivalent_to_its_negation_is_refuted_without_search() {
             vec![2, 3, 4],
         ],
     );
-    let (sat, stats) = solve_checked(&cnf, Options::default());
+    let (sat, stats) = solve_checked(&cnf, on());
     assert!(!sat);
     assert_eq!((stats.conflicts, stats.decisions), (0, 0), "{stats}");
     let (sat, stats) = solve_checked(&cnf, off());
@@ -117,12 +123,12 @@ fn planted_equivalences_are_substituted_and_models_satisfy_the_original() {
         vec![2, -6, 7],
     ];
     let cnf = cnf_from(7, &clauses);
-    let (sat, stats) = solve_checked(&cnf, Options::default());
+    let (sat, stats) = solve_checked(&cnf, on());
     assert!(sat);
     assert_eq!(stats.substituted_vars, 3, "{stats}");
     clauses.push(vec![1, 3]);
     clauses.push(vec![-2, -3]);
-    let (sat, stats) = solve_checked(&cnf_from(7, &clauses), Options::default());
+    let (sat, stats) = solve_checked(&cnf_from(7, &clauses), on());
     assert!(!sat);
     assert_eq!(stats.conflicts, 0, "{stats}");
 }
@@ -139,7 +145,7 @@ fn a_failed_root_gives_a_unit() {
         vec![1, 5, 6],
     ];
     let cnf = cnf_from(6, &clauses);
-    let (sat, stats) = solve_checked(&cnf, Options::default());
+    let (sat, stats) = solve_checked(&cnf, on());
     assert!(sat);
     assert_eq!(stats.failed_literals, 1, "{stats}");
     assert_eq!(solve_checked(&cnf, off()).1.failed_literals, 0);
@@ -151,7 +157,7 @@ fn a_failed_root_gives_a_unit() {
 fn a_substituted_variable_named_again_is_put_back() {
     let clauses = vec![vec![-1, 2], vec![1, -2], vec![1, 3, 4], vec![-3, -4]];
     let cnf = cnf_from(4, &clauses);
-    let mut solver = Solver::new();
+    let mut solver = Solver::with_options(on());
     cnf.add_to(&mut solver);
     assert!(matches!(solver.solve(), Outcome::Sat(_)));
     assert_eq!(solver.stats().substituted_vars, 1);
@@ -212,7 +218,7 @@ proptest! {
     fn planted_equivalences_agree_with_brute_force((vars, clauses) in planted_formula()) {
         let cnf = cnf_from(vars, &clauses);
         let expected = !brute_force_models(&cnf).is_empty();
-        prop_assert_eq!(solve_checked(&cnf, Options::default()).0, expected);
+        prop_assert_eq!(solve_checked(&cnf, on()).0, expected);
         prop_assert_eq!(solve_checked(&cnf, off()).0, expected);
     }
 
@@ -225,7 +231,7 @@ proptest! {
         projection in prop::collection::vec(0u32..10, 0..4),
     ) {
         let cnf = cnf_from(vars, &clauses);
-        let mut solver = Solver::new();
+        let mut solver = Solver::with_options(on());
         cnf.add_to(&mut solver);
         let models = brute_force_models(&cnf);
         prop_assert_eq!(matches!(solver.solve(), Outcome::Sat(_)), !models.is_empty());

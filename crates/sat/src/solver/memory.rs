@@ -40,8 +40,9 @@ const BYTES_PER_VAR: u64 = (2 * (size_of::<i8>() + 2 * size_of::<Vec<Lit>>())
     + size_of::<usize>()
     + size_of::<bool>()) as u64;
 
-/// Bytes per variable of the scratch space of equivalent-literal substitution (`els`), taken
-/// for a moment before the first search: per literal (two each) Tarjan's index and low link,
+/// Bytes per variable of the scratch space of equivalent-literal substitution (`els`, when
+/// [`Options::substitute`](super::Options::substitute) is on), taken for a moment before the
+/// first search: per literal (two each) Tarjan's index and low link,
 /// and at worst a place on its stack and its depth-first path.
 const BYTES_PER_VAR_SIMPLIFY: u64 = 2 * (2 * size_of::<u32>() + size_of::<Lit>() + 8) as u64;
 

@@ -57,12 +57,13 @@
 //!
 //! # Before the search
 //!
-//! The first search begins at level 0 with two simplifications, each an option: equivalent
-//! literals (the strongly connected components of the binary implication graph) replaced by
-//! one representative (`els`, [`Options::substitute`]), then failed-literal probing on the
-//! graph's roots (`probe`, [`Options::probe`]). A substituted variable is in no clause and is
-//! never decided; the extension stack (`extend`) gives it its value in each model, and a
-//! later clause, assumption or projection that names it puts it back first.
+//! The first search may begin at level 0 with two simplifications, each an option, off by
+//! default (they did not win clearly on the benchmark sets): equivalent literals (the strongly
+//! connected components of the binary implication graph) replaced by one representative
+//! (`els`, [`Options::substitute`]), then failed-literal probing on the graph's roots
+//! (`probe`, [`Options::probe`]). A substituted variable is in no clause and is never decided;
+//! the extension stack (`extend`) gives it its value in each model, and a later clause,
+//! assumption or projection that names it puts it back first.
 //!
 //! # Costs
 //!
