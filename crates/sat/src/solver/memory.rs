@@ -1,8 +1,7 @@
 //! Memory: what a solver for a formula of a given size costs, and growing without aborting.
 //!
 //! A solver's memory is per variable (values and watch lists by literal; level, reason, phases,
-//! marks, trail and heap entries by variable: about 150 bytes, and for a moment before the first
-//! search the scratch space of equivalent-literal substitution, up to 40 more) plus per clause (a binary clause
+//! marks, trail and heap entries by variable: about 150 bytes) plus per clause (a binary clause
 //! is two 4-byte implications; a longer one is `12 + 4·size` bytes in the arena and two 8-byte
 //! watches), plus the learnt clauses, which reductions keep to a fraction of the formula.
 //! [`Solver::estimated_bytes`] adds these up, so a caller can refuse a formula that cannot fit
@@ -40,12 +39,6 @@ const BYTES_PER_VAR: u64 = (2 * (size_of::<i8>() + 2 * size_of::<Vec<Lit>>())
     + size_of::<usize>()
     + size_of::<bool>()) as u64;
 
-/// Bytes per variable of the scratch space of equivalent-literal substitution (`els`, when
-/// [`Options::substitute`](super::Options::substitute) is on), taken for a moment before the
-/// first search: per literal (two each) Tarjan's index and low link,
-/// and at worst a place on its stack and its depth-first path.
-const BYTES_PER_VAR_SIMPLIFY: u64 = 2 * (2 * size_of::<u32>() + size_of::<Lit>() + 8) as u64;
-
 /// Bytes per binary clause: one implication in each of two lists, with room for the lists'
 /// growth (a list has up to twice the capacity it uses; 1.5 on average).
 const BYTES_PER_BINARY: u64 = 2 * size_of::<Lit>() as u64 * 3 / 2;
@@ -76,7 +69,7 @@ impl Solver {
         let long = size.clauses - binary;
         let long_lits = size.lits.saturating_sub(2 * binary);
         let formula = u64::from(size.vars)
-            .saturating_mul(BYTES_PER_VAR + BYTES_PER_VAR_SIMPLIFY)
+            .saturating_mul(BYTES_PER_VAR)
             .saturating_add(binary.saturating_mul(BYTES_PER_BINARY))
             .saturating_add(long.saturating_mul(BYTES_PER_LONG))
             .saturating_add(long_lits.saturating_mul(BYTES_PER_LONG_LITERAL));

@@ -714,8 +714,10 @@ impl ClauseSink for Solver {
             return;
         }
         self.cancel_until(0);
-        for lit in lits {
-            self.put_back(lit.var());
+        if !self.extension.is_empty() {
+            for lit in lits {
+                self.put_back(lit.var());
+            }
         }
         let mut clause = lits.to_vec();
         clause.sort_unstable();

@@ -101,7 +101,9 @@ pub struct Options {
     /// each strongly connected component of the binary implication graph replaced by one of
     /// them, the others' values found again in the model (`els`). Off by default: on the
     /// structured and generated sets it did not win clearly (docs/notes/sat-simplify.md,
-    /// "Equivalent literals and probing").
+    /// "Equivalent literals and probing"). Its scratch space, up to 40 bytes per variable for
+    /// a moment before the first search, is not in
+    /// [`Solver::estimated_bytes`](super::Solver::estimated_bytes).
     pub substitute: bool,
     /// Whether the first search begins with failed-literal probing on the roots of the
     /// binary implication graph (`probe`). Off by default, as [`Options::substitute`].
