@@ -12,7 +12,9 @@ use support::SharedBuf;
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 
-use nqueens_sat::{ClauseSink, Cnf, Enumeration, Lit, Model, Options, Outcome, Solver, Stats, Var};
+use nqueens_sat::{
+    ClauseSink, Cnf, Enumeration, Lit, Model, Options, Outcome, Restarts, Solver, Stats, Var,
+};
 use proptest::prelude::*;
 
 fn lit(d: i32) -> Lit {
@@ -273,4 +275,53 @@ proptest! {
         prop_assert_eq!(end, Enumeration::Complete(expected.len() as u64));
         prop_assert_eq!(seen, expected);
     }
+}
+
+/// Uniform random 3-SAT near the threshold on `vars` variables, with `x1 ≡ x2`, `x3 ≡ ¬x4`
+/// and `x5 ≡ x6` planted.
+fn random_3sat_planted(vars: u32, clauses: u32, seed: u64) -> Cnf {
+    let mut rng = nqueens_support::SplitMix64::new(seed);
+    let mut list: Vec<Vec<i32>> = vec![
+        vec![-1, 2],
+        vec![1, -2],
+        vec![3, 4],
+        vec![-3, -4],
+        vec![-5, 6],
+        vec![5, -6],
+    ];
+    for _ in 0..clauses {
+        let mut picked: Vec<i32> = Vec::new();
+        while picked.len() < 3 {
+            let v = rng.below(vars) as i32 + 1;
+            if !picked.iter().any(|l| l.abs() == v) {
+                picked.push(if rng.below(2) == 1 { -v } else { v });
+            }
+        }
+        list.push(picked);
+    }
+    cnf_from(vars, &list)
+}
+
+/// Substitution and probing again at restarts (Luby restarts every 8 conflicts or so; due
+/// after 10 conflicts, then 20, 40, ...): the
+/// answers agree with a solver without them, models satisfy the original formula, and every
+/// refutation, through clauses rewritten in the middle of the search, checks.
+#[test]
+fn simplifying_at_restarts_keeps_answers_and_proofs_right() {
+    let often = Options {
+        simplify_interval: 10,
+        restarts: Restarts::Luby { unit: 8 },
+        ..on()
+    };
+    let (mut runs, mut seeds, mut unsat) = (0, 0, 0);
+    for seed in 1..=30 {
+        let cnf = random_3sat_planted(80, 345, seed);
+        let (sat, stats) = solve_checked(&cnf, often.clone());
+        assert_eq!(sat, solve_checked(&cnf, off()).0, "seed {seed}");
+        runs += stats.simplifications;
+        seeds += 1;
+        unsat += u64::from(!sat);
+    }
+    assert!(runs > 2 * seeds, "{runs} simplifications in {seeds} solves");
+    assert!(unsat >= 5, "{unsat} refutations");
 }

@@ -28,7 +28,10 @@
 //! `¬x`) and then the empty clause.
 //!
 //! Costs: Tarjan's algorithm, iterative, is linear in the literals and the binary clauses;
-//! the rewrite is one pass over the binary lists and the arena, linear in their size.
+//! the rewrite is one pass over the binary lists and the arena, linear in their size. It runs
+//! before the first search and again at restarts, after 5,000 conflicts (by default) and then each time
+//! after twice as many as the time before (learnt units and binary clauses close new
+//! components), so its share of the run shrinks as the search goes on.
 
 use super::Solver;
 use super::clause_db::ClauseRef;
@@ -47,7 +50,7 @@ struct Tarjan {
     counter: u32,
 }
 
-/// Rounds of substitution and probing at most, before the first search.
+/// Rounds of substitution and probing at most, each time.
 const SIMPLIFY_ROUNDS: usize = 4;
 
 /// `Tarjan::index` of a literal whose component is named.
@@ -80,7 +83,28 @@ impl Solver {
         }
     }
 
-    /// Level-0 simplification before the first search: equivalent-literal substitution, then
+    /// Simplifies (`simplify`) when an option asks for it and the schedule says so: at the
+    /// first solve, then at level 0 (a solve's start or a restart) once the conflicts reach
+    /// [`Options::simplify_interval`](super::Options::simplify_interval) more, and each later
+    /// time twice as many more, so that its cost (linear in the formula, plus the bounded
+    /// probing) stays a small share. An interval of 0: the first time only.
+    pub(super) fn simplify_if_due(&mut self) {
+        if !(self.options.substitute || self.options.probe)
+            || self.inconsistent
+            || self.stats.conflicts < self.next_simplify
+        {
+            return;
+        }
+        self.next_simplify = match self.simplify_interval {
+            0 => u64::MAX,
+            interval => self.stats.conflicts.saturating_add(interval),
+        };
+        self.simplify_interval = self.simplify_interval.saturating_mul(2);
+        self.stats.simplifications += 1;
+        self.simplify();
+    }
+
+    /// Level-0 simplification: equivalent-literal substitution, then
     /// failed-literal probing (`probe`), each if its option is on, again while a round finds
     /// an equivalence or a unit ([`SIMPLIFY_ROUNDS`] at most).
     pub(super) fn simplify(&mut self) {
@@ -238,6 +262,7 @@ impl Solver {
             return;
         }
         self.stats.substituted_vars += count;
+        self.write_level_zero_units();
         let mut units = Vec::new();
         // Binary clauses: each one that names a substituted literal, once.
         let mut pairs = Vec::new();
@@ -297,12 +322,26 @@ impl Solver {
     /// literals are dropped (so a clause left with two literals joins the binary graph). The
     /// level-0 assignments lose their reasons first (analysis never reads a level-0 reason).
     fn clean_level_zero(&mut self) {
+        self.write_level_zero_units();
         for &lit in &self.trail {
             self.reason[lit.var().index()] = Reason::Decision;
         }
         let mut units = Vec::new();
         self.rewrite_long_clauses(&|l| l, &mut units);
         self.assign_units(units);
+    }
+
+    /// Writes the level-0 assignments not yet in the proof as unit lemmas (each RUP: unit
+    /// propagation derived it), so that deleting a clause that was the reason of one (a
+    /// satisfied clause goes) leaves them derivable.
+    fn write_level_zero_units(&mut self) {
+        debug_assert_eq!(self.decision_level(), 0);
+        if let Some(proof) = self.proof.as_mut() {
+            for &lit in &self.trail[proof.units_written.min(self.trail.len())..] {
+                proof.add([lit]);
+            }
+            proof.units_written = self.trail.len();
+        }
     }
 
     /// Assigns the units at level 0 and propagates (inconsistent on a conflict).

@@ -61,7 +61,8 @@
 //! default (they did not win clearly on the benchmark sets): equivalent literals (the strongly
 //! connected components of the binary implication graph) replaced by one representative
 //! (`els`, [`Options::substitute`]), then failed-literal probing on the graph's roots
-//! (`probe`, [`Options::probe`]). A substituted variable is in no clause and is never decided;
+//! (`probe`, [`Options::probe`]); they run again at restarts, each time after twice as many
+//! conflicts as the time before ([`Options::simplify_interval`]). A substituted variable is in no clause and is never decided;
 //! the extension stack (`extend`) gives it its value in each model, and a later clause,
 //! assumption or projection that names it puts it back first.
 //!
@@ -221,8 +222,10 @@ pub struct Solver {
     extension: Extension,
     /// By variable: never substituted (assumptions, projections of enumerations).
     frozen: Vec<bool>,
-    /// Whether the level-0 simplification before the first search has run.
-    simplified: bool,
+    /// Conflicts at which simplification is due next (at a solve's start or a restart), and
+    /// the interval after that one (`els`).
+    next_simplify: u64,
+    simplify_interval: u64,
 }
 
 impl Default for Solver {
@@ -286,7 +289,8 @@ impl Solver {
             proof: None,
             extension: Extension::default(),
             frozen: Vec::new(),
-            simplified: false,
+            next_simplify: 0,
+            simplify_interval: options.simplify_interval,
             options,
         }
     }
@@ -359,10 +363,7 @@ impl Solver {
             self.freeze(lit.var());
             self.put_back(lit.var());
         }
-        if !self.simplified && !self.inconsistent {
-            self.simplified = true;
-            self.simplify();
-        }
+        self.simplify_if_due();
         if self.inconsistent {
             return Outcome::Unsat;
         }
@@ -568,6 +569,10 @@ impl Solver {
                     self.cancel_until(0);
                     if O::WATCHES {
                         observer.restart();
+                    }
+                    self.simplify_if_due();
+                    if self.inconsistent {
+                        return Outcome::Unsat;
                     }
                     continue;
                 }

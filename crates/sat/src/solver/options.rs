@@ -97,7 +97,8 @@ pub struct Options {
     /// A walk's budget: this many clause visits per thousand propagations since the previous
     /// walk (the walk always builds its formula, one pass; it stops early at a model).
     pub walk_effort: u64,
-    /// Whether the first search begins with equivalent-literal substitution: the literals of
+    /// Whether the first search begins (and a restart now and then, [`Options::simplify_interval`])
+    /// with equivalent-literal substitution: the literals of
     /// each strongly connected component of the binary implication graph replaced by one of
     /// them, the others' values found again in the model (`els`). Off by default: on the
     /// structured and generated sets it did not win clearly (docs/notes/sat-simplify.md,
@@ -108,6 +109,11 @@ pub struct Options {
     /// Whether the first search begins with failed-literal probing on the roots of the
     /// binary implication graph (`probe`). Off by default, as [`Options::substitute`].
     pub probe: bool,
+    /// With [`Options::substitute`] or [`Options::probe`]: they run again at a restart once
+    /// this many conflicts have passed since the first search began, and each later time
+    /// after twice as many as the time before (learnt units and binary clauses close new
+    /// components). 0: only before the first search.
+    pub simplify_interval: u64,
 }
 
 impl Default for Options {
@@ -136,6 +142,7 @@ impl Default for Options {
             walk_effort: 5_000,
             substitute: false,
             probe: false,
+            simplify_interval: 5_000,
         }
     }
 }

@@ -38,6 +38,8 @@ pub struct Stats {
     pub walks: u64,
     /// Variables flipped by those walks.
     pub walk_flips: u64,
+    /// Times substitution and probing ran (before the first search and at restarts).
+    pub simplifications: u64,
     /// Variables replaced by an equivalent literal ([`crate::Options::substitute`]).
     pub substituted_vars: u64,
     /// Literals probed ([`crate::Options::probe`]).
@@ -53,7 +55,7 @@ impl fmt::Display for Stats {
             "decisions={} conflicts={} propagations={} restarts={} reductions={} \
              learnt_clauses={} learnt_literals={} minimized_literals={} shrunk_literals={} \
              deleted_clauses={} mode_switches={} promotions={} rephases={} walks={} \
-             walk_flips={} substituted_vars={} probes={} failed_literals={}",
+             walk_flips={} simplifications={} substituted_vars={} probes={} failed_literals={}",
             self.decisions,
             self.conflicts,
             self.propagations,
@@ -69,6 +71,7 @@ impl fmt::Display for Stats {
             self.rephases,
             self.walks,
             self.walk_flips,
+            self.simplifications,
             self.substituted_vars,
             self.probes,
             self.failed_literals
