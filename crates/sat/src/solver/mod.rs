@@ -637,56 +637,6 @@ impl Solver {
             }
         }
     }
-
-    /// The slow check of the watch invariant, from scratch (debug builds, small formulas):
-    /// after propagation without conflict no clause is false or unit, every long clause is
-    /// watched by its first two literals, and every unassigned variable is in the heap.
-    #[cfg(debug_assertions)]
-    fn check_propagated(&self) {
-        if self.num_vars > DEBUG_CHECK_VARS {
-            return;
-        }
-        assert_eq!(self.qhead, self.trail.len());
-        for (code, others) in self.binaries.iter().enumerate() {
-            let a = Lit::from_code(code as u32);
-            for &b in others {
-                assert!(
-                    self.value(a) >= 0 || self.value(b) > 0,
-                    "binary clause {a} {b} not propagated"
-                );
-            }
-        }
-        for cref in self.db.refs() {
-            if self.db.is_deleted(cref) {
-                continue;
-            }
-            let lits = self.db.to_lits(cref);
-            let falses = lits.iter().filter(|&&l| self.value(l) < 0).count();
-            let satisfied = lits.iter().any(|&l| self.value(l) > 0);
-            assert!(!lits.iter().any(|l| self.extension.is_removed(l.var())));
-            assert!(
-                satisfied || falses + 1 < lits.len(),
-                "clause {lits:?} not propagated"
-            );
-            for &watched in &lits[..2] {
-                assert!(
-                    self.watches[watched.index()].iter().any(|w| w.cref == cref),
-                    "clause {lits:?} lacks the watch of {watched}"
-                );
-            }
-        }
-        for v in 0..self.num_vars {
-            let var = Var::from_index(v);
-            let removed = self.extension.is_removed(var);
-            assert!(self.value(Lit::positive(var)) != 0 || removed || self.heap.contains(var));
-            let named = !self.binaries[Lit::positive(var).index()].is_empty()
-                || !self.binaries[Lit::negative(var).index()].is_empty();
-            assert!(
-                !(removed && named),
-                "removed variable {var:?} in a binary clause"
-            );
-        }
-    }
 }
 
 impl ClauseSink for Solver {
