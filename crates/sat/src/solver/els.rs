@@ -21,17 +21,21 @@
 //! never decides `x`. A later clause or assumption that names `x` puts it back first
 //! (`Solver::put_back`).
 //!
-//! Proofs: the two equivalence binaries of each substituted variable are written first, each a
-//! RUP lemma through the implication chain of the component (still all present), and never
-//! deleted; then each rewritten clause is added (RUP given those binaries) and the old one
-//! deleted. A component with `x` and `¬x` is refuted by the unit `¬x` (RUP: `x` implies
-//! `¬x`) and then the empty clause.
+//! Proofs: the level-0 assignments not yet in the proof are written first as units (a
+//! deleted satisfied clause may be the reason of one); then the two equivalence binaries of
+//! each substituted variable, each a RUP lemma through the implication chain of the component
+//! (still all present), kept in the proof as long as the variable stays substituted (one that
+//! is put back has them back as clauses of the formula, which a later rewrite may delete);
+//! then each rewritten clause is added (RUP given those binaries) and the old one deleted. A
+//! component with `x` and `¬x` is refuted by the unit `¬x` (RUP: `x` implies `¬x`) and then
+//! the empty clause.
 //!
 //! Costs: Tarjan's algorithm, iterative, is linear in the literals and the binary clauses;
 //! the rewrite is one pass over the binary lists and the arena, linear in their size. It runs
-//! before the first search and again at restarts, after 5,000 conflicts (by default) and then each time
-//! after twice as many as the time before (learnt units and binary clauses close new
-//! components), so its share of the run shrinks as the search goes on.
+//! before the first search and again at restarts, after
+//! [`Options::simplify_interval`](super::Options::simplify_interval) conflicts (5,000) and
+//! then each time after twice as many as the time before (learnt units and binary clauses
+//! close new components), so its share of the run shrinks as the search goes on.
 
 use super::Solver;
 use super::clause_db::ClauseRef;
