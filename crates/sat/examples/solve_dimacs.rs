@@ -1,4 +1,4 @@
-//! Solves a DIMACS file and prints the answer, the solver's counters and the time taken.
+//! Solves a DIMACS file and prints the answer (a model checked against the formula), the solver's counters and the time taken.
 //!
 //! `cargo run --release -p nqueens-sat --example solve_dimacs -- FILE [FLAGS]`
 //!
@@ -8,22 +8,27 @@
 //! without walks), `--walk-effort N` (clause visits per thousand propagations), `--no-shrink`
 //! (learnt clauses minimised only), `--seed N` (a nonzero seed varies the first decisions: a
 //! small random initial activity per variable), `--eliminate` (bounded variable elimination
-//! before the search; the `nqueens sat` command has no solver settings).
+//! before the search), `--substitute` (equivalent-literal substitution first), `--probe`
+//! (failed-literal probing first), `--model` (print the model's `v` lines, as
+//! `scripts/bench-sat-compare` reads them from a wrapper that drops the `sat` word). The
+//! `nqueens sat` command has no flags for solver options: these settings are compared here.
 
 use std::fs::File;
 use std::io::BufReader;
 use std::time::{Duration, Instant};
 
-use nqueens_sat::{Limits, Options, Outcome, Solver, read_dimacs};
+use nqueens_sat::{Cnf, Limits, Options, Outcome, Solver, read_dimacs};
 
 const USAGE: &str = "usage: solve_dimacs FILE [--conflicts N] [--time SECS] [--no-target] [--rephase N] \
-     [--no-walk] [--walk-effort N] [--no-shrink] [--seed N] [--eliminate]";
+     [--no-walk] [--walk-effort N] [--no-shrink] [--seed N] [--eliminate] [--substitute] \
+     [--probe] [--model]";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let path = args.next().ok_or(USAGE)?;
     let mut options = Options::default();
     let mut limits = Limits::default();
+    let mut print_model = false;
     while let Some(flag) = args.next() {
         let mut value = || -> Result<u64, Box<dyn std::error::Error>> {
             Ok(args.next().ok_or(USAGE)?.parse()?)
@@ -38,22 +43,48 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--no-walk" => options.walk = false,
             "--walk-effort" => options.walk_effort = value()?,
             "--seed" => options.seed = value()?,
+            "--substitute" => options.substitute = true,
+            "--probe" => options.probe = true,
+            "--model" => print_model = true,
             _ => return Err(USAGE.into()),
         }
     }
     let start = Instant::now();
     let mut solver = Solver::with_options(options);
     solver.set_limits(limits);
-    read_dimacs(BufReader::new(File::open(&path)?), &mut solver)?;
+    let mut cnf = Cnf::new();
+    read_dimacs(BufReader::new(File::open(&path)?), &mut cnf)?;
+    cnf.add_to(&mut solver);
     let parsed = start.elapsed();
     let outcome = solver.solve();
     let total = start.elapsed();
-    let answer = match outcome {
+    let answer = match &outcome {
+        // The model is checked against the formula as read (outside the time taken).
+        Outcome::Sat(model) if !cnf.is_satisfied_by(model) => {
+            "WRONG (the model falsifies a clause)"
+        }
         Outcome::Sat(_) => "SATISFIABLE",
         Outcome::Unsat => "UNSATISFIABLE",
         Outcome::Unknown(_) => "UNKNOWN",
     };
     println!("s {answer}");
+    if let (true, Outcome::Sat(model)) = (print_model, &outcome) {
+        let lits: Vec<String> = (0..model.len())
+            .map(|v| {
+                let v = v as i64 + 1;
+                if model.values()[v as usize - 1] {
+                    v
+                } else {
+                    -v
+                }
+                .to_string()
+            })
+            .collect();
+        for chunk in lits.chunks(16) {
+            println!("v {}", chunk.join(" "));
+        }
+        println!("v 0");
+    }
     println!("c {}", solver.stats());
     println!(
         "c parse {:.3} s, total {:.3} s",

@@ -3,7 +3,8 @@
 //! extension stack completes the eliminated variables), every refutation's proof (resolvents,
 //! strengthened clauses, deletions) is replayed by the independent forward RUP checker
 //! (`rup.rs`), and incremental use (clauses and assumptions on eliminated variables after a
-//! solve, enumeration) keeps working.
+//! solve, enumeration) keeps working; the property tests run it alone and together with
+//! equivalent-literal substitution and probing (at every restart).
 
 mod rup;
 mod support;
@@ -20,6 +21,22 @@ fn eliminating() -> Options {
     Options {
         eliminate: true,
         ..Options::default()
+    }
+}
+
+/// Elimination alone, or (`together`) with equivalent-literal substitution and failed-literal
+/// probing before it and again at every restart: the three share the extension stack, the
+/// frozen variables and the putting back.
+fn simplifying(together: bool) -> Options {
+    if together {
+        Options {
+            substitute: true,
+            probe: true,
+            simplify_interval: 1,
+            ..eliminating()
+        }
+    } else {
+        eliminating()
     }
 }
 
@@ -61,8 +78,13 @@ fn formula(
 /// Solves `cnf` with elimination and a proof; checks the model against the formula or the
 /// proof with the RUP checker. Returns whether it was satisfiable and the variables eliminated.
 fn solve_checked(cnf: &Cnf) -> (bool, u64) {
+    solve_checked_with(cnf, eliminating())
+}
+
+/// [`solve_checked`] with other options.
+fn solve_checked_with(cnf: &Cnf, options: Options) -> (bool, u64) {
     let proof = SharedBuf::default();
-    let mut solver = Solver::with_options(eliminating());
+    let mut solver = Solver::with_options(options);
     solver.set_proof(proof.clone());
     cnf.add_to(&mut solver);
     let outcome = solver.solve();
@@ -91,10 +113,13 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(500))]
 
     #[test]
-    fn agrees_with_brute_force_models_and_proofs_check((vars, clauses) in formula(12, 0..=60)) {
+    fn agrees_with_brute_force_models_and_proofs_check(
+        (vars, clauses) in formula(12, 0..=60),
+        together in any::<bool>(),
+    ) {
         let cnf = cnf_from(vars, &clauses);
         let models = brute_force_models(&cnf);
-        let (sat, _) = solve_checked(&cnf);
+        let (sat, _) = solve_checked_with(&cnf, simplifying(together));
         prop_assert_eq!(sat, !models.is_empty());
     }
 
@@ -104,9 +129,10 @@ proptest! {
     fn clauses_added_after_a_solve_put_eliminated_variables_back(
         (vars, clauses) in formula(10, 0..=40),
         later in prop::collection::vec(prop::collection::vec((1..=10i32, any::<bool>()), 1..=3), 1..=6),
+        together in any::<bool>(),
     ) {
         let mut cnf = cnf_from(vars, &clauses);
-        let mut solver = Solver::with_options(eliminating());
+        let mut solver = Solver::with_options(simplifying(together));
         cnf.add_to(&mut solver);
         let first = matches!(solver.solve(), Outcome::Sat(_));
         prop_assert_eq!(first, !brute_force_models(&cnf).is_empty());
@@ -135,6 +161,7 @@ proptest! {
     fn assumptions_on_eliminated_variables_agree_with_unit_clauses(
         (vars, clauses) in formula(10, 0..=40),
         picks in prop::collection::vec((0u32..10, any::<bool>()), 1..4),
+        together in any::<bool>(),
     ) {
         let cnf = cnf_from(vars, &clauses);
         let assumptions: Vec<Lit> = picks
@@ -146,7 +173,7 @@ proptest! {
         for &a in &assumptions {
             with_units.add_clause(&[a]);
         }
-        let mut solver = Solver::with_options(eliminating());
+        let mut solver = Solver::with_options(simplifying(together));
         cnf.add_to(&mut solver);
         let free = matches!(solver.solve(), Outcome::Sat(_));
         prop_assert_eq!(free, !brute_force_models(&cnf).is_empty());
@@ -178,6 +205,7 @@ proptest! {
         (vars, clauses) in formula(9, 0..=30),
         k in 1u32..=9,
         solve_first in any::<bool>(),
+        together in any::<bool>(),
     ) {
         let cnf = cnf_from(vars, &clauses);
         let k = k.min(vars);
@@ -185,7 +213,7 @@ proptest! {
             .into_iter()
             .map(|m| m[..k as usize].to_vec())
             .collect();
-        let mut solver = Solver::with_options(eliminating());
+        let mut solver = Solver::with_options(simplifying(together));
         cnf.add_to(&mut solver);
         if solve_first {
             solver.solve();

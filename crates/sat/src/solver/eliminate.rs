@@ -55,8 +55,15 @@ pub(super) struct Simplifier {
     frozen: Vec<bool>,
 }
 
+impl Simplifier {
+    /// Whether `var` is frozen: never substituted or eliminated.
+    pub(super) fn is_frozen(&self, var: Var) -> bool {
+        self.frozen.get(var.index()).copied().unwrap_or(false)
+    }
+}
+
 impl Solver {
-    /// Marks `vars` never to be eliminated.
+    /// Marks `vars` never to be substituted or eliminated (assumptions', projections').
     pub(super) fn freeze(&mut self, vars: impl IntoIterator<Item = Var>) {
         let frozen = &mut self.simplifier.frozen;
         for var in vars {

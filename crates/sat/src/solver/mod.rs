@@ -57,11 +57,19 @@
 //!
 //! # Simplification
 //!
-//! With [`Options::eliminate`], the first solve first removes subsumed clauses, strengthens
-//! clauses by self-subsuming resolution and eliminates variables whose resolvents are no more
-//! than their clauses (`eliminate`, `bve`; Eén and Biere, SAT 2005). An eliminated variable is
-//! in no clause the search sees and in no decision; a model gets its value from the extension
-//! stack (`extend`), and a later clause or assumption that names it puts it back.
+//! Each an option, all off by default (none won clearly on both benchmark sets yet;
+//! docs/notes/sat-simplify.md). With [`Options::substitute`] and [`Options::probe`] the
+//! first search begins at level 0 with equivalent-literal substitution (the strongly
+//! connected components of the binary implication graph replaced by one representative,
+//! `els`), then failed-literal probing on the graph's roots (`probe`); they run again at
+//! restarts, each time after twice as many conflicts as the time before
+//! ([`Options::simplify_interval`]). With [`Options::eliminate`] the first solve then removes
+//! subsumed clauses, strengthens clauses by self-subsuming resolution and eliminates variables
+//! whose resolvents are no more than their clauses (`eliminate`, `bve`; Eén and Biere, SAT
+//! 2005). A substituted or eliminated variable is in no clause the search sees and is never
+//! decided; the extension stack (`extend`) gives it its value in each model, and a later
+//! clause, assumption or projection that names it puts it back first. Assumption and
+//! projection variables are frozen: never substituted or eliminated.
 //!
 //! # Costs
 //!
@@ -79,10 +87,11 @@
 //! job per file: `prop` (the trail, assigning and backtracking, watched-literal propagation),
 //! `analyze` (first-UIP learning, minimisation, shrinking, failed assumptions), `reduce` (learnt-clause
 //! deletion and arena compaction), `restart` (the restart policies), `phases` (target and best
-//! phases, rephasing), `walk` (the local search rephasing runs), `eliminate` (bounded variable
-//! elimination before the first search, and putting variables back), `bve` (its subsumption,
-//! strengthening and elimination over occurrence lists), `extend` (the extension stack that
-//! completes models), `memory` (the estimate and
+//! phases, rephasing), `walk` (the local search rephasing runs), `els` (equivalent-literal
+//! substitution), `probe` (failed-literal probing), `eliminate` (bounded variable
+//! elimination before the first search, freezing, and putting variables back), `bve` (its
+//! subsumption, strengthening and elimination over occurrence lists), `extend` (the extension
+//! stack that completes models), `memory` (the estimate and
 //! fallible growth), `observe` (the hook a trace of the search watches), `clause_db` (the
 //! clause arena), `heap` (the VSIDS order), `proof` (DRAT output); the public settings and
 //! answers are in `options` ([`Options`], [`Restarts`], [`Limits`]), `outcome` ([`Outcome`],
@@ -100,6 +109,7 @@ mod analyze;
 mod bve;
 mod clause_db;
 mod eliminate;
+mod els;
 mod extend;
 mod heap;
 mod memory;
@@ -107,6 +117,7 @@ mod observe;
 mod options;
 mod outcome;
 mod phases;
+mod probe;
 mod proof;
 mod prop;
 mod reduce;
@@ -218,10 +229,14 @@ pub struct Solver {
     out_of_memory: Option<u64>,
     stats: Stats,
     proof: Option<Proof>,
-    /// The clauses of eliminated variables, to complete models (`extend`), and what
-    /// elimination keeps between calls (`eliminate`).
+    /// The clauses simplification took away, to complete models (`extend`), and what
+    /// elimination keeps between calls, the frozen variables among it (`eliminate`).
     extension: Extension,
     simplifier: Simplifier,
+    /// Conflicts at which substitution and probing are due next (at a solve's start or a
+    /// restart), and the interval after that one (`els`).
+    next_simplify: u64,
+    simplify_interval: u64,
 }
 
 impl Default for Solver {
@@ -285,6 +300,8 @@ impl Solver {
             proof: None,
             extension: Extension::default(),
             simplifier: Simplifier::default(),
+            next_simplify: 0,
+            simplify_interval: options.simplify_interval,
             options,
         }
     }
@@ -353,7 +370,9 @@ impl Solver {
         if let Some(reason) = self.out_of_memory_outcome() {
             return Outcome::Unknown(reason);
         }
+        self.freeze(assumptions.iter().map(|l| l.var()));
         self.restore(assumptions);
+        self.simplify_if_due();
         self.eliminate_once(assumptions);
         if self.inconsistent {
             return Outcome::Unsat;
@@ -398,6 +417,8 @@ impl Solver {
             self.ensure_vars(needed);
         }
         self.freeze(vars.iter().copied());
+        let projection: Vec<Lit> = vars.iter().map(|&v| Lit::positive(v)).collect();
+        self.restore(&projection);
         let target_phases = self.options.target_phases;
         let rephasing = self.phases.next_rephase != u64::MAX;
         let enumeration = self.enumerate_models(vars, observer, visit);
@@ -495,19 +516,21 @@ impl Solver {
     /// The next decision, or `None` when every variable is assigned.
     fn pick_branch(&mut self) -> Option<Lit> {
         while let Some(var) = self.heap.pop() {
-            if self.value(Lit::positive(var)) == 0 {
+            if self.value(Lit::positive(var)) == 0 && !self.extension.is_removed(var) {
                 return Some(Lit::new(var, !self.decision_phase(var.index())));
             }
         }
         None
     }
 
-    /// The assignment, completed by the extension stack on the eliminated variables.
+    /// The model: the assignment, completed on the removed variables (`extend`).
     fn model(&self) -> Model {
         let mut values: Vec<bool> = (0..self.num_vars)
             .map(|v| self.values[Lit::positive(Var::from_index(v)).index()] > 0)
             .collect();
-        self.extension.extend(&mut values);
+        if !self.extension.is_empty() {
+            self.extension.extend(&mut values);
+        }
         Model::from_values(values)
     }
 
@@ -555,6 +578,10 @@ impl Solver {
                     self.cancel_until(0);
                     if O::WATCHES {
                         observer.restart();
+                    }
+                    self.simplify_if_due();
+                    if self.inconsistent {
+                        return Outcome::Unsat;
                     }
                     continue;
                 }
@@ -617,49 +644,6 @@ impl Solver {
                     self.heap.check();
                 }
             }
-        }
-    }
-
-    /// The slow check of the watch invariant, from scratch (debug builds, small formulas):
-    /// after propagation without conflict no clause is false or unit, every long clause is
-    /// watched by its first two literals, and every unassigned variable is in the heap.
-    #[cfg(debug_assertions)]
-    fn check_propagated(&self) {
-        if self.num_vars > DEBUG_CHECK_VARS {
-            return;
-        }
-        assert_eq!(self.qhead, self.trail.len());
-        for (code, others) in self.binaries.iter().enumerate() {
-            let a = Lit::from_code(code as u32);
-            for &b in others {
-                assert!(
-                    self.value(a) >= 0 || self.value(b) > 0,
-                    "binary clause {a} {b} not propagated"
-                );
-            }
-        }
-        for cref in self.db.refs() {
-            if self.db.is_deleted(cref) {
-                continue;
-            }
-            let lits = self.db.to_lits(cref);
-            let falses = lits.iter().filter(|&&l| self.value(l) < 0).count();
-            let satisfied = lits.iter().any(|&l| self.value(l) > 0);
-            assert!(
-                satisfied || falses + 1 < lits.len(),
-                "clause {lits:?} not propagated"
-            );
-            for &watched in &lits[..2] {
-                assert!(
-                    self.watches[watched.index()].iter().any(|w| w.cref == cref),
-                    "clause {lits:?} lacks the watch of {watched}"
-                );
-            }
-        }
-        for v in 0..self.num_vars {
-            let var = Var::from_index(v);
-            let unassigned = self.value(Lit::positive(var)) == 0;
-            assert!(!unassigned || self.heap.contains(var) || self.extension.is_removed(var));
         }
     }
 }

@@ -102,6 +102,23 @@ pub struct Options {
     /// clauses (SatELite's, Eén and Biere 2005). Eliminated variables get their values from
     /// the extension stack; one named again by a clause or an assumption is put back.
     pub eliminate: bool,
+    /// Whether the first search begins (and a restart now and then, [`Options::simplify_interval`])
+    /// with equivalent-literal substitution: the literals of
+    /// each strongly connected component of the binary implication graph replaced by one of
+    /// them, the others' values found again in the model (`els`). Off by default: on the
+    /// structured and generated sets it did not win clearly (docs/notes/sat-simplify.md,
+    /// "Equivalent literals and probing"). Its scratch space, up to 40 bytes per variable for
+    /// a moment before the first search, is not in
+    /// [`Solver::estimated_bytes`](super::Solver::estimated_bytes).
+    pub substitute: bool,
+    /// Whether the first search begins with failed-literal probing on the roots of the
+    /// binary implication graph (`probe`). Off by default, as [`Options::substitute`].
+    pub probe: bool,
+    /// With [`Options::substitute`] or [`Options::probe`]: they run again at a restart once
+    /// this many conflicts have passed since the first search began, and each later time
+    /// after twice as many as the time before (learnt units and binary clauses close new
+    /// components). 0: only before the first search.
+    pub simplify_interval: u64,
 }
 
 impl Default for Options {
@@ -129,6 +146,9 @@ impl Default for Options {
             walk: true,
             walk_effort: 5_000,
             eliminate: false,
+            substitute: false,
+            probe: false,
+            simplify_interval: 5_000,
         }
     }
 }

@@ -18,6 +18,10 @@ pub(crate) struct Proof {
     out: Box<dyn Write + Send>,
     buf: Vec<u8>,
     error: Option<io::Error>,
+    /// How many of the level-0 trail's literals were written as unit lemmas (simplification
+    /// writes them before it deletes clauses that may be their reasons: a checker that honours
+    /// unit deletions would otherwise lose them).
+    pub(crate) units_written: usize,
 }
 
 impl Proof {
@@ -26,6 +30,7 @@ impl Proof {
             out,
             buf: Vec::with_capacity(CHUNK + 256),
             error: None,
+            units_written: 0,
         }
     }
 

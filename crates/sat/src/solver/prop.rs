@@ -3,8 +3,9 @@
 //! Binary clauses are implication lists (`binaries[l]`: what becomes true when `l` becomes
 //! false); longer clauses are watched by their first two literals, each watch carrying a
 //! blocking literal that, when true, lets propagation skip the clause without reading it. See
-//! the [solver's essay](super) for the invariant; nothing here runs on backtracking but
-//! clearing values and saving phases.
+//! the [solver's essay](super) for the invariant (`check_propagated`, here, checks it from
+//! scratch in debug builds); nothing here runs on backtracking but clearing values and saving
+//! phases.
 //!
 //! The watch loop is the solver's hottest code (half to four fifths of its instructions), so
 //! it runs on the solver's fields borrowed apart (the compiler then keeps their addresses in
@@ -17,6 +18,8 @@
 use super::Solver;
 use super::clause_db::{ClauseDb, ClauseRef};
 use crate::lit::Lit;
+#[cfg(debug_assertions)]
+use crate::lit::Var;
 
 /// Why a variable has its value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,6 +157,57 @@ impl Solver {
             blocker: lits[0],
         });
         cref
+    }
+
+    /// The slow check of the watch invariant, from scratch (debug builds, small formulas):
+    /// after propagation without conflict no clause is false or unit, every long clause is
+    /// watched by its first two literals, every unassigned variable is in the heap unless
+    /// simplification removed it, and no clause names a removed variable.
+    #[cfg(debug_assertions)]
+    pub(super) fn check_propagated(&self) {
+        if self.num_vars > super::DEBUG_CHECK_VARS {
+            return;
+        }
+        assert_eq!(self.qhead, self.trail.len());
+        for (code, others) in self.binaries.iter().enumerate() {
+            let a = Lit::from_code(code as u32);
+            for &b in others {
+                assert!(
+                    self.value(a) >= 0 || self.value(b) > 0,
+                    "binary clause {a} {b} not propagated"
+                );
+            }
+        }
+        for cref in self.db.refs() {
+            if self.db.is_deleted(cref) {
+                continue;
+            }
+            let lits = self.db.to_lits(cref);
+            let falses = lits.iter().filter(|&&l| self.value(l) < 0).count();
+            let satisfied = lits.iter().any(|&l| self.value(l) > 0);
+            assert!(!lits.iter().any(|l| self.extension.is_removed(l.var())));
+            assert!(
+                satisfied || falses + 1 < lits.len(),
+                "clause {lits:?} not propagated"
+            );
+            for &watched in &lits[..2] {
+                assert!(
+                    self.watches[watched.index()].iter().any(|w| w.cref == cref),
+                    "clause {lits:?} lacks the watch of {watched}"
+                );
+            }
+        }
+        for v in 0..self.num_vars {
+            let var = Var::from_index(v);
+            let removed = self.extension.is_removed(var);
+            assert!(self.value(Lit::positive(var)) != 0 || removed || self.heap.contains(var));
+            let named = !self.binaries[Lit::positive(var).index()].is_empty()
+                || !self.binaries[Lit::negative(var).index()].is_empty();
+            assert!(
+                !(removed && named),
+                "removed variable {var:?} in a binary clause"
+            );
+        }
     }
 }
 

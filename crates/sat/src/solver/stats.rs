@@ -50,6 +50,14 @@ pub struct Stats {
     /// AND gates and equivalences found among the clauses of the variables tried for
     /// elimination (their clauses are resolved against the others only).
     pub elimination_gates: u64,
+    /// Times substitution and probing ran (before the first search and at restarts).
+    pub simplifications: u64,
+    /// Variables replaced by an equivalent literal ([`crate::Options::substitute`]).
+    pub substituted_vars: u64,
+    /// Literals probed ([`crate::Options::probe`]).
+    pub probes: u64,
+    /// Probed literals that failed (propagating them reached a conflict): each gave a unit.
+    pub failed_literals: u64,
 }
 
 impl fmt::Display for Stats {
@@ -60,7 +68,8 @@ impl fmt::Display for Stats {
              learnt_clauses={} learnt_literals={} minimized_literals={} shrunk_literals={} \
              deleted_clauses={} mode_switches={} promotions={} rephases={} walks={} \
              walk_flips={} eliminated_vars={} restored_vars={} subsumed_clauses={} \
-             strengthened_clauses={} elimination_gates={}",
+             strengthened_clauses={} elimination_gates={} \
+             simplifications={} substituted_vars={} probes={} failed_literals={}",
             self.decisions,
             self.conflicts,
             self.propagations,
@@ -80,7 +89,11 @@ impl fmt::Display for Stats {
             self.restored_vars,
             self.subsumed_clauses,
             self.strengthened_clauses,
-            self.elimination_gates
+            self.elimination_gates,
+            self.simplifications,
+            self.substituted_vars,
+            self.probes,
+            self.failed_literals
         )
     }
 }
