@@ -28,7 +28,12 @@ if in_suite; then
     # scripts/test-all built the suite once: nqueens-gpu's tests ran in its Rust part, on this
     # driver; the CLI's GPU tests need the CLI with `gpu`, which only the CLI compiles again for.
     echo "test-gpu: nqueens-gpu's own tests run in the Rust part (the suite's one build)"
-    cargo test "${SUITE_FLAGS[@]}" --features nqueens-cli/gpu --test cli gpu::
+    # Only the CLI compiles again here (its binary and the `cli` test binary, with `gpu`): at
+    # opt-level 1, not the profile's 3. Its code parses, dispatches and prints; the counting
+    # is the engines' and nqueens-gpu's, which stay as the suite built them, debug assertions
+    # and all. The setting is a profile setting of this one package, so the suite's own CLI
+    # (opt-level 3, without `gpu`) stays fresh and is put back below without compiling.
+    cargo test "${SUITE_FLAGS[@]}" --features nqueens-cli/gpu --config 'profile.checked.package.nqueens-cli.opt-level=1' --test cli gpu::
 else
     cargo test -p nqueens-gpu --profile checked
     cargo test -p nqueens-cli --features gpu --profile checked --test cli gpu::
