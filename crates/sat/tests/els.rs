@@ -7,8 +7,6 @@
 mod rup;
 mod support;
 
-use support::SharedBuf;
-
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 
@@ -40,33 +38,10 @@ fn brute_force_models(cnf: &Cnf) -> Vec<Vec<bool>> {
         .collect()
 }
 
-/// Solves `cnf` with a DRAT proof and `options`; checks a model against the formula, or the
-/// proof with the forward RUP checker. Returns whether it was satisfiable, and the counters.
+/// [`support::solve_checked`], answering whether the formula was satisfiable.
 fn solve_checked(cnf: &Cnf, options: Options) -> (bool, Stats) {
-    let proof = SharedBuf::default();
-    let mut solver = Solver::with_options(options);
-    solver.set_proof(proof.clone());
-    cnf.add_to(&mut solver);
-    let outcome = solver.solve();
-    solver.finish_proof().unwrap();
-    let sat = match outcome {
-        Outcome::Sat(model) => {
-            assert!(cnf.is_satisfied_by(&model), "the model falsifies a clause");
-            true
-        }
-        Outcome::Unsat => {
-            let clauses: Vec<Vec<i32>> = cnf
-                .clauses()
-                .map(|c| c.iter().map(|l| l.to_dimacs()).collect())
-                .collect();
-            if let Err(e) = rup::check(cnf.num_vars(), &clauses, &proof.text()) {
-                panic!("the DRAT proof was rejected: {e}");
-            }
-            false
-        }
-        Outcome::Unknown(reason) => panic!("no limit was set, yet: {reason}"),
-    };
-    (sat, *solver.stats())
+    let (model, stats) = support::solve_checked(cnf, options);
+    (model.is_some(), stats)
 }
 
 /// Substitution and probing on (they are off by default).

@@ -5,8 +5,6 @@
 mod rup;
 mod support;
 
-use support::SharedBuf;
-
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -80,30 +78,8 @@ fn solve_checked_with(cnf: &Cnf, options: Options) -> bool {
 
 /// `solve_checked_with`, and the solver's counters after the search.
 fn solve_checked_with_stats(cnf: &Cnf, options: Options) -> (bool, Stats) {
-    let proof = SharedBuf::default();
-    let mut solver = Solver::with_options(options);
-    solver.set_proof(proof.clone());
-    cnf.add_to(&mut solver);
-    let outcome = solver.solve();
-    solver.finish_proof().unwrap();
-    let sat = match outcome {
-        Outcome::Sat(model) => {
-            assert!(cnf.is_satisfied_by(&model), "the model falsifies a clause");
-            true
-        }
-        Outcome::Unsat => {
-            let clauses: Vec<Vec<i32>> = cnf
-                .clauses()
-                .map(|c| c.iter().map(|l| l.to_dimacs()).collect())
-                .collect();
-            if let Err(e) = rup::check(cnf.num_vars(), &clauses, &proof.text()) {
-                panic!("the DRAT proof was rejected: {e}");
-            }
-            false
-        }
-        Outcome::Unknown(reason) => panic!("no limit was set, yet: {reason}"),
-    };
-    (sat, *solver.stats())
+    let (model, stats) = support::solve_checked(cnf, options);
+    (model.is_some(), stats)
 }
 
 proptest! {

@@ -11,9 +11,7 @@
 mod rup;
 mod support;
 
-use support::SharedBuf;
-
-use nqueens_sat::{ClauseSink, Cnf, Lit, Options, Outcome, Solver, Var};
+use nqueens_sat::{ClauseSink, Cnf, Lit, Options, Var};
 
 /// A circuit under construction: gates become fresh variables with their Tseitin clauses.
 struct Circuit {
@@ -133,36 +131,13 @@ fn solve_checked(cnf: &Cnf) -> Option<Vec<bool>> {
 
 /// [`solve_checked`] with `options`, and how many variables were eliminated.
 fn solve_checked_with(cnf: &Cnf, options: Options) -> (Option<Vec<bool>>, u64) {
-    let proof = SharedBuf::default();
-    let mut solver = Solver::with_options(options);
-    solver.set_proof(proof.clone());
-    cnf.add_to(&mut solver);
-    let outcome = solver.solve();
-    solver.finish_proof().unwrap();
-    let eliminated = solver.stats().eliminated_vars;
-    let answer = match outcome {
-        Outcome::Sat(model) => {
-            assert!(cnf.is_satisfied_by(&model), "the model falsifies a clause");
-            Some(
-                (0..cnf.num_vars())
-                    .map(|v| model.value(Var::from_index(v)))
-                    .collect(),
-            )
-        }
-        Outcome::Unsat => {
-            let clauses: Vec<Vec<i32>> = cnf
-                .clauses()
-                .map(|c| c.iter().map(|l| l.to_dimacs()).collect())
-                .collect();
-            let text = proof.text();
-            if let Err(e) = rup::check(cnf.num_vars(), &clauses, &text) {
-                panic!("the DRAT proof was rejected: {e}");
-            }
-            None
-        }
-        Outcome::Unknown(reason) => panic!("no limit was set, yet: {reason}"),
-    };
-    (answer, eliminated)
+    let (model, stats) = support::solve_checked(cnf, options);
+    let values = model.map(|model| {
+        (0..cnf.num_vars())
+            .map(|v| model.value(Var::from_index(v)))
+            .collect()
+    });
+    (values, stats.eliminated_vars)
 }
 
 /// The number the literals `bits` spell (least significant first) in `model`.

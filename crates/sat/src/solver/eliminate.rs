@@ -158,19 +158,7 @@ impl Solver {
             self.set_inconsistent();
             return;
         }
-        for unit in units {
-            match self.value(unit) {
-                0 => self.assign(unit, Reason::Decision),
-                1 => {}
-                _ => {
-                    self.set_inconsistent();
-                    return;
-                }
-            }
-        }
-        if self.propagate().is_some() {
-            self.set_inconsistent();
-        }
+        self.assign_units(units);
     }
 
     /// Whether some variable is few enough clauses to be eliminated (by a count of its

@@ -328,7 +328,7 @@ impl Solver {
     }
 
     /// Assigns the units at level 0 and propagates (inconsistent on a conflict).
-    fn assign_units(&mut self, units: Vec<Lit>) {
+    pub(super) fn assign_units(&mut self, units: Vec<Lit>) {
         for unit in units {
             match self.value(unit) {
                 0 => self.assign(unit, Reason::Decision),
