@@ -46,22 +46,6 @@ const ELIMINATE_PER_LITERAL: i64 = 20;
 /// Visits allowed to each phase besides.
 const BUDGET_BASE: i64 = 1_000_000;
 
-/// What the solver keeps between calls about elimination.
-#[derive(Clone, Debug, Default)]
-pub(super) struct Simplifier {
-    /// Elimination has run (it runs once).
-    done: bool,
-    /// By variable: never eliminated.
-    frozen: Vec<bool>,
-}
-
-impl Simplifier {
-    /// Whether `var` is frozen: never substituted or eliminated.
-    pub(super) fn is_frozen(&self, var: Var) -> bool {
-        self.frozen.get(var.index()).copied().unwrap_or(false)
-    }
-}
-
 impl Solver {
     /// Marks `vars` never to be substituted or eliminated (assumptions', projections').
     pub(super) fn freeze(&mut self, vars: impl IntoIterator<Item = Var>) {

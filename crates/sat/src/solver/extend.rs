@@ -101,3 +101,20 @@ impl Extension {
         taken
     }
 }
+
+/// What the solver keeps between calls about removing variables: which may never be removed,
+/// and whether elimination has run (`eliminate`).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Simplifier {
+    /// Elimination has run (it runs once).
+    pub(super) done: bool,
+    /// By variable: never substituted or eliminated (assumptions', projections').
+    pub(super) frozen: Vec<bool>,
+}
+
+impl Simplifier {
+    /// Whether `var` is frozen: never substituted or eliminated.
+    pub(super) fn is_frozen(&self, var: Var) -> bool {
+        self.frozen.get(var.index()).copied().unwrap_or(false)
+    }
+}

@@ -134,8 +134,7 @@ use std::sync::atomic::Ordering;
 use nqueens_support::SplitMix64;
 
 use self::clause_db::{ClauseDb, ClauseRef};
-use self::eliminate::Simplifier;
-use self::extend::Extension;
+use self::extend::{Extension, Simplifier};
 use self::heap::VarHeap;
 pub use self::observe::{Observer, Silent};
 pub use self::options::{Options, Restarts};
