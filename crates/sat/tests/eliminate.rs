@@ -9,12 +9,12 @@
 mod rup;
 mod support;
 
-use support::SharedBuf;
+use support::{SharedBuf, brute_force_models, cnf_from, pigeonhole, random_formula};
 
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 
-use nqueens_sat::{ClauseSink, Cnf, Enumeration, Lit, Model, Options, Outcome, Solver, Var};
+use nqueens_sat::{ClauseSink, Cnf, Enumeration, Lit, Options, Outcome, Solver, Var};
 use proptest::prelude::*;
 
 fn eliminating() -> Options {
@@ -40,41 +40,6 @@ fn simplifying(together: bool) -> Options {
     }
 }
 
-/// Every model of `cnf` over its variables, by trying all assignments.
-fn brute_force_models(cnf: &Cnf) -> Vec<Vec<bool>> {
-    let n = cnf.num_vars();
-    (0u32..1 << n)
-        .map(|bits| (0..n).map(|v| bits >> v & 1 == 1).collect::<Vec<bool>>())
-        .filter(|values| cnf.is_satisfied_by(&Model::from_values(values.clone())))
-        .collect()
-}
-
-fn cnf_from(vars: u32, clauses: &[Vec<i32>]) -> Cnf {
-    let mut cnf = Cnf::new();
-    cnf.ensure_vars(vars);
-    for clause in clauses {
-        let lits: Vec<Lit> = clause
-            .iter()
-            .map(|&d| Lit::from_dimacs(d.into()).unwrap())
-            .collect();
-        cnf.add_clause(&lits);
-    }
-    cnf
-}
-
-/// Clause lists on 1 to `most` variables, clauses of 0 to 4 literals (duplicates and
-/// tautologies included), `count` clauses.
-fn formula(
-    most: u32,
-    count: std::ops::RangeInclusive<usize>,
-) -> impl Strategy<Value = (u32, Vec<Vec<i32>>)> {
-    (1u32..=most).prop_flat_map(move |vars| {
-        let lit = (1..=vars as i32, any::<bool>()).prop_map(|(v, neg)| if neg { -v } else { v });
-        let clause = prop::collection::vec(lit, 0..=4);
-        (Just(vars), prop::collection::vec(clause, count.clone()))
-    })
-}
-
 /// Solves `cnf` with elimination and a proof; checks the model against the formula or the
 /// proof with the RUP checker. Returns whether it was satisfiable and the variables eliminated.
 fn solve_checked(cnf: &Cnf) -> (bool, u64) {
@@ -92,7 +57,7 @@ proptest! {
 
     #[test]
     fn agrees_with_brute_force_models_and_proofs_check(
-        (vars, clauses) in formula(12, 0..=60),
+        (vars, clauses) in random_formula(12, 0..=60),
         together in any::<bool>(),
     ) {
         let cnf = cnf_from(vars, &clauses);
@@ -105,7 +70,7 @@ proptest! {
     /// put back, and the answers stay right for the formula so far.
     #[test]
     fn clauses_added_after_a_solve_put_eliminated_variables_back(
-        (vars, clauses) in formula(10, 0..=40),
+        (vars, clauses) in random_formula(10, 0..=40),
         later in prop::collection::vec(prop::collection::vec((1..=10i32, any::<bool>()), 1..=3), 1..=6),
         together in any::<bool>(),
     ) {
@@ -137,7 +102,7 @@ proptest! {
     /// A solve (which eliminates), then assumptions on any variable, eliminated or not.
     #[test]
     fn assumptions_on_eliminated_variables_agree_with_unit_clauses(
-        (vars, clauses) in formula(10, 0..=40),
+        (vars, clauses) in random_formula(10, 0..=40),
         picks in prop::collection::vec((0u32..10, any::<bool>()), 1..4),
         together in any::<bool>(),
     ) {
@@ -180,7 +145,7 @@ proptest! {
     /// (the projection frozen).
     #[test]
     fn projected_enumeration_counts_agree(
-        (vars, clauses) in formula(9, 0..=30),
+        (vars, clauses) in random_formula(9, 0..=30),
         k in 1u32..=9,
         solve_first in any::<bool>(),
         together in any::<bool>(),
@@ -206,25 +171,6 @@ proptest! {
         prop_assert_eq!(end, Enumeration::Complete(expected.len() as u64));
         prop_assert_eq!(seen, expected);
     }
-}
-
-/// Pigeon p in hole h is variable p·holes + h.
-fn pigeonhole(pigeons: u32, holes: u32) -> Cnf {
-    let mut cnf = Cnf::new();
-    let x = |p: u32, h: u32| Lit::positive(Var::from_index(p * holes + h));
-    cnf.ensure_vars(pigeons * holes);
-    for p in 0..pigeons {
-        let lits: Vec<Lit> = (0..holes).map(|h| x(p, h)).collect();
-        cnf.add_clause(&lits);
-    }
-    for h in 0..holes {
-        for p in 0..pigeons {
-            for q in p + 1..pigeons {
-                cnf.add_clause(&[!x(p, h), !x(q, h)]);
-            }
-        }
-    }
-    cnf
 }
 
 #[test]

@@ -7,35 +7,18 @@
 mod rup;
 mod support;
 
+use support::{brute_force_models, cnf_from};
+
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 
 use nqueens_sat::{
-    ClauseSink, Cnf, Enumeration, Lit, Model, Options, Outcome, Restarts, Solver, Stats, Var,
+    ClauseSink, Cnf, Enumeration, Lit, Options, Outcome, Restarts, Solver, Stats, Var,
 };
 use proptest::prelude::*;
 
 fn lit(d: i32) -> Lit {
     Lit::from_dimacs(d.into()).unwrap()
-}
-
-fn cnf_from(vars: u32, clauses: &[Vec<i32>]) -> Cnf {
-    let mut cnf = Cnf::new();
-    cnf.ensure_vars(vars);
-    for clause in clauses {
-        let lits: Vec<Lit> = clause.iter().map(|&d| lit(d)).collect();
-        cnf.add_clause(&lits);
-    }
-    cnf
-}
-
-/// Every model of `cnf` over its variables, by trying all assignments.
-fn brute_force_models(cnf: &Cnf) -> Vec<Vec<bool>> {
-    let n = cnf.num_vars();
-    (0u32..1 << n)
-        .map(|bits| (0..n).map(|v| bits >> v & 1 == 1).collect::<Vec<bool>>())
-        .filter(|values| cnf.is_satisfied_by(&Model::from_values(values.clone())))
-        .collect()
 }
 
 /// [`support::solve_checked`], answering whether the formula was satisfiable.

@@ -5,24 +5,17 @@
 mod rup;
 mod support;
 
+use support::{brute_force_models, cnf_from, pigeonhole, random_formula};
+
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use nqueens_sat::{
-    ClauseSink, Cnf, Enumeration, Limits, Lit, Model, Options, Outcome, Solver, Stats, Var,
+    ClauseSink, Cnf, Enumeration, Limits, Lit, Options, Outcome, Solver, Stats, Var,
 };
 use nqueens_support::SplitMix64;
 use proptest::prelude::*;
-
-/// Every model of `cnf` over its variables, by trying all assignments.
-fn brute_force_models(cnf: &Cnf) -> Vec<Vec<bool>> {
-    let n = cnf.num_vars();
-    (0u32..1 << n)
-        .map(|bits| (0..n).map(|v| bits >> v & 1 == 1).collect::<Vec<bool>>())
-        .filter(|values| cnf.is_satisfied_by(&Model::from_values(values.clone())))
-        .collect()
-}
 
 /// Whether a solver with `options` finds `cnf` satisfiable (no proof, no check): the reference
 /// answer for solvers with other options.
@@ -36,34 +29,6 @@ fn answer_and_stats_with(cnf: &Cnf, options: Options) -> (bool, Stats) {
     cnf.add_to(&mut solver);
     let sat = matches!(solver.solve(), Outcome::Sat(_));
     (sat, *solver.stats())
-}
-
-fn cnf_from(vars: u32, clauses: &[Vec<i32>]) -> Cnf {
-    let mut cnf = Cnf::new();
-    cnf.ensure_vars(vars);
-    for clause in clauses {
-        let lits: Vec<Lit> = clause
-            .iter()
-            .map(|&d| Lit::from_dimacs(d.into()).unwrap())
-            .collect();
-        cnf.add_clause(&lits);
-    }
-    cnf
-}
-
-/// A random clause list: `vars` variables, clauses of 0 to 4 literals (duplicates and
-/// tautologies included, as real inputs have them).
-fn random_formula() -> impl Strategy<Value = (u32, Vec<Vec<i32>>)> {
-    random_formula_of(12)
-}
-
-/// [`random_formula`] on 1 to `most` variables.
-fn random_formula_of(most: u32) -> impl Strategy<Value = (u32, Vec<Vec<i32>>)> {
-    (1u32..=most).prop_flat_map(|vars| {
-        let lit = (1..=vars as i32, any::<bool>()).prop_map(|(v, neg)| if neg { -v } else { v });
-        let clause = prop::collection::vec(lit, 0..=4);
-        (Just(vars), prop::collection::vec(clause, 0..=60))
-    })
 }
 
 /// Solves `cnf` with a DRAT proof; checks a model against the formula, or the proof with the
@@ -86,7 +51,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
     #[test]
-    fn agrees_with_brute_force((vars, clauses) in random_formula()) {
+    fn agrees_with_brute_force((vars, clauses) in random_formula(12, 0..=60)) {
         let cnf = cnf_from(vars, &clauses);
         let models = brute_force_models(&cnf);
         let sat = solve_checked(&cnf);
@@ -95,7 +60,7 @@ proptest! {
 
     #[test]
     fn agrees_with_brute_force_when_some_variables_go_first(
-        (vars, clauses) in random_formula(),
+        (vars, clauses) in random_formula(12, 0..=60),
         first in 0u32..12,
     ) {
         let cnf = cnf_from(vars, &clauses);
@@ -108,7 +73,7 @@ proptest! {
     // 4096, each a whole solve after its blocking clause, and a run of these cases cost 13 to
     // 42 s of CPU depending on the draw (under 1.5 s on 10).
     #[test]
-    fn enumeration_visits_every_model_once((vars, clauses) in random_formula_of(10)) {
+    fn enumeration_visits_every_model_once((vars, clauses) in random_formula(10, 0..=60)) {
         let cnf = cnf_from(vars, &clauses);
         let expected: HashSet<Vec<bool>> = brute_force_models(&cnf).into_iter().collect();
         let mut solver = Solver::new();
@@ -126,7 +91,7 @@ proptest! {
 
     #[test]
     fn assumptions_agree_with_unit_clauses(
-        (vars, clauses) in random_formula(),
+        (vars, clauses) in random_formula(12, 0..=60),
         picks in prop::collection::vec((0u32..12, any::<bool>()), 0..4),
     ) {
         let cnf = cnf_from(vars, &clauses);
@@ -163,25 +128,6 @@ proptest! {
         let free = matches!(solver.solve(), Outcome::Sat(_));
         prop_assert_eq!(free, !brute_force_models(&cnf).is_empty());
     }
-}
-
-/// Pigeon p in hole h is variable p·holes + h.
-fn pigeonhole(pigeons: u32, holes: u32) -> Cnf {
-    let mut cnf = Cnf::new();
-    let x = |p: u32, h: u32| Lit::positive(Var::from_index(p * holes + h));
-    cnf.ensure_vars(pigeons * holes);
-    for p in 0..pigeons {
-        let lits: Vec<Lit> = (0..holes).map(|h| x(p, h)).collect();
-        cnf.add_clause(&lits);
-    }
-    for h in 0..holes {
-        for p in 0..pigeons {
-            for q in p + 1..pigeons {
-                cnf.add_clause(&[!x(p, h), !x(q, h)]);
-            }
-        }
-    }
-    cnf
 }
 
 #[test]

@@ -1,11 +1,14 @@
 //! What the solver's test files share (a folder of its own, so that it is not a test target,
 //! and not `rup.rs`, which the CLI's tests include by path). A test file that declares
-//! `mod support;` declares `mod rup;` too: [`solve_checked`] replays proofs with it.
+//! `mod support;` declares `mod rup;` too: [`solve_checked`] replays proofs with it. Not every
+//! test file uses every piece, hence the `dead_code` allowance.
+#![allow(dead_code)]
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
-use nqueens_sat::{ClauseSink, Cnf, Model, Options, Outcome, Solver, Stats};
+use nqueens_sat::{ClauseSink, Cnf, Lit, Model, Options, Outcome, Solver, Stats, Var};
+use proptest::prelude::*;
 
 /// A shared buffer a proof can be written into while the solver owns the writer.
 #[derive(Clone, Default)]
@@ -56,4 +59,59 @@ pub fn solve_checked(cnf: &Cnf, options: Options) -> (Option<Model>, Stats) {
         Outcome::Unknown(reason) => panic!("no limit was set, yet: {reason}"),
     };
     (model, *solver.stats())
+}
+
+/// A formula from DIMACS-numbered clauses on `vars` variables.
+pub fn cnf_from(vars: u32, clauses: &[Vec<i32>]) -> Cnf {
+    let mut cnf = Cnf::new();
+    cnf.ensure_vars(vars);
+    for clause in clauses {
+        let lits: Vec<Lit> = clause
+            .iter()
+            .map(|&d| Lit::from_dimacs(d.into()).unwrap())
+            .collect();
+        cnf.add_clause(&lits);
+    }
+    cnf
+}
+
+/// Every model of `cnf` over its variables, by trying all assignments.
+pub fn brute_force_models(cnf: &Cnf) -> Vec<Vec<bool>> {
+    let n = cnf.num_vars();
+    (0u32..1 << n)
+        .map(|bits| (0..n).map(|v| bits >> v & 1 == 1).collect::<Vec<bool>>())
+        .filter(|values| cnf.is_satisfied_by(&Model::from_values(values.clone())))
+        .collect()
+}
+
+/// Random clause lists on 1 to `most` variables, `count` clauses of 0 to 4 literals
+/// (duplicates and tautologies included, as real inputs have them).
+pub fn random_formula(
+    most: u32,
+    count: std::ops::RangeInclusive<usize>,
+) -> impl Strategy<Value = (u32, Vec<Vec<i32>>)> {
+    (1u32..=most).prop_flat_map(move |vars| {
+        let lit = (1..=vars as i32, any::<bool>()).prop_map(|(v, neg)| if neg { -v } else { v });
+        let clause = prop::collection::vec(lit, 0..=4);
+        (Just(vars), prop::collection::vec(clause, count.clone()))
+    })
+}
+
+/// The pigeonhole formula: pigeon p in hole h is variable p·holes + h.
+pub fn pigeonhole(pigeons: u32, holes: u32) -> Cnf {
+    let mut cnf = Cnf::new();
+    let x = |p: u32, h: u32| Lit::positive(Var::from_index(p * holes + h));
+    cnf.ensure_vars(pigeons * holes);
+    for p in 0..pigeons {
+        let lits: Vec<Lit> = (0..holes).map(|h| x(p, h)).collect();
+        cnf.add_clause(&lits);
+    }
+    for h in 0..holes {
+        for p in 0..pigeons {
+            for q in p + 1..pigeons {
+                cnf.add_clause(&[!x(p, h), !x(q, h)]);
+            }
+        }
+    }
+    cnf
 }
