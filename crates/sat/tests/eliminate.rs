@@ -9,7 +9,9 @@
 mod rup;
 mod support;
 
-use support::{SharedBuf, brute_force_models, cnf_from, pigeonhole, random_formula};
+use support::{
+    SharedBuf, brute_force_models, check_solve_with, cnf_from, pigeonhole, random_formula,
+};
 
 use std::collections::HashSet;
 use std::ops::ControlFlow;
@@ -112,31 +114,11 @@ proptest! {
             .filter(|&&(v, _)| v < vars)
             .map(|&(v, neg)| Lit::new(Var::from_index(v), neg))
             .collect();
-        let mut with_units = cnf.clone();
-        for &a in &assumptions {
-            with_units.add_clause(&[a]);
-        }
         let mut solver = Solver::with_options(simplifying(together));
         cnf.add_to(&mut solver);
         let free = matches!(solver.solve(), Outcome::Sat(_));
         prop_assert_eq!(free, !brute_force_models(&cnf).is_empty());
-        let expected = !brute_force_models(&with_units).is_empty();
-        match solver.solve_with(&assumptions) {
-            Outcome::Sat(model) => {
-                prop_assert!(expected);
-                prop_assert!(with_units.is_satisfied_by(&model));
-            }
-            Outcome::Unsat => {
-                prop_assert!(!expected);
-                let mut core = cnf.clone();
-                for &a in solver.failed_assumptions() {
-                    prop_assert!(assumptions.contains(&a));
-                    core.add_clause(&[a]);
-                }
-                prop_assert!(brute_force_models(&core).is_empty());
-            }
-            Outcome::Unknown(reason) => panic!("{reason}"),
-        }
+        check_solve_with(&mut solver, &cnf, &assumptions);
     }
 
     /// Enumeration projected on the first `k` variables counts the same with elimination on
@@ -181,18 +163,13 @@ fn pigeonhole_refutations_with_elimination_check() {
     }
 }
 
-/// An XOR chain `x1 ⊕ … ⊕ x20 = 1` as Tseitin clauses (`t_i ≡ t_{i-1} ⊕ x_i`, `t_20` true):
-/// each link variable is in 4 clauses a side, and its 16 resolvents are half tautologies, so
-/// elimination takes links out (8 resolvents for 8 clauses); the model, completed by the
-/// extension stack, must still satisfy the chain.
-#[test]
-fn a_tseitin_chain_loses_variables_and_keeps_its_models() {
+/// The XOR chain `x0 ⊕ … ⊕ x(n-1) = 1` as Tseitin clauses: inputs `x_i` are variables
+/// `0..n`, links `t_i` (`t0 ≡ x0`, `t_i ≡ t_{i-1} ⊕ x_i`) variables `n..2n`, `t_{n-1}` true.
+fn xor_chain(n: u32) -> Cnf {
     let mut cnf = Cnf::new();
-    let n = 20;
     let x = |i: u32| Lit::positive(Var::from_index(i));
     let t = |i: u32| Lit::positive(Var::from_index(n + i));
     cnf.ensure_vars(2 * n);
-    // t0 ≡ x0.
     cnf.add_clause(&[!t(0), x(0)]);
     cnf.add_clause(&[t(0), !x(0)]);
     for i in 1..n {
@@ -203,11 +180,22 @@ fn a_tseitin_chain_loses_variables_and_keeps_its_models() {
         cnf.add_clause(&[!a, b, c]);
     }
     cnf.add_clause(&[t(n - 1)]);
+    cnf
+}
+
+/// An XOR chain `x1 ⊕ … ⊕ x20 = 1` as Tseitin clauses (`t_i ≡ t_{i-1} ⊕ x_i`, `t_20` true):
+/// each link variable is in 4 clauses a side, and its 16 resolvents are half tautologies, so
+/// elimination takes links out (8 resolvents for 8 clauses); the model, completed by the
+/// extension stack, must still satisfy the chain.
+#[test]
+fn a_tseitin_chain_loses_variables_and_keeps_its_models() {
+    let n = 20;
+    let mut cnf = xor_chain(n);
     let (sat, eliminated) = solve_checked(&cnf);
     assert!(sat);
     assert!(eliminated >= 10, "only {eliminated} variables eliminated");
     // With its end false as well, the chain is unsatisfiable, and the refutation checks.
-    cnf.add_clause(&[!t(n - 1)]);
+    cnf.add_clause(&[!Lit::positive(Var::from_index(2 * n - 1))]);
     assert!(!solve_checked(&cnf).0);
 }
 
@@ -303,20 +291,8 @@ fn circuits_of_and_gates_are_eliminated_through_their_gates() {
 #[test]
 fn assumptions_on_a_chain_put_its_eliminated_inputs_back() {
     let n = 20;
-    let mut cnf = Cnf::new();
+    let cnf = xor_chain(n);
     let x = |i: u32| Lit::positive(Var::from_index(i));
-    let t = |i: u32| Lit::positive(Var::from_index(n + i));
-    cnf.ensure_vars(2 * n);
-    cnf.add_clause(&[!t(0), x(0)]);
-    cnf.add_clause(&[t(0), !x(0)]);
-    for i in 1..n {
-        let (a, b, c) = (t(i - 1), x(i), t(i));
-        cnf.add_clause(&[!a, !b, !c]);
-        cnf.add_clause(&[a, b, !c]);
-        cnf.add_clause(&[a, !b, c]);
-        cnf.add_clause(&[!a, b, c]);
-    }
-    cnf.add_clause(&[t(n - 1)]);
     let mut solver = Solver::with_options(eliminating());
     cnf.add_to(&mut solver);
     assert!(matches!(solver.solve(), Outcome::Sat(_)));

@@ -5,7 +5,7 @@
 mod rup;
 mod support;
 
-use support::{brute_force_models, cnf_from, pigeonhole, random_formula};
+use support::{brute_force_models, check_solve_with, cnf_from, pigeonhole, random_formula};
 
 use std::collections::HashSet;
 use std::ops::ControlFlow;
@@ -100,30 +100,9 @@ proptest! {
             .filter(|&&(v, _)| v < vars)
             .map(|&(v, neg)| Lit::new(Var::from_index(v), neg))
             .collect();
-        let mut with_units = cnf.clone();
-        for &a in &assumptions {
-            with_units.add_clause(&[a]);
-        }
-        let expected = !brute_force_models(&with_units).is_empty();
         let mut solver = Solver::new();
         cnf.add_to(&mut solver);
-        match solver.solve_with(&assumptions) {
-            Outcome::Sat(model) => {
-                prop_assert!(expected);
-                prop_assert!(with_units.is_satisfied_by(&model));
-            }
-            Outcome::Unsat => {
-                prop_assert!(!expected);
-                // The failed assumptions alone already make the formula unsatisfiable.
-                let mut core = cnf.clone();
-                for &a in solver.failed_assumptions() {
-                    prop_assert!(assumptions.contains(&a));
-                    core.add_clause(&[a]);
-                }
-                prop_assert!(brute_force_models(&core).is_empty());
-            }
-            Outcome::Unknown(reason) => panic!("{reason}"),
-        }
+        check_solve_with(&mut solver, &cnf, &assumptions);
         // The solver is still usable, and the assumptions are gone.
         let free = matches!(solver.solve(), Outcome::Sat(_));
         prop_assert_eq!(free, !brute_force_models(&cnf).is_empty());

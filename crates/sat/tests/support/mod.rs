@@ -115,3 +115,36 @@ pub fn pigeonhole(pigeons: u32, holes: u32) -> Cnf {
     }
     cnf
 }
+
+/// Solves `cnf` (already in `solver`) under `assumptions` and checks the answer against the
+/// brute force: a model satisfies the formula and the assumptions; unsatisfiable only when no
+/// model has them, and then the failed assumptions, a subset of them, already leave none.
+pub fn check_solve_with(solver: &mut Solver, cnf: &Cnf, assumptions: &[Lit]) {
+    let mut with_units = cnf.clone();
+    for &a in assumptions {
+        with_units.add_clause(&[a]);
+    }
+    let expected = !brute_force_models(&with_units).is_empty();
+    match solver.solve_with(assumptions) {
+        Outcome::Sat(model) => {
+            assert!(expected, "a model where none has the assumptions");
+            assert!(
+                with_units.is_satisfied_by(&model),
+                "the model falsifies a clause"
+            );
+        }
+        Outcome::Unsat => {
+            assert!(!expected, "unsatisfiable, yet a model has the assumptions");
+            let mut core = cnf.clone();
+            for &a in solver.failed_assumptions() {
+                assert!(assumptions.contains(&a), "{a} failed but was not assumed");
+                core.add_clause(&[a]);
+            }
+            assert!(
+                brute_force_models(&core).is_empty(),
+                "the failed assumptions leave a model"
+            );
+        }
+        Outcome::Unknown(reason) => panic!("no limit was set, yet: {reason}"),
+    }
+}
