@@ -86,6 +86,26 @@ fn cnf_writes_fixed_queens_as_units_and_to_a_file() {
     assert!(text.ends_with("\n8 0\n"), "{text}");
 }
 
+/// `nqueens cnf N [--fix SQUARE] EXTRA...` written to `f.cnf` in `dir`: its variables and
+/// clauses, the file, and a path for a proof beside it.
+fn board_formula(
+    dir: &tempfile::TempDir,
+    n: &str,
+    fix: Option<&str>,
+    extra: &[&str],
+) -> (u32, Vec<Vec<i32>>, String, String) {
+    let mut args = vec!["cnf", n];
+    if let Some(square) = fix {
+        args.extend(["--fix", square]);
+    }
+    args.extend(extra);
+    let (_, cnf, _) = run(&args);
+    let (vars, clauses) = parse(&cnf);
+    let file = write_temp(dir, "f.cnf", &cnf);
+    let proof = dir.path().join("f.drat").display().to_string();
+    (vars, clauses, file, proof)
+}
+
 #[test]
 fn unsat_boards_come_with_proofs_the_checker_accepts() {
     let dir = tempfile::tempdir().unwrap();
@@ -95,14 +115,7 @@ fn unsat_boards_come_with_proofs_the_checker_accepts() {
         ("6", Some("1:1")),
         ("8", Some("1:1")),
     ] {
-        let mut args = vec!["cnf", n];
-        if let Some(square) = fix {
-            args.extend(["--fix", square]);
-        }
-        let (_, cnf, _) = run(&args);
-        let (vars, clauses) = parse(&cnf);
-        let file = write_temp(&dir, "f.cnf", &cnf);
-        let proof = dir.path().join("f.drat").display().to_string();
+        let (vars, clauses, file, proof) = board_formula(&dir, n, fix, &[]);
         let (code, stdout, _) = run(&["sat", &file, "--proof", &proof]);
         if n == "8" {
             // 8-queens with a queen in the corner has solutions.
@@ -159,14 +172,7 @@ fn simplify_keeps_answers_models_and_proofs_right() {
         ("8", Some("1:1")),
         ("10", None),
     ] {
-        let mut args = vec!["cnf", n, "--encoding", "compact"];
-        if let Some(square) = fix {
-            args.extend(["--fix", square]);
-        }
-        let (_, cnf, _) = run(&args);
-        let (vars, clauses) = parse(&cnf);
-        let file = write_temp(&dir, "f.cnf", &cnf);
-        let proof = dir.path().join("f.drat").display().to_string();
+        let (vars, clauses, file, proof) = board_formula(&dir, n, fix, &["--encoding", "compact"]);
         let (plain, _, _) = run(&["sat", &file]);
         let (code, stdout, stderr) =
             run(&["sat", &file, "--simplify", "--stats", "--proof", &proof]);
