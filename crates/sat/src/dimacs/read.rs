@@ -112,18 +112,10 @@ pub const MAX_CLAUSE_LITS: usize = (MAX_LINE_BYTES / 2) as usize;
 pub struct DimacsReader<R> {
     input: R,
     header: Header,
-    /// The 1-based line of the next byte.
-    line: u64,
-    /// Characters read on the current line (0 right after a line break).
-    line_chars: u64,
-    /// Bytes read on the current line (0 right after a line break).
-    line_bytes: u64,
+    /// Where the next byte is.
+    at: LinePlace,
     /// The longest line allowed, in bytes ([`MAX_LINE_BYTES`] but in tests).
     max_line: u64,
-    /// Characters on the line before the current one.
-    prev_line_chars: u64,
-    /// Whether the current line has had a token (so `c`, `p` and `%` are no longer special).
-    line_has_token: bool,
     /// The start of the last token, up to [`TOKEN_KEEP`] bytes.
     token: Vec<u8>,
     /// Whether the input (or a `%` line) has ended.
@@ -132,6 +124,60 @@ pub struct DimacsReader<R> {
     /// Where the clause being read starts.
     clause_start: Position,
     clauses_read: u64,
+}
+
+/// Where the reader is: the line, and how far into it.
+#[derive(Debug)]
+struct LinePlace {
+    /// The 1-based line of the next byte.
+    line: u64,
+    /// Characters read on the current line (0 right after a line break).
+    chars: u64,
+    /// Bytes read on the current line (0 right after a line break).
+    bytes: u64,
+    /// Characters on the line before the current one.
+    prev_chars: u64,
+    /// Whether the current line has had a token (so `c`, `p` and `%` are no longer special).
+    has_token: bool,
+}
+
+/// What one byte met while skipping blanks was.
+enum Blank {
+    /// A space, a tab or a line break: counted.
+    Counted,
+    /// A line break ending a line longer than allowed (not counted).
+    LineTooLong,
+    /// The first byte of a token (not counted).
+    Token,
+}
+
+impl LinePlace {
+    /// Counts a line break.
+    fn new_line(&mut self) {
+        self.line += 1;
+        self.prev_chars = self.chars;
+        self.chars = 0;
+        self.bytes = 0;
+        self.has_token = false;
+    }
+
+    /// Counts `byte` if it is blank (a line break only if the line it ends is at most
+    /// `max_line` bytes long), or says what stopped it.
+    #[inline]
+    fn blank(&mut self, byte: u8, max_line: u64) -> Blank {
+        if byte == b'\n' {
+            if self.bytes > max_line {
+                return Blank::LineTooLong;
+            }
+            self.new_line();
+        } else if is_space(byte) {
+            self.chars += 1;
+            self.bytes += 1;
+        } else {
+            return Blank::Token;
+        }
+        Blank::Counted
+    }
 }
 
 /// A token as read: its value, if a number, and where it starts.
@@ -170,12 +216,14 @@ impl<R: BufRead> DimacsReader<R> {
         let mut reader = DimacsReader {
             input,
             header: Header::default(),
-            line: 1,
-            line_chars: 0,
-            line_bytes: 0,
+            at: LinePlace {
+                line: 1,
+                chars: 0,
+                bytes: 0,
+                prev_chars: 0,
+                has_token: false,
+            },
             max_line,
-            prev_line_chars: 0,
-            line_has_token: false,
             token: Vec::new(),
             ended: false,
             clause: Vec::new(),
@@ -231,7 +279,7 @@ impl<R: BufRead> DimacsReader<R> {
             let Some(first) = self.skip_space()? else {
                 return self.finish().map(|()| None);
             };
-            if !self.line_has_token {
+            if !self.at.has_token {
                 match first {
                     b'c' => {
                         self.skip_line()?;
@@ -245,7 +293,7 @@ impl<R: BufRead> DimacsReader<R> {
                     _ => {}
                 }
             }
-            let first_on_line = !self.line_has_token;
+            let first_on_line = !self.at.has_token;
             let token = self.read_token()?;
             let value = match token.number {
                 Number::Value(v) => v,
@@ -306,20 +354,10 @@ impl<R: BufRead> DimacsReader<R> {
         let complete = 'scan: loop {
             while i < buf.len() {
                 let byte = buf[i];
-                if byte == b'\n' {
-                    if self.line_bytes > self.max_line {
-                        break 'scan false;
-                    }
-                    self.line += 1;
-                    self.prev_line_chars = self.line_chars;
-                    self.line_chars = 0;
-                    self.line_bytes = 0;
-                    self.line_has_token = false;
-                } else if is_space(byte) {
-                    self.line_chars += 1;
-                    self.line_bytes += 1;
-                } else {
-                    break;
+                match self.at.blank(byte, self.max_line) {
+                    Blank::Counted => {}
+                    Blank::LineTooLong => break 'scan false,
+                    Blank::Token => break,
                 }
                 i += 1;
             }
@@ -327,7 +365,7 @@ impl<R: BufRead> DimacsReader<R> {
             let Some(&first) = buf.get(start) else {
                 break false;
             };
-            if !self.line_has_token && matches!(first, b'c' | b'p' | b'%') {
+            if !self.at.has_token && matches!(first, b'c' | b'p' | b'%') {
                 break false;
             }
             let negative = first == b'-';
@@ -350,13 +388,13 @@ impl<R: BufRead> DimacsReader<R> {
                     break false;
                 }
                 self.clause_start = Position {
-                    line: self.line,
-                    column: self.line_chars + 1,
+                    line: self.at.line,
+                    column: self.at.chars + 1,
                 };
             }
-            self.line_chars += (end - start) as u64;
-            self.line_bytes += (end - start) as u64;
-            self.line_has_token = true;
+            self.at.chars += (end - start) as u64;
+            self.at.bytes += (end - start) as u64;
+            self.at.has_token = true;
             i = end;
             if value == 0 {
                 break true;
@@ -377,9 +415,9 @@ impl<R: BufRead> DimacsReader<R> {
     /// grow, and before every line break, so that however the input is buffered the same
     /// error comes at the same point).
     fn check_line(&self) -> Result<(), Error> {
-        if self.line_bytes > self.max_line {
+        if self.at.bytes > self.max_line {
             return Err(Error::LineTooLong {
-                line: self.line,
+                line: self.at.line,
                 max: self.max_line,
             });
         }
@@ -415,31 +453,22 @@ impl<R: BufRead> DimacsReader<R> {
     /// The position of the next byte.
     fn here(&self) -> Position {
         Position {
-            line: self.line,
-            column: self.line_chars + 1,
+            line: self.at.line,
+            column: self.at.chars + 1,
         }
     }
 
     /// The end of the input: just after the last character of its last line (a final line
     /// break does not start a line).
     fn end(&self) -> Position {
-        if self.line_chars == 0 && self.line > 1 {
+        if self.at.chars == 0 && self.at.line > 1 {
             Position {
-                line: self.line - 1,
-                column: self.prev_line_chars + 1,
+                line: self.at.line - 1,
+                column: self.at.prev_chars + 1,
             }
         } else {
             self.here()
         }
-    }
-
-    /// Counts a line break.
-    fn new_line(&mut self) {
-        self.line += 1;
-        self.prev_line_chars = self.line_chars;
-        self.line_chars = 0;
-        self.line_bytes = 0;
-        self.line_has_token = false;
     }
 
     /// Skips whitespace (counting lines); returns the next byte, not consumed, or `None` at
@@ -454,21 +483,13 @@ impl<R: BufRead> DimacsReader<R> {
             let mut used = 0;
             let mut next = None;
             for &byte in buf {
-                if byte == b'\n' {
-                    if self.line_bytes > self.max_line {
+                match self.at.blank(byte, self.max_line) {
+                    Blank::Counted => {}
+                    Blank::LineTooLong => break,
+                    Blank::Token => {
+                        next = Some(byte);
                         break;
                     }
-                    self.line += 1;
-                    self.prev_line_chars = self.line_chars;
-                    self.line_chars = 0;
-                    self.line_bytes = 0;
-                    self.line_has_token = false;
-                } else if is_space(byte) {
-                    self.line_chars += 1;
-                    self.line_bytes += 1;
-                } else {
-                    next = Some(byte);
-                    break;
                 }
                 used += 1;
             }
@@ -488,16 +509,16 @@ impl<R: BufRead> DimacsReader<R> {
                 return Ok(());
             }
             if let Some(at) = buf.iter().position(|&b| b == b'\n') {
-                self.line_chars += chars(&buf[..at]);
-                self.line_bytes += at as u64;
+                self.at.chars += chars(&buf[..at]);
+                self.at.bytes += at as u64;
                 self.input.consume(at + 1);
                 self.check_line()?;
-                self.new_line();
+                self.at.new_line();
                 return Ok(());
             }
             let used = buf.len();
-            self.line_chars += chars(buf);
-            self.line_bytes += used as u64;
+            self.at.chars += chars(buf);
+            self.at.bytes += used as u64;
             self.input.consume(used);
         }
     }
@@ -516,8 +537,8 @@ impl<R: BufRead> DimacsReader<R> {
                 .count();
             let done = blanks < buf.len();
             let blank = buf.get(blanks).is_none_or(|&b| b == b'\n');
-            self.line_chars += blanks as u64;
-            self.line_bytes += blanks as u64;
+            self.at.chars += blanks as u64;
+            self.at.bytes += blanks as u64;
             self.input.consume(blanks);
             if done {
                 self.check_line()?;
@@ -530,7 +551,7 @@ impl<R: BufRead> DimacsReader<R> {
     /// is computed as it streams by, and only its first [`TOKEN_KEEP`] bytes are kept (in
     /// `self.token`), so a token of any length takes bounded memory.
     fn read_token(&mut self) -> Result<Token, Error> {
-        self.line_has_token = true;
+        self.at.has_token = true;
         self.token.clear();
         let position = self.here();
         let mut parse = NumberParser::default();
@@ -543,8 +564,8 @@ impl<R: BufRead> DimacsReader<R> {
             let keep = TOKEN_KEEP.saturating_sub(self.token.len()).min(len);
             self.token.extend_from_slice(&token[..keep]);
             let done = len < buf.len() || buf.is_empty();
-            self.line_chars += chars(token);
-            self.line_bytes += len as u64;
+            self.at.chars += chars(token);
+            self.at.bytes += len as u64;
             self.input.consume(len);
             if done {
                 self.check_line()?;
@@ -572,15 +593,15 @@ impl<R: BufRead> DimacsReader<R> {
             let keep = HEADER_MAX.saturating_sub(text.len()).min(len);
             too_long |= keep < len;
             text.extend_from_slice(&buf[..keep]);
-            self.line_chars += chars(&buf[..len]);
-            self.line_bytes += len as u64;
+            self.at.chars += chars(&buf[..len]);
+            self.at.bytes += len as u64;
             self.input.consume(len);
             if end.is_some() {
                 break;
             }
         }
         self.check_line()?;
-        self.line_has_token = true;
+        self.at.has_token = true;
         let bad = || Error::BadHeader {
             position,
             found: quote(text.trim_ascii()),
