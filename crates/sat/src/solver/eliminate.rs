@@ -83,8 +83,9 @@ impl Solver {
         }
     }
 
-    /// Runs elimination if it is on and has not run yet, freezing the assumptions' variables.
-    pub(super) fn eliminate_once(&mut self, assumptions: &[Lit]) {
+    /// Runs elimination if it is on and has not run yet (the caller has frozen the
+    /// assumptions' variables).
+    pub(super) fn eliminate_once(&mut self) {
         if !self.options.eliminate || self.simplifier.done || self.inconsistent {
             return;
         }
@@ -94,7 +95,6 @@ impl Solver {
             self.set_inconsistent();
             return;
         }
-        self.freeze(assumptions.iter().map(|l| l.var()));
         // Level-0 assignments need no reasons (analysis never looks at them), and the
         // clauses that were theirs are about to move.
         for &lit in &self.trail {

@@ -372,7 +372,7 @@ impl Solver {
         self.freeze(assumptions.iter().map(|l| l.var()));
         self.restore(assumptions);
         self.simplify_if_due();
-        self.eliminate_once(assumptions);
+        self.eliminate_once();
         if self.inconsistent {
             return Outcome::Unsat;
         }
