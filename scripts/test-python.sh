@@ -32,9 +32,10 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import pip' 2>/dev/nu
         version=$("$python" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')
         if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
             echo "test-python: installing python$version-venv with apt-get" >&2
-            apt-get install -y -q "python$version-venv" >/dev/null 2>&1 ||
-                { apt-get update -q >/dev/null && apt-get install -y -q "python$version-venv" >/dev/null; } ||
-                apt-get install -y -q python3-venv >/dev/null ||
+            . scripts/debian-packages.sh
+            apt_get install -y -q "python$version-venv" >/dev/null 2>&1 ||
+                { apt_get update -q >/dev/null && apt_get install -y -q "python$version-venv" >/dev/null; } ||
+                apt_get install -y -q python3-venv >/dev/null ||
                 fail "could not install python$version-venv with apt-get"
             "$python" -m venv "$venv" || fail "'$python -m venv' fails even after installing python$version-venv"
         else

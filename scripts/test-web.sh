@@ -22,9 +22,10 @@ fail() {
 root=false
 [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null && root=true
 
+. scripts/debian-packages.sh
 apt_install() {
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null 2>&1 ||
-        { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null; }
+    DEBIAN_FRONTEND=noninteractive apt_get install -y -q "$@" >/dev/null 2>&1 ||
+        { apt_get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt_get install -y -q "$@" >/dev/null; }
 }
 
 chromium=${CHROMIUM:-/usr/bin/chromium}

@@ -45,7 +45,7 @@
 //! indices are a known AVX2 idiom (AVX-512 has them as instructions); batching by level, so
 //! that the lanes never wait for each other and the row masks are constants, is this module's.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use super::attacks::{State, TaskTies};
 
@@ -141,9 +141,9 @@ pub(crate) fn count(
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use std::arch::x86_64::*;
-    use std::sync::atomic::AtomicBool;
+    use std::sync::atomic::{AtomicBool, Ordering};
 
-    use super::{BATCH, Board, CAPACITY, Found, Levels, Ordering, TIED};
+    use super::{BATCH, Board, CAPACITY, Found, Levels, TIED};
 
     /// The search of one task, its constants and its running totals.
     struct Search<'a, 'b> {
