@@ -14,6 +14,9 @@
 # wgpu in), in the checked profile. The CLI keeps its default features: its tests check the
 # build without `gpu` (the GPU part builds the CLI once more with it).
 SUITE_FLAGS=(--workspace --profile checked --features nqueens-mpi/mpi,nqueens-mpi/gpu)
+# CI's clippy step (.ci/run): the whole workspace, every target, in the suite's features. The
+# MPI and GPU parts' own lints (when a part runs alone) are what this covers.
+LINT_FLAGS=(--workspace --all-targets --features nqueens-mpi/mpi,nqueens-mpi/gpu)
 # What building and running that needs besides Rust: MPI and libclang for the MPI binary, the
 # Vulkan loader and Mesa's software driver for nqueens-gpu's tests.
 SUITE_PACKAGES=(libopenmpi-dev openmpi-bin clang libclang-dev libvulkan1 mesa-vulkan-drivers)

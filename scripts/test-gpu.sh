@@ -20,10 +20,16 @@ export NODEVICE_SELECT=1
 
 . scripts/suite.sh
 
-# The CLI with `gpu` linted over the whole workspace in the dev profile, as CI's clippy step
-# selects it: only the CLI is checked again (a `-p nqueens-cli` selection would check every
-# crate below it again, in other features).
-cargo clippy --workspace --all-targets --features nqueens-cli/gpu -- -D warnings
+# The CLI with `gpu` linted over the whole workspace in the dev profile: only the CLI is
+# checked again after a clippy of the workspace (a `-p nqueens-cli` selection would check every
+# crate below it again, in other features). In the suite it is CI's clippy step's (.ci/run lints
+# the workspace in the suite's features, then with the CLI's `gpu`); a part run alone lints it
+# here.
+if in_suite; then
+    echo "test-gpu: the CLI's lints with gpu are CI's clippy step (cargo clippy ${LINT_FLAGS[*]} --features nqueens-cli/gpu)"
+else
+    cargo clippy --workspace --all-targets --features nqueens-cli/gpu -- -D warnings
+fi
 if in_suite; then
     # scripts/test-all built the suite once: nqueens-gpu's tests ran in its Rust part, on this
     # driver; the CLI's GPU tests need the CLI with `gpu`, which only the CLI compiles again for.
