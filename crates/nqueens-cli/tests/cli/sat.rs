@@ -2,7 +2,7 @@
 //! and exit codes, DRAT proofs replayed by the forward RUP checker of the `sat` tests, and
 //! one-line errors for malformed files.
 
-#[path = "../../../sat/tests/rup.rs"]
+#[path = "../../../sat/tests/integration/rup.rs"]
 mod rup;
 
 use crate::util::{interrupted, pigeonhole, run, run_with, write_temp};

@@ -630,7 +630,7 @@ mod tests {
 
     /// The scalar pass finds a valid solution exactly where brute force finds one, and the
     /// AVX2 pass (where the processor has it) the same solution with the same nodes. The
-    /// tree against the bit engine's is tested with the `dlx` method (tests/dlx.rs).
+    /// tree against the bit engine's is tested with the `dlx` method (tests/integration/dlx.rs).
     #[test]
     fn the_passes_agree_with_brute_force() {
         let mut rng = SplitMix64::new(0xB10C);

@@ -1,0 +1,308 @@
+//! Bounded variable elimination ([`Options::eliminate`]) against a brute-force oracle: every
+//! answer agrees with elimination off, every model satisfies the original formula (the
+//! extension stack completes the eliminated variables), every refutation's proof (resolvents,
+//! strengthened clauses, deletions) is replayed by the independent forward RUP checker
+//! (`rup.rs`), and incremental use (clauses and assumptions on eliminated variables after a
+//! solve, enumeration) keeps working; the property tests run it alone and together with
+//! equivalent-literal substitution and probing (at every restart).
+
+use crate::rup;
+use crate::support::{
+    SharedBuf, brute_force_models, check_solve_with, cnf_from, pigeonhole, random_formula,
+};
+
+use std::collections::HashSet;
+use std::ops::ControlFlow;
+
+use nqueens_sat::{ClauseSink, Cnf, Enumeration, Lit, Options, Outcome, Solver, Var};
+use proptest::prelude::*;
+
+fn eliminating() -> Options {
+    Options {
+        eliminate: true,
+        ..Options::default()
+    }
+}
+
+/// Elimination alone, or (`together`) with equivalent-literal substitution and failed-literal
+/// probing before it and again at every restart: the three share the extension stack, the
+/// frozen variables and the putting back.
+fn simplifying(together: bool) -> Options {
+    if together {
+        Options {
+            substitute: true,
+            probe: true,
+            simplify_interval: 1,
+            ..eliminating()
+        }
+    } else {
+        eliminating()
+    }
+}
+
+/// Solves `cnf` with elimination and a proof; checks the model against the formula or the
+/// proof with the RUP checker. Returns whether it was satisfiable and the variables eliminated.
+fn solve_checked(cnf: &Cnf) -> (bool, u64) {
+    solve_checked_with(cnf, eliminating())
+}
+
+/// [`solve_checked`] with other options.
+fn solve_checked_with(cnf: &Cnf, options: Options) -> (bool, u64) {
+    let (model, stats) = crate::support::solve_checked(cnf, options);
+    (model.is_some(), stats.eliminated_vars)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    #[test]
+    fn agrees_with_brute_force_models_and_proofs_check(
+        (vars, clauses) in random_formula(12, 0..=60),
+        together in any::<bool>(),
+    ) {
+        let cnf = cnf_from(vars, &clauses);
+        let models = brute_force_models(&cnf);
+        let (sat, _) = solve_checked_with(&cnf, simplifying(together));
+        prop_assert_eq!(sat, !models.is_empty());
+    }
+
+    /// A solve (which eliminates), then more clauses, some on eliminated variables: they are
+    /// put back, and the answers stay right for the formula so far.
+    #[test]
+    fn clauses_added_after_a_solve_put_eliminated_variables_back(
+        (vars, clauses) in random_formula(10, 0..=40),
+        later in prop::collection::vec(prop::collection::vec((1..=10i32, any::<bool>()), 1..=3), 1..=6),
+        together in any::<bool>(),
+    ) {
+        let mut cnf = cnf_from(vars, &clauses);
+        let mut solver = Solver::with_options(simplifying(together));
+        cnf.add_to(&mut solver);
+        let first = matches!(solver.solve(), Outcome::Sat(_));
+        prop_assert_eq!(first, !brute_force_models(&cnf).is_empty());
+        for clause in later {
+            let lits: Vec<Lit> = clause
+                .iter()
+                .filter(|&&(v, _)| v as u32 <= vars)
+                .map(|&(v, neg)| Lit::from_dimacs(if neg { -v } else { v }.into()).unwrap())
+                .collect();
+            cnf.add_clause(&lits);
+            solver.add_clause(&lits);
+            let expected = !brute_force_models(&cnf).is_empty();
+            match solver.solve() {
+                Outcome::Sat(model) => {
+                    prop_assert!(expected);
+                    prop_assert!(cnf.is_satisfied_by(&model), "the model falsifies a clause");
+                }
+                Outcome::Unsat => prop_assert!(!expected),
+                Outcome::Unknown(reason) => panic!("{reason}"),
+            }
+        }
+    }
+
+    /// A solve (which eliminates), then assumptions on any variable, eliminated or not.
+    #[test]
+    fn assumptions_on_eliminated_variables_agree_with_unit_clauses(
+        (vars, clauses) in random_formula(10, 0..=40),
+        picks in prop::collection::vec((0u32..10, any::<bool>()), 1..4),
+        together in any::<bool>(),
+    ) {
+        let cnf = cnf_from(vars, &clauses);
+        let assumptions: Vec<Lit> = picks
+            .iter()
+            .filter(|&&(v, _)| v < vars)
+            .map(|&(v, neg)| Lit::new(Var::from_index(v), neg))
+            .collect();
+        let mut solver = Solver::with_options(simplifying(together));
+        cnf.add_to(&mut solver);
+        let free = matches!(solver.solve(), Outcome::Sat(_));
+        prop_assert_eq!(free, !brute_force_models(&cnf).is_empty());
+        check_solve_with(&mut solver, &cnf, &assumptions);
+    }
+
+    /// Enumeration projected on the first `k` variables counts the same with elimination on
+    /// as the brute force, whether the solver eliminated before (a solve first: the
+    /// projection's blocking clauses put variables back) or eliminates in the enumeration
+    /// (the projection frozen).
+    #[test]
+    fn projected_enumeration_counts_agree(
+        (vars, clauses) in random_formula(9, 0..=30),
+        k in 1u32..=9,
+        solve_first in any::<bool>(),
+        together in any::<bool>(),
+    ) {
+        let cnf = cnf_from(vars, &clauses);
+        let k = k.min(vars);
+        let expected: HashSet<Vec<bool>> = brute_force_models(&cnf)
+            .into_iter()
+            .map(|m| m[..k as usize].to_vec())
+            .collect();
+        let mut solver = Solver::with_options(simplifying(together));
+        cnf.add_to(&mut solver);
+        if solve_first {
+            solver.solve();
+        }
+        let projection: Vec<Var> = (0..k).map(Var::from_index).collect();
+        let mut seen = HashSet::new();
+        let end = solver.enumerate(&projection, |model| {
+            assert!(cnf.is_satisfied_by(model), "the model falsifies a clause");
+            assert!(seen.insert(model.values()[..k as usize].to_vec()), "a model twice");
+            ControlFlow::Continue(())
+        });
+        prop_assert_eq!(end, Enumeration::Complete(expected.len() as u64));
+        prop_assert_eq!(seen, expected);
+    }
+}
+
+#[test]
+fn pigeonhole_refutations_with_elimination_check() {
+    for holes in 1..=5 {
+        assert!(!solve_checked(&pigeonhole(holes + 1, holes)).0);
+        assert!(solve_checked(&pigeonhole(holes, holes)).0);
+    }
+}
+
+/// The XOR chain `x0 ⊕ … ⊕ x(n-1) = 1` as Tseitin clauses: inputs `x_i` are variables
+/// `0..n`, links `t_i` (`t0 ≡ x0`, `t_i ≡ t_{i-1} ⊕ x_i`) variables `n..2n`, `t_{n-1}` true.
+fn xor_chain(n: u32) -> Cnf {
+    let mut cnf = Cnf::new();
+    let x = |i: u32| Lit::positive(Var::from_index(i));
+    let t = |i: u32| Lit::positive(Var::from_index(n + i));
+    cnf.ensure_vars(2 * n);
+    cnf.add_clause(&[!t(0), x(0)]);
+    cnf.add_clause(&[t(0), !x(0)]);
+    for i in 1..n {
+        let (a, b, c) = (t(i - 1), x(i), t(i));
+        cnf.add_clause(&[!a, !b, !c]);
+        cnf.add_clause(&[a, b, !c]);
+        cnf.add_clause(&[a, !b, c]);
+        cnf.add_clause(&[!a, b, c]);
+    }
+    cnf.add_clause(&[t(n - 1)]);
+    cnf
+}
+
+/// An XOR chain `x1 ⊕ … ⊕ x20 = 1` as Tseitin clauses (`t_i ≡ t_{i-1} ⊕ x_i`, `t_20` true):
+/// each link variable is in 4 clauses a side, and its 16 resolvents are half tautologies, so
+/// elimination takes links out (8 resolvents for 8 clauses); the model, completed by the
+/// extension stack, must still satisfy the chain.
+#[test]
+fn a_tseitin_chain_loses_variables_and_keeps_its_models() {
+    let n = 20;
+    let mut cnf = xor_chain(n);
+    let (sat, eliminated) = solve_checked(&cnf);
+    assert!(sat);
+    assert!(eliminated >= 10, "only {eliminated} variables eliminated");
+    // With its end false as well, the chain is unsatisfiable, and the refutation checks.
+    cnf.add_clause(&[!Lit::positive(Var::from_index(2 * n - 1))]);
+    assert!(!solve_checked(&cnf).0);
+}
+
+/// Elimination only runs when some variable has few enough clauses to go (at most 16 a side,
+/// or none on one): pigeonhole 18 into 17 (each variable in 1 clause positive, 17 negative)
+/// is left alone, its duplicated clause too, while 5 into 4 loses the duplicate.
+#[test]
+fn a_formula_without_candidates_is_left_alone() {
+    let stats_of = |pigeons: u32, holes: u32| {
+        let mut cnf = pigeonhole(pigeons, holes);
+        let first: Vec<Lit> = cnf.clauses().next().unwrap().to_vec();
+        cnf.add_clause(&first);
+        let mut solver = Solver::with_options(eliminating());
+        cnf.add_to(&mut solver);
+        solver.set_limits(nqueens_sat::Limits {
+            conflicts: Some(1),
+            ..nqueens_sat::Limits::default()
+        });
+        solver.solve();
+        *solver.stats()
+    };
+    let big = stats_of(18, 17);
+    assert_eq!((big.subsumed_clauses, big.eliminated_vars), (0, 0));
+    assert!(stats_of(5, 4).subsumed_clauses >= 1);
+}
+
+/// Random circuits of AND gates (Tseitin-encoded, some outputs negated) over 5 inputs, with
+/// random clauses over every signal: the gates' variables are eliminated by resolving gate
+/// clauses against the others only. Every answer agrees with the brute force, every model
+/// satisfies the formula and every refutation checks, and gates are found.
+#[test]
+fn circuits_of_and_gates_are_eliminated_through_their_gates() {
+    let mut rng = nqueens_support::SplitMix64::new(7);
+    let (mut gates, mut eliminated) = (0, 0);
+    for _ in 0..300 {
+        let mut cnf = Cnf::new();
+        let signal = |v: u32, rng: &mut nqueens_support::SplitMix64| {
+            Lit::new(Var::from_index(v), rng.below(2) == 1)
+        };
+        cnf.ensure_vars(5);
+        for g in 5..12 {
+            let (a, b) = (
+                signal(rng.below(g), &mut rng),
+                signal(rng.below(g), &mut rng),
+            );
+            if a.var() == b.var() {
+                continue;
+            }
+            let out = Lit::positive(cnf.new_var());
+            cnf.add_clause(&[!out, a]);
+            cnf.add_clause(&[!out, b]);
+            cnf.add_clause(&[out, !a, !b]);
+        }
+        let vars = cnf.num_vars();
+        for _ in 0..rng.below(6) {
+            let clause: Vec<Lit> = (0..3).map(|_| signal(rng.below(vars), &mut rng)).collect();
+            cnf.add_clause(&clause);
+        }
+        let expected = !brute_force_models(&cnf).is_empty();
+        let proof = SharedBuf::default();
+        let mut solver = Solver::with_options(eliminating());
+        solver.set_proof(proof.clone());
+        cnf.add_to(&mut solver);
+        let outcome = solver.solve();
+        solver.finish_proof().unwrap();
+        match outcome {
+            Outcome::Sat(model) => {
+                assert!(expected);
+                assert!(cnf.is_satisfied_by(&model), "the model falsifies a clause");
+            }
+            Outcome::Unsat => {
+                assert!(!expected);
+                let clauses: Vec<Vec<i32>> = cnf
+                    .clauses()
+                    .map(|c| c.iter().map(|l| l.to_dimacs()).collect())
+                    .collect();
+                rup::check(cnf.num_vars(), &clauses, &proof.text()).unwrap();
+            }
+            Outcome::Unknown(reason) => panic!("{reason}"),
+        }
+        gates += solver.stats().elimination_gates;
+        eliminated += solver.stats().eliminated_vars;
+    }
+    assert!(
+        gates >= 100 && eliminated >= 300,
+        "{gates} gates, {eliminated} eliminated"
+    );
+}
+
+/// The Tseitin chain again, solved (which eliminates), then asked under assumptions on every
+/// input: the eliminated inputs are put back, and the answers follow the parity (odd: the
+/// chain holds; even: it cannot).
+#[test]
+fn assumptions_on_a_chain_put_its_eliminated_inputs_back() {
+    let n = 20;
+    let cnf = xor_chain(n);
+    let x = |i: u32| Lit::positive(Var::from_index(i));
+    let mut solver = Solver::with_options(eliminating());
+    cnf.add_to(&mut solver);
+    assert!(matches!(solver.solve(), Outcome::Sat(_)));
+    assert!(solver.stats().eliminated_vars > 0);
+    let all_true: Vec<Lit> = (0..n).map(x).collect();
+    assert_eq!(solver.solve_with(&all_true), Outcome::Unsat);
+    assert!(solver.stats().restored_vars > 0, "no variable put back");
+    let mut odd = all_true.clone();
+    odd[0] = !odd[0];
+    let Outcome::Sat(model) = solver.solve_with(&odd) else {
+        panic!("an odd assignment of the inputs is a model")
+    };
+    assert!(cnf.is_satisfied_by(&model));
+    assert!(odd.iter().all(|&l| model.lit_is_true(l)));
+}

@@ -1,0 +1,147 @@
+//! What the solver's test modules share (not in `rup.rs`, which the CLI's tests include by
+//! path): [`solve_checked`] replays proofs with the checker there.
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+use nqueens_sat::{ClauseSink, Cnf, Lit, Model, Options, Outcome, Solver, Stats, Var};
+use proptest::prelude::*;
+
+/// A shared buffer a proof can be written into while the solver owns the writer.
+#[derive(Clone, Default)]
+pub struct SharedBuf(Arc<Mutex<Vec<u8>>>);
+
+impl Write for SharedBuf {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl SharedBuf {
+    /// What was written, as text (a DRAT proof is ASCII).
+    pub fn text(&self) -> String {
+        String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+    }
+}
+
+/// Solves `cnf` with `options` and a DRAT proof, and checks the answer: a model against the
+/// formula, a refutation's proof with the forward RUP checker (`rup.rs`). Returns the model
+/// (`None`: unsatisfiable) and the solver's counters.
+pub fn solve_checked(cnf: &Cnf, options: Options) -> (Option<Model>, Stats) {
+    let proof = SharedBuf::default();
+    let mut solver = Solver::with_options(options);
+    solver.set_proof(proof.clone());
+    cnf.add_to(&mut solver);
+    let outcome = solver.solve();
+    solver.finish_proof().unwrap();
+    let model = match outcome {
+        Outcome::Sat(model) => {
+            assert!(cnf.is_satisfied_by(&model), "the model falsifies a clause");
+            Some(model)
+        }
+        Outcome::Unsat => {
+            let clauses: Vec<Vec<i32>> = cnf
+                .clauses()
+                .map(|c| c.iter().map(|l| l.to_dimacs()).collect())
+                .collect();
+            if let Err(e) = crate::rup::check(cnf.num_vars(), &clauses, &proof.text()) {
+                panic!("the DRAT proof was rejected: {e}");
+            }
+            None
+        }
+        Outcome::Unknown(reason) => panic!("no limit was set, yet: {reason}"),
+    };
+    (model, *solver.stats())
+}
+
+/// A formula from DIMACS-numbered clauses on `vars` variables.
+pub fn cnf_from(vars: u32, clauses: &[Vec<i32>]) -> Cnf {
+    let mut cnf = Cnf::new();
+    cnf.ensure_vars(vars);
+    for clause in clauses {
+        let lits: Vec<Lit> = clause
+            .iter()
+            .map(|&d| Lit::from_dimacs(d.into()).unwrap())
+            .collect();
+        cnf.add_clause(&lits);
+    }
+    cnf
+}
+
+/// Every model of `cnf` over its variables, by trying all assignments.
+pub fn brute_force_models(cnf: &Cnf) -> Vec<Vec<bool>> {
+    let n = cnf.num_vars();
+    (0u32..1 << n)
+        .map(|bits| (0..n).map(|v| bits >> v & 1 == 1).collect::<Vec<bool>>())
+        .filter(|values| cnf.is_satisfied_by(&Model::from_values(values.clone())))
+        .collect()
+}
+
+/// Random clause lists on 1 to `most` variables, `count` clauses of 0 to 4 literals
+/// (duplicates and tautologies included, as real inputs have them).
+pub fn random_formula(
+    most: u32,
+    count: std::ops::RangeInclusive<usize>,
+) -> impl Strategy<Value = (u32, Vec<Vec<i32>>)> {
+    (1u32..=most).prop_flat_map(move |vars| {
+        let lit = (1..=vars as i32, any::<bool>()).prop_map(|(v, neg)| if neg { -v } else { v });
+        let clause = prop::collection::vec(lit, 0..=4);
+        (Just(vars), prop::collection::vec(clause, count.clone()))
+    })
+}
+
+/// The pigeonhole formula: pigeon p in hole h is variable p·holes + h.
+pub fn pigeonhole(pigeons: u32, holes: u32) -> Cnf {
+    let mut cnf = Cnf::new();
+    let x = |p: u32, h: u32| Lit::positive(Var::from_index(p * holes + h));
+    cnf.ensure_vars(pigeons * holes);
+    for p in 0..pigeons {
+        let lits: Vec<Lit> = (0..holes).map(|h| x(p, h)).collect();
+        cnf.add_clause(&lits);
+    }
+    for h in 0..holes {
+        for p in 0..pigeons {
+            for q in p + 1..pigeons {
+                cnf.add_clause(&[!x(p, h), !x(q, h)]);
+            }
+        }
+    }
+    cnf
+}
+
+/// Solves `cnf` (already in `solver`) under `assumptions` and checks the answer against the
+/// brute force: a model satisfies the formula and the assumptions; unsatisfiable only when no
+/// model has them, and then the failed assumptions, a subset of them, already leave none.
+pub fn check_solve_with(solver: &mut Solver, cnf: &Cnf, assumptions: &[Lit]) {
+    let mut with_units = cnf.clone();
+    for &a in assumptions {
+        with_units.add_clause(&[a]);
+    }
+    let expected = !brute_force_models(&with_units).is_empty();
+    match solver.solve_with(assumptions) {
+        Outcome::Sat(model) => {
+            assert!(expected, "a model where none has the assumptions");
+            assert!(
+                with_units.is_satisfied_by(&model),
+                "the model falsifies a clause"
+            );
+        }
+        Outcome::Unsat => {
+            assert!(!expected, "unsatisfiable, yet a model has the assumptions");
+            let mut core = cnf.clone();
+            for &a in solver.failed_assumptions() {
+                assert!(assumptions.contains(&a), "{a} failed but was not assumed");
+                core.add_clause(&[a]);
+            }
+            assert!(
+                brute_force_models(&core).is_empty(),
+                "the failed assumptions leave a model"
+            );
+        }
+        Outcome::Unknown(reason) => panic!("no limit was set, yet: {reason}"),
+    }
+}
