@@ -4,6 +4,10 @@
 #
 #   scripts/test-python.sh            build and test
 #   scripts/test-python.sh -k xc      extra arguments go to pytest
+#   scripts/test-python.sh --environment-only
+#                                     only make the virtual environment and install its
+#                                     packages (scripts/test-all does this beside an earlier
+#                                     part: it waits on the network, not the cores)
 #
 # Needs Rust and Python ≥ 3.9 with the venv module; PyPI must be reachable the first time
 # (maturin, pytest and dask[distributed], for the cluster example, are installed into the
@@ -47,6 +51,11 @@ fi
 if ! "$venv/bin/python" -c 'import pytest, dask.distributed' 2>/dev/null || [ ! -x "$venv/bin/maturin" ]; then
     "$venv/bin/python" -m pip install -q "maturin>=1.5,<2" "pytest>=7" "dask[distributed]" ||
         fail "could not install maturin, pytest and dask[distributed] from PyPI into $venv (is PyPI reachable?)"
+fi
+
+if [ "${1:-}" = --environment-only ]; then
+    echo "test-python: the virtual environment is ready in $venv"
+    exit 0
 fi
 
 # The `checked` profile, as the Rust tests use: optimised, with debug assertions, no LTO, and
