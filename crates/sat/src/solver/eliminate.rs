@@ -40,7 +40,7 @@
 use super::Solver;
 use super::budget::PassBudget;
 use super::bve::{Bve, MAX_OCCURRENCES, bve_bytes};
-use super::prop::Reason;
+use super::reason::Reason;
 use crate::cnf::ClauseSink;
 use crate::lit::{Lit, Var};
 

@@ -42,7 +42,7 @@ use std::mem::size_of;
 use super::Solver;
 use super::budget::PassBudget;
 use super::clause_db::ClauseRef;
-use super::prop::Reason;
+use super::reason::Reason;
 use crate::lit::{Lit, Var};
 
 /// Tarjan's state: per literal code, `index` is 0 when unvisited, [`DONE`] once its component

@@ -25,7 +25,7 @@ use std::mem::size_of;
 
 use super::bve::bve_bytes;
 use super::els::SUBSTITUTE_BYTES_PER_LIT;
-use super::prop::{Reason, Watch};
+use super::reason::{Reason, Watch};
 use super::{LimitReached, Options, Solver};
 use crate::cnf::{ClauseCounter, ClauseSink};
 use crate::error::Error;

@@ -100,7 +100,10 @@
 //! subsumption, strengthening and elimination over occurrence lists), `extend` (the extension
 //! stack that completes models), `memory` (the estimate and
 //! fallible growth), `observe` (the hook a trace of the search watches), `clause_db` (the
-//! clause arena), `heap` (the VSIDS order), `proof` (DRAT output); the public settings and
+//! clause arena), `heap` (the VSIDS order), `proof` (DRAT output). The files that add to
+//! `impl Solver` import this one; what this one needs of theirs lives below them all, as plain
+//! data: `reason` (reasons, conflicts, watches) and `search_state` (the LBD averages, the
+//! search mode, the target and best phases). The public settings and
 //! answers are in `options` ([`Options`], [`Restarts`], [`Limits`]), `outcome` ([`Outcome`],
 //! [`Enumeration`]; a limit's reason is the workspace's [`LimitReached`]) and `stats`
 //! ([`Stats`]).
@@ -128,8 +131,10 @@ mod phases;
 mod probe;
 mod proof;
 mod prop;
+mod reason;
 mod reduce;
 mod restart;
+mod search_state;
 mod stats;
 mod walk;
 
@@ -147,10 +152,9 @@ use self::heap::VarHeap;
 pub use self::observe::{Observer, Silent};
 pub use self::options::{Options, Restarts};
 pub use self::outcome::{Enumeration, Outcome};
-use self::phases::Phases;
 use self::proof::Proof;
-use self::prop::{Reason, Watch};
-use self::restart::{Ema, Mode};
+use self::reason::{Reason, Watch};
+use self::search_state::{Ema, Mode, Phases};
 pub use self::stats::Stats;
 use crate::cnf::{ClauseSink, Model};
 use crate::error::Error;

@@ -19,7 +19,7 @@
 //! between two probes at the stop flag or the time limit).
 
 use super::Solver;
-use super::prop::Reason;
+use super::reason::Reason;
 use crate::lit::Lit;
 
 /// Propagated literals per variable that probing may spend, at most.
