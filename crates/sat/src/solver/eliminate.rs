@@ -11,7 +11,8 @@
 //! (the others are implied by what is left: a clause without `x` implied by a formula is
 //! implied by its resolution on `x`, which is the formula with `x` projected out). The
 //! eliminated variables leave the decision heap; a model of what is left is completed by the
-//! extension stack (`extend`) before it is returned. Elimination runs once per solver.
+//! extension stack (`extend`) before it is returned. Elimination runs once per solver (again
+//! at the next solve only when a limit stopped it).
 //!
 //! Frozen variables are never eliminated: the projection variables of an enumeration (its
 //! blocking clauses name them) and the assumptions of the call that runs it. A variable
