@@ -10,8 +10,8 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use nqueens_sat::{
-    ClauseCounter, ClauseSink, Cnf, LimitReached, Limits, Lit, Outcome, Solver, Var, parse_dimacs,
-    read_dimacs,
+    ClauseCounter, ClauseSink, Cnf, LimitReached, Limits, Lit, Options, Outcome, Solver, Var,
+    parse_dimacs, read_dimacs,
 };
 use nqueens_support::SplitMix64;
 
@@ -261,5 +261,80 @@ fn the_estimate_is_close_to_what_a_solver_takes() {
                 "estimate {estimate} bytes, peak {peak}"
             );
         }
+    }
+}
+
+/// Every simplification pass on (`Options::eliminate`, `substitute`, `probe`).
+fn simplifying() -> Options {
+    Options {
+        eliminate: true,
+        substitute: true,
+        probe: true,
+        ..Options::default()
+    }
+}
+
+/// What the passes hold while they run is in the estimate for a solver that runs them.
+#[test]
+fn the_estimate_with_simplification_covers_its_passes() {
+    let cnf = random_formula(100_000, 0, 60_000, 5);
+    let mut size = ClauseCounter::default();
+    cnf.add_to(&mut size);
+    let estimate = Solver::estimated_bytes_with(&simplifying(), &size) as isize;
+    let (eliminated, peak) = measure(isize::MAX, || {
+        let mut solver = Solver::with_options(simplifying());
+        cnf.add_to(&mut solver);
+        solver.set_limits(Limits {
+            conflicts: Some(2000),
+            ..Limits::default()
+        });
+        let _ = solver.solve();
+        assert!(solver.status().is_ok());
+        *solver.stats()
+    });
+    eprintln!("simplifying: estimate {estimate}, peak {peak}, {eliminated}");
+    let eliminated = eliminated.eliminated_vars;
+    assert!(eliminated > 0);
+    assert!(
+        peak <= estimate && estimate <= 3 * peak,
+        "estimate {estimate} bytes, peak {peak}"
+    );
+}
+
+/// A memory cap the solver fits under but elimination's copy of the clauses does not: the
+/// solve answers `Unknown(Memory)` (and the solver reports the error), never an abort; the
+/// same with substitution and probing before it.
+#[test]
+fn simplification_past_a_memory_cap_is_out_of_memory_not_an_abort() {
+    let cnf = random_formula(50_000, 0, 200_000, 3);
+    let (_, plain) = measure(isize::MAX, || {
+        let mut solver = Solver::new();
+        cnf.add_to(&mut solver);
+        solver.set_limits(Limits {
+            conflicts: Some(1),
+            ..Limits::default()
+        });
+        solver.solve()
+    });
+    for options in [
+        Options {
+            eliminate: true,
+            ..Options::default()
+        },
+        simplifying(),
+    ] {
+        let (outcome, _) = measure(plain + MIB, || {
+            let mut solver = Solver::with_options(options.clone());
+            cnf.add_to(&mut solver);
+            assert!(solver.status().is_ok(), "the formula itself fits");
+            let outcome = solver.solve();
+            assert!(solver.status().is_err());
+            outcome
+        });
+        assert_eq!(
+            outcome,
+            Outcome::Unknown(LimitReached::Memory),
+            "{options:?}"
+        );
     }
 }

@@ -50,8 +50,8 @@ pub struct SatArgs {
     /// Simplify the formula before the search and again now and then: equivalent literals
     /// replaced by one of them, failed literals fixed, variables eliminated by resolution.
     /// Experimental, off by default: it answers some structured formulas far sooner and others
-    /// later; its passes do not look at --time-limit or Ctrl-C while they run (each is bounded
-    /// in work), and the memory they take comes on top of the solver's.
+    /// later. Its passes are bounded in work, stop at --time-limit and Ctrl-C as the search
+    /// does, and answer `s UNKNOWN` when the memory they need is not to be had.
     #[arg(long)]
     pub simplify: bool,
 

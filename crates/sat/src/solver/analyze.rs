@@ -19,7 +19,7 @@
 use super::Solver;
 use super::clause_db::ClauseRef;
 use super::heap::VarHeap;
-use super::prop::{Conflict, Reason};
+use super::reason::{Conflict, Reason};
 use crate::lit::{Lit, Var};
 
 /// Analysis marks, per variable.

@@ -43,8 +43,10 @@
 //! witness flip finds it. XOR and ITE gates are not looked for.
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, TryReserveError};
+use std::mem::size_of;
 
+use super::budget::PassBudget;
 use super::extend::Extension;
 use super::proof::Proof;
 use crate::lit::{Lit, Var};
@@ -53,6 +55,26 @@ use crate::lit::{Lit, Var};
 pub(super) const MAX_RESOLVENT: usize = 100;
 /// A variable with more clauses than this on one side (and some on the other) stays.
 pub(super) const MAX_OCCURRENCES: usize = 16;
+
+/// Bytes a run over `clauses` clauses of `literals` literals in all, over `vars` variables,
+/// holds at most besides the solver (for `Solver::estimated_bytes_with`): each clause's copy
+/// (a vector and its literals) and its place in the occurrence lists and the schedule; the
+/// per-literal lists and counts and the candidate heap (three entries a variable); the
+/// extension stack, which may end up holding every clause; and the solver's arena once more,
+/// which compaction copies while the clauses that come back are still held. The resolvents,
+/// no more than the clauses they replace, reuse the room the removed ones leave in the
+/// accounting.
+pub(super) fn bve_bytes(clauses: u64, literals: u64, vars: u32) -> u64 {
+    let word = size_of::<u32>();
+    let per_clause = size_of::<Vec<Lit>>() + 2 * word + size_of::<bool>() + 2 * word + 3 * word;
+    let per_literal = 4 * word;
+    let per_var =
+        2 * (size_of::<Vec<u32>>() + word + size_of::<i8>()) + 1 + 3 * size_of::<(u64, u32)>();
+    clauses
+        .saturating_mul(per_clause as u64)
+        .saturating_add(literals.saturating_mul(per_literal as u64))
+        .saturating_add(u64::from(vars).saturating_mul(per_var as u64))
+}
 
 /// What a run did.
 #[derive(Clone, Copy, Debug, Default)]
@@ -89,53 +111,82 @@ pub(super) struct Bve<'a> {
     queued: Vec<bool>,
     /// Elimination candidates: (occurrence product, variable), smallest first.
     candidates: BinaryHeap<Reverse<(u64, u32)>>,
-    /// Literal visits left.
-    budget: i64,
+    /// Visits left, and the solve's limits (`budget`).
+    budget: PassBudget,
     /// Elimination has begun (before, changed variables are not made candidates).
     eliminating: bool,
     counts: Counts,
 }
 
 impl<'a> Bve<'a> {
-    /// An empty clause set over `values.len() / 2` variables with the given level-0 values.
-    pub(super) fn new(
+    /// An empty clause set over `values.len() / 2` variables with the given level-0 values,
+    /// with room made for `clauses` clauses whose literals occur `occurrences[code]` times
+    /// each (the copy [`Bve::add_original`] makes), within `budget`; or the error when the
+    /// memory is not to be had.
+    pub(super) fn try_new(
         values: &[i8],
         frozen: &'a [bool],
         extension: &'a mut Extension,
         proof: Option<&'a mut Proof>,
-    ) -> Self {
-        Bve {
-            clauses: Vec::new(),
-            occs: vec![Vec::new(); values.len()],
-            count: vec![0; values.len()],
-            value: values.to_vec(),
+        budget: PassBudget,
+        (clauses, occurrences): (usize, &[u32]),
+    ) -> Result<Self, TryReserveError> {
+        let mut occs = Vec::new();
+        occs.try_reserve_exact(values.len())?;
+        for &n in occurrences {
+            let mut list = Vec::new();
+            list.try_reserve_exact(n as usize)?;
+            occs.push(list);
+        }
+        occs.resize_with(values.len(), Vec::new);
+        let zeroed = |n: usize| -> Result<Vec<u32>, TryReserveError> {
+            let mut v = Vec::new();
+            v.try_reserve_exact(n)?;
+            v.resize(n, 0);
+            Ok(v)
+        };
+        let count = zeroed(values.len())?;
+        let mut value = Vec::new();
+        value.try_reserve_exact(values.len())?;
+        value.extend_from_slice(values);
+        let mut marks = Vec::new();
+        marks.try_reserve_exact(values.len() / 2)?;
+        marks.resize(values.len() / 2, 0);
+        let (mut all, mut queue, mut queued) = (Vec::new(), Vec::new(), Vec::new());
+        all.try_reserve_exact(clauses)?;
+        queue.try_reserve_exact(clauses)?;
+        queued.try_reserve_exact(clauses)?;
+        Ok(Bve {
+            clauses: all,
+            occs,
+            count,
+            value,
             frozen,
             extension,
             proof,
             pending: Vec::new(),
             units: Vec::new(),
             inconsistent: false,
-            marks: vec![0; values.len() / 2],
-            queue: Vec::new(),
-            queued: Vec::new(),
+            marks,
+            queue,
+            queued,
             candidates: BinaryHeap::new(),
-            budget: 0,
+            budget,
             eliminating: false,
             counts: Counts::default(),
-        }
+        })
     }
 
     /// Adds a clause of the formula (distinct literals, no tautology): dropped when satisfied,
-    /// its false literals removed first (the shorter clause written to the proof).
-    pub(super) fn add_original(&mut self, lits: &[Lit]) {
+    /// its false literals removed first (the shorter clause written to the proof). The error
+    /// when the memory for its copy is not to be had.
+    pub(super) fn add_original(&mut self, lits: &[Lit]) -> Result<(), TryReserveError> {
         if lits.iter().any(|&l| self.value[l.index()] > 0) {
-            return;
+            return Ok(());
         }
-        let kept: Vec<Lit> = lits
-            .iter()
-            .copied()
-            .filter(|&l| self.value[l.index()] == 0)
-            .collect();
+        let mut kept = Vec::new();
+        kept.try_reserve_exact(lits.len())?;
+        kept.extend(lits.iter().copied().filter(|&l| self.value[l.index()] == 0));
         if kept.len() < lits.len()
             && let Some(proof) = self.proof.as_deref_mut()
         {
@@ -143,6 +194,7 @@ impl<'a> Bve<'a> {
             proof.delete(lits.iter().copied());
         }
         self.add(kept);
+        Ok(())
     }
 
     /// Adds a clause with no assigned literal: a unit is queued, the empty clause makes the
@@ -171,23 +223,26 @@ impl<'a> Bve<'a> {
         }
     }
 
-    /// Runs subsumption over every clause within `subsume` literal visits, then elimination
-    /// (with the subsumption its resolvents start) within `eliminate`.
-    pub(super) fn run(&mut self, subsume: i64, eliminate: i64) {
-        self.budget = subsume;
+    /// Runs subsumption over every clause within the budget it was made with, then
+    /// elimination (with the subsumption its resolvents start) within `eliminate` visits more;
+    /// both stop early when the budget finds a limit reached.
+    pub(super) fn run(&mut self, eliminate: u64) {
         self.propagate_units();
         // Smallest first: the queue pops from its end.
         let clauses = &self.clauses;
         self.queue
             .sort_by_key(|&id| Reverse(clauses[id as usize].len()));
         self.subsume_queued();
-        self.budget = eliminate;
+        if self.budget.interrupted().is_some() {
+            return;
+        }
+        self.budget.set_left(eliminate);
         self.eliminating = true;
         for v in 0..self.marks.len() as u32 {
             self.touch(Var::from_index(v));
         }
         while let Some(Reverse((product, v))) = self.candidates.pop() {
-            if self.inconsistent || self.budget < 0 {
+            if self.inconsistent || self.budget.exhausted() {
                 break;
             }
             let var = Var::from_index(v);
@@ -205,10 +260,17 @@ impl<'a> Bve<'a> {
         }
     }
 
-    /// The live clauses, the units assigned, whether the set is inconsistent, and the counts.
-    pub(super) fn finish(self) -> (Vec<Vec<Lit>>, Vec<Lit>, bool, Counts) {
+    /// The live clauses, the units assigned, whether the set is inconsistent, the counts and
+    /// the budget (what was spent, whether a limit stopped the run).
+    pub(super) fn finish(self) -> (Vec<Vec<Lit>>, Vec<Lit>, bool, Counts, PassBudget) {
         let clauses = self.clauses.into_iter().filter(|c| !c.is_empty()).collect();
-        (clauses, self.units, self.inconsistent, self.counts)
+        (
+            clauses,
+            self.units,
+            self.inconsistent,
+            self.counts,
+            self.budget,
+        )
     }
 
     fn eligible(&self, var: Var) -> bool {
@@ -255,7 +317,7 @@ impl<'a> Bve<'a> {
             proof.add(lits.iter().copied());
             proof.delete(old.iter().copied());
         }
-        self.budget -= self.occs[lit.index()].len() as i64;
+        self.budget.spend(self.occs[lit.index()].len() as u64);
         self.occs[lit.index()].retain(|&c| c != id);
         self.count[lit.index()] -= 1;
         self.counts.strengthened += 1;
@@ -308,7 +370,7 @@ impl<'a> Bve<'a> {
     fn subsume_queued(&mut self) {
         while let Some(id) = self.queue.pop() {
             self.queued[id as usize] = false;
-            if self.inconsistent || self.budget < 0 {
+            if self.inconsistent || self.budget.exhausted() {
                 continue;
             }
             if !self.clauses[id as usize].is_empty() {
@@ -331,13 +393,13 @@ impl<'a> Bve<'a> {
         }
         let mut others = self.occs[pivot.index()].clone();
         others.extend_from_slice(&self.occs[(!pivot).index()]);
-        self.budget -= others.len() as i64;
+        self.budget.spend(others.len() as u64);
         for other in others {
             let clause = &self.clauses[other as usize];
             if other == id || clause.len() < lits.len() {
                 continue;
             }
-            self.budget -= 1 + clause.len() as i64;
+            self.budget.spend(1 + clause.len() as u64);
             let mut found = 0;
             let mut flipped = None;
             for &m in clause {
@@ -409,6 +471,7 @@ impl<'a> Bve<'a> {
         binary: &[u32],
         long: &[u32],
     ) -> Option<(Vec<bool>, Vec<bool>)> {
+        self.budget.spend((binary.len() + long.len()) as u64);
         let mut inputs = Vec::new();
         for &b in binary {
             let clause = &self.clauses[b as usize];
@@ -475,8 +538,9 @@ impl<'a> Bve<'a> {
                 if gate.is_some_and(|(gp, gn)| gp[i] == gn[j]) {
                     continue;
                 }
-                self.budget -=
-                    (self.clauses[p as usize].len() + self.clauses[n as usize].len()) as i64;
+                self.budget.spend(
+                    (self.clauses[p as usize].len() + self.clauses[n as usize].len()) as u64,
+                );
                 if let Some(resolvent) = self.resolve(p, n, x) {
                     resolvents.push(resolvent);
                     let last = resolvents.last().map_or(0, Vec::len);

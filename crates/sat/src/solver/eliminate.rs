@@ -11,7 +11,8 @@
 //! (the others are implied by what is left: a clause without `x` implied by a formula is
 //! implied by its resolution on `x`, which is the formula with `x` projected out). The
 //! eliminated variables leave the decision heap; a model of what is left is completed by the
-//! extension stack (`extend`) before it is returned. Elimination runs once per solver.
+//! extension stack (`extend`) before it is returned. Elimination runs once per solver (again
+//! at the next solve only when a limit stopped it).
 //!
 //! Frozen variables are never eliminated: the projection variables of an enumeration (its
 //! blocking clauses name them) and the assumptions of the call that runs it. A variable
@@ -26,25 +27,34 @@
 //! across a put-back needs a DRAT checker (as one across an enumeration is no refutation).
 //!
 //! Cost: the clauses are copied once into occurrence lists (about twice the formula's
-//! memory, for the run's length); each phase is bounded by a budget of clause and literal
-//! visits, [`BUDGET_BASE`] plus per literal of the formula [`SUBSUME_PER_LITERAL`] for the
-//! first subsumption round, [`ELIMINATE_PER_LITERAL`] for elimination. (On a formula of
+//! memory, for the run's length; the copy is taken fallibly, and a refusal makes the solver
+//! out of memory: the solve answers `Unknown(Memory)`); each phase is bounded by a budget of
+//! clause and literal visits (a [`PassBudget`], which also stops the run between two steps
+//! at the stop flag or the time limit), [`BUDGET_BASE`] plus per literal of the formula
+//! [`SUBSUME_PER_LITERAL`] for the first subsumption round, [`ELIMINATE_PER_LITERAL`] for
+//! elimination, plus [`ELIMINATE_SHARE_PERMILLE`] thousandths of the search's propagations
+//! before the run, all scaled by `Options::simplify_effort`. (On a formula of
 //! 449,265 binary clauses over 1,000 variables, where no variable has few enough clauses to
 //! go, 20 visits a literal for subsumption cost 544 million instructions, four times the
 //! whole search; 4 cost 75 million, callgrind.)
 
 use super::Solver;
-use super::bve::{Bve, MAX_OCCURRENCES};
-use super::prop::Reason;
+use super::budget::PassBudget;
+use super::bve::{Bve, MAX_OCCURRENCES, bve_bytes};
+use super::reason::Reason;
 use crate::cnf::ClauseSink;
 use crate::lit::{Lit, Var};
 
 /// Visits allowed to the first subsumption round, per literal of the formula.
-const SUBSUME_PER_LITERAL: i64 = 4;
+const SUBSUME_PER_LITERAL: u64 = 4;
 /// Visits allowed to elimination, per literal of the formula.
-const ELIMINATE_PER_LITERAL: i64 = 20;
+const ELIMINATE_PER_LITERAL: u64 = 20;
 /// Visits allowed to each phase besides.
-const BUDGET_BASE: i64 = 1_000_000;
+const BUDGET_BASE: u64 = 1_000_000;
+/// Visits allowed to each phase per thousand search propagations before it (none before the
+/// first search; a run a limit stopped and the next solve takes up has them). Kissat's
+/// `eliminateeffort` is 100 too.
+const ELIMINATE_SHARE_PERMILLE: u64 = 100;
 
 impl Solver {
     /// Marks `vars` never to be substituted or eliminated (assumptions', projections').
@@ -84,9 +94,24 @@ impl Solver {
     }
 
     /// Runs elimination if it is on and has not run yet (the caller has frozen the
-    /// assumptions' variables).
+    /// assumptions' variables). A run that a limit stops (the stop flag, the time) keeps what
+    /// it did and is taken up again by the next solve; one its effort bound stops is done.
     pub(super) fn eliminate_once(&mut self) {
-        if !self.options.eliminate || self.simplifier.done || self.inconsistent {
+        if !self.options.eliminate
+            || self.simplifier.done
+            || self.inconsistent
+            || self.out_of_memory.is_some()
+        {
+            return;
+        }
+        let literals = self.db.refs().map(|cref| self.db.size(cref)).sum::<usize>()
+            + self.binaries.iter().map(Vec::len).sum::<usize>();
+        let literals = literals as u64;
+        let share = self.search_share(ELIMINATE_SHARE_PERMILLE);
+        let budget = self.pass_budget(BUDGET_BASE + SUBSUME_PER_LITERAL * literals + share);
+        if budget.exhausted() {
+            // A limit reached before any work: nothing done, taken up by the next solve.
+            self.end_pass(&budget);
             return;
         }
         self.simplifier.done = true;
@@ -100,39 +125,25 @@ impl Solver {
         for &lit in &self.trail {
             self.reason[lit.var().index()] = Reason::Decision;
         }
-        if !self.has_candidates() {
+        let Some((clauses, occurrences)) = self.occurrences() else {
+            return;
+        };
+        if !self.has_candidates(&occurrences) {
             return;
         }
-        let literals: usize = self.db.refs().map(|cref| self.db.size(cref)).sum::<usize>()
-            + self.binaries.iter().map(Vec::len).sum::<usize>();
-        let mut bve = Bve::new(
-            &self.values,
-            &self.simplifier.frozen,
-            &mut self.extension,
-            self.proof.as_mut(),
-        );
-        for (code, others) in self.binaries.iter().enumerate() {
-            let a = Lit::from_code(code as u32);
-            for &b in others {
-                if a.code() < b.code() {
-                    bve.add_original(&[a, b]);
-                }
-            }
+        let eliminate = self.scaled(BUDGET_BASE + ELIMINATE_PER_LITERAL * literals + share);
+        let Some(bve) = self.copy_to_bve(budget, (clauses, &occurrences)) else {
+            self.out_of_memory = Some(bve_bytes(clauses as u64, literals, self.num_vars));
+            return;
+        };
+        drop(occurrences);
+        let mut bve = bve;
+        bve.run(eliminate);
+        let (clauses, units, inconsistent, counts, budget) = bve.finish();
+        self.end_pass(&budget);
+        if budget.interrupted().is_some() {
+            self.simplifier.done = false;
         }
-        let mut lits = Vec::new();
-        for cref in self.db.refs() {
-            if !self.db.is_deleted(cref) && !self.db.is_learnt(cref) {
-                lits.clear();
-                lits.extend(self.db.lits(cref).iter().map(|&c| Lit::from_code(c)));
-                bve.add_original(&lits);
-            }
-        }
-        let literals = literals as i64;
-        bve.run(
-            BUDGET_BASE + SUBSUME_PER_LITERAL * literals,
-            BUDGET_BASE + ELIMINATE_PER_LITERAL * literals,
-        );
-        let (clauses, units, inconsistent, counts) = bve.finish();
         self.stats.eliminated_vars += counts.eliminated;
         self.stats.subsumed_clauses += counts.subsumed;
         self.stats.strengthened_clauses += counts.strengthened;
@@ -145,22 +156,71 @@ impl Solver {
         self.assign_units(units);
     }
 
-    /// Whether some variable is few enough clauses to be eliminated (by a count of its
-    /// occurrences, satisfied clauses included): when none is, the whole run is skipped, its
-    /// subsumption round too (on pairwise N-Queens 150, 5.6 million binary clauses, each
-    /// variable in hundreds, it found nothing and the run took 1.70 CPU seconds against 1.26).
-    fn has_candidates(&self) -> bool {
-        let mut count: Vec<usize> = self.binaries.iter().map(Vec::len).collect();
+    /// A [`Bve`] holding a copy of the irredundant clauses (`clauses` of them, their literals
+    /// occurring `occurrences[code]` times), or `None` when the memory is not to be had.
+    fn copy_to_bve(
+        &mut self,
+        budget: PassBudget,
+        (clauses, occurrences): (usize, &[u32]),
+    ) -> Option<Bve<'_>> {
+        let mut bve = Bve::try_new(
+            &self.values,
+            &self.simplifier.frozen,
+            &mut self.extension,
+            self.proof.as_mut(),
+            budget,
+            (clauses, occurrences),
+        )
+        .ok()?;
+        for (code, others) in self.binaries.iter().enumerate() {
+            let a = Lit::from_code(code as u32);
+            for &b in others {
+                if a.code() < b.code() {
+                    bve.add_original(&[a, b]).ok()?;
+                }
+            }
+        }
+        let mut lits = Vec::new();
         for cref in self.db.refs() {
             if !self.db.is_deleted(cref) && !self.db.is_learnt(cref) {
+                lits.clear();
+                lits.extend(self.db.lits(cref).iter().map(|&c| Lit::from_code(c)));
+                bve.add_original(&lits).ok()?;
+            }
+        }
+        Some(bve)
+    }
+
+    /// The irredundant clauses: how many, and by literal code how often each literal occurs
+    /// in them (satisfied clauses included); `None` (and out of memory) when the count's
+    /// memory is not to be had.
+    fn occurrences(&mut self) -> Option<(usize, Vec<u32>)> {
+        let mut count = Vec::new();
+        if count.try_reserve_exact(self.values.len()).is_err() {
+            self.out_of_memory = Some(4 * self.values.len() as u64);
+            return None;
+        }
+        count.extend(self.binaries.iter().map(|list| list.len() as u32));
+        let mut clauses = count.iter().map(|&n| n as usize).sum::<usize>() / 2;
+        for cref in self.db.refs() {
+            if !self.db.is_deleted(cref) && !self.db.is_learnt(cref) {
+                clauses += 1;
                 for &code in self.db.lits(cref) {
                     count[code as usize] += 1;
                 }
             }
         }
+        Some((clauses, count))
+    }
+
+    /// Whether some variable is few enough clauses to be eliminated (by `count`, its
+    /// occurrences, satisfied clauses included): when none is, the whole run is skipped, its
+    /// subsumption round too (on pairwise N-Queens 150, 5.6 million binary clauses, each
+    /// variable in hundreds, it found nothing and the run took 1.70 CPU seconds against 1.26).
+    fn has_candidates(&self, count: &[u32]) -> bool {
         let frozen = &self.simplifier.frozen;
         (0..self.num_vars as usize).any(|v| {
-            let (pos, neg) = (count[2 * v], count[2 * v + 1]);
+            let (pos, neg) = (count[2 * v] as usize, count[2 * v + 1] as usize);
             !frozen.get(v).copied().unwrap_or(false)
                 && self.values[2 * v] == 0
                 && pos + neg > 0

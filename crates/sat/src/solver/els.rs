@@ -37,9 +37,12 @@
 //! then each time after twice as many as the time before (learnt units and binary clauses
 //! close new components), so its share of the run shrinks as the search goes on.
 
+use std::mem::size_of;
+
 use super::Solver;
+use super::budget::PassBudget;
 use super::clause_db::ClauseRef;
-use super::prop::Reason;
+use super::reason::Reason;
 use crate::lit::{Lit, Var};
 
 /// Tarjan's state: per literal code, `index` is 0 when unvisited, [`DONE`] once its component
@@ -57,6 +60,17 @@ struct Tarjan {
 /// Rounds of substitution and probing at most, each time.
 const SIMPLIFY_ROUNDS: usize = 4;
 
+/// Ticks (literals and implications visited) substitution may spend on any formula.
+const SUBSTITUTE_BUDGET_BASE: u64 = 1_000_000;
+/// Ticks substitution may spend per thousand search propagations since the last
+/// simplification.
+const SUBSTITUTE_SHARE_PERMILLE: u64 = 20;
+
+/// Substitution's scratch per literal: Tarjan's index and low link, and its two stacks at
+/// their fullest (`Solver::estimated_bytes_with` counts it).
+pub(super) const SUBSTITUTE_BYTES_PER_LIT: u64 =
+    (2 * size_of::<u32>() + size_of::<Lit>() + size_of::<(Lit, u32)>()) as u64;
+
 /// `Tarjan::index` of a literal whose component is named.
 const DONE: u32 = u32::MAX;
 
@@ -64,6 +78,40 @@ impl Solver {
     /// Whether `var` may not be substituted (an assumption's or a projection's variable).
     pub(super) fn is_frozen(&self, var: Var) -> bool {
         self.simplifier.is_frozen(var)
+    }
+
+    /// A budget of `ticks` (scaled by [`Options::simplify_effort`](super::Options::simplify_effort))
+    /// for a simplification pass, under this solve's deadline and stop flag (`budget`).
+    pub(super) fn pass_budget(&self, ticks: u64) -> PassBudget {
+        PassBudget::new(self.scaled(ticks), self.deadline, self.limits.stop.clone())
+    }
+
+    /// `ticks` scaled by [`Options::simplify_effort`](super::Options::simplify_effort).
+    pub(super) fn scaled(&self, ticks: u64) -> u64 {
+        (u128::from(ticks) * u128::from(self.options.simplify_effort) / 1000)
+            .try_into()
+            .unwrap_or(u64::MAX)
+    }
+
+    /// The share (`permille`) of the search's propagations since the last simplification
+    /// that a pass may spend besides its base.
+    pub(super) fn search_share(&self, permille: u64) -> u64 {
+        let since = self
+            .stats
+            .propagations
+            .saturating_sub(self.simplifier.propagations_mark);
+        since.saturating_mul(permille) / 1000
+    }
+
+    /// Books a pass's work: its ticks, whether its bound cut it, the limit it found reached.
+    pub(super) fn end_pass(&mut self, budget: &PassBudget) {
+        self.stats.simplify_ticks += budget.spent();
+        if budget.ran_out() {
+            self.stats.passes_cut += 1;
+        }
+        if let Some(reason) = budget.interrupted() {
+            self.interrupted.get_or_insert(reason);
+        }
     }
 
     /// Simplifies (`simplify`) when an option asks for it and the schedule says so: at the
@@ -78,6 +126,7 @@ impl Solver {
         {
             return;
         }
+        let schedule = (self.next_simplify, self.simplify_interval);
         self.next_simplify = match self.simplify_interval {
             0 => u64::MAX,
             interval => self.stats.conflicts.saturating_add(interval),
@@ -85,6 +134,12 @@ impl Solver {
         self.simplify_interval = self.simplify_interval.saturating_mul(2);
         self.stats.simplifications += 1;
         self.simplify();
+        if self.interrupted.is_some() {
+            // Stopped by a limit: due again at the next solve's start.
+            (self.next_simplify, self.simplify_interval) = schedule;
+        } else {
+            self.simplifier.propagations_mark = self.stats.propagations;
+        }
     }
 
     /// Level-0 simplification: equivalent-literal substitution, then
@@ -102,11 +157,14 @@ impl Solver {
         // Units from probing shrink long clauses to binary ones, which may close new
         // components: a few rounds, while a round finds something.
         for _ in 0..SIMPLIFY_ROUNDS {
+            if self.interrupted.is_some() || self.out_of_memory.is_some() {
+                break;
+            }
             let before = (self.trail.len(), self.stats.substituted_vars);
             if self.options.substitute {
                 self.substitute();
             }
-            if self.options.probe && !self.inconsistent {
+            if self.options.probe && !self.inconsistent && self.interrupted.is_none() {
                 self.probe();
             }
             if self.inconsistent || (self.trail.len(), self.stats.substituted_vars) == before {
@@ -117,21 +175,23 @@ impl Solver {
 
     /// The representative of every literal (itself when not substituted), as a literal code
     /// by literal code; `None` when some component holds a literal and its negation (the
-    /// solver is then inconsistent). Scratch: two words per literal and the two stacks.
-    fn equivalences(&mut self) -> Option<Vec<u32>> {
+    /// solver is then inconsistent), or when `budget` ends the search first or the scratch
+    /// (two words per literal and the two stacks) is not to be had (the solver is then out of
+    /// memory).
+    fn equivalences(&mut self, budget: &mut PassBudget) -> Option<Vec<u32>> {
         let lits = self.values.len();
-        let mut t = Tarjan {
-            index: vec![0; lits],
-            low: vec![0; lits],
-            stack: Vec::new(),
-            path: Vec::new(),
-            counter: 0,
+        let Some(mut t) = Tarjan::try_new(lits) else {
+            self.out_of_memory = Some(lits as u64 * SUBSTITUTE_BYTES_PER_LIT);
+            return None;
         };
         let mut component = Vec::new();
         for code in 0..lits as u32 {
             let root = Lit::from_code(code);
             if t.index[root.index()] != 0 || self.value(root) != 0 {
                 continue;
+            }
+            if !budget.spend(1) {
+                return None;
             }
             t.visit(root);
             while let Some(&mut (v, ref mut next)) = t.path.last_mut() {
@@ -140,6 +200,9 @@ impl Solver {
                 if (*next as usize) < succs.len() {
                     let w = succs[*next as usize];
                     *next += 1;
+                    if !budget.spend(1) {
+                        return None;
+                    }
                     if self.values[w.index()] != 0 {
                         continue;
                     }
@@ -213,11 +276,22 @@ impl Solver {
 
     /// Equivalent-literal substitution (see the module documentation).
     pub(super) fn substitute(&mut self) {
-        self.clean_level_zero();
-        if self.inconsistent {
+        let mut budget =
+            self.pass_budget(SUBSTITUTE_BUDGET_BASE + self.search_share(SUBSTITUTE_SHARE_PERMILLE));
+        if budget.exhausted() {
+            self.end_pass(&budget);
             return;
         }
-        let Some(repr) = self.equivalences() else {
+        self.clean_level_zero();
+        if self.inconsistent {
+            self.end_pass(&budget);
+            return;
+        }
+        // The search of the components may stop anywhere (nothing is changed before it
+        // ends); the rewrite after it, linear in the clauses, runs to its end.
+        let found = self.equivalences(&mut budget);
+        self.end_pass(&budget);
+        let Some(repr) = found else {
             return;
         };
         let repr = |l: Lit| Lit::from_code(repr[l.index()]);
@@ -392,6 +466,27 @@ impl Solver {
 }
 
 impl Tarjan {
+    /// Scratch for `lits` literals, or `None` when the memory is not to be had.
+    fn try_new(lits: usize) -> Option<Tarjan> {
+        let mut index = Vec::new();
+        let mut low = Vec::new();
+        let mut stack = Vec::new();
+        let mut path = Vec::new();
+        index.try_reserve_exact(lits).ok()?;
+        low.try_reserve_exact(lits).ok()?;
+        stack.try_reserve(lits).ok()?;
+        path.try_reserve(lits).ok()?;
+        index.resize(lits, 0);
+        low.resize(lits, 0);
+        Some(Tarjan {
+            index,
+            low,
+            stack,
+            path,
+            counter: 0,
+        })
+    }
+
     fn visit(&mut self, lit: Lit) {
         self.counter += 1;
         self.index[lit.index()] = self.counter;

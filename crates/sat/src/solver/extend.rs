@@ -106,10 +106,14 @@ impl Extension {
 /// and whether elimination has run (`eliminate`).
 #[derive(Clone, Debug, Default)]
 pub(super) struct Simplifier {
-    /// Elimination has run (it runs once).
+    /// Elimination has run to its end or its effort bound (it runs once; a run a limit
+    /// stopped is taken up again by the next solve).
     pub(super) done: bool,
     /// By variable: never substituted or eliminated (assumptions', projections').
     pub(super) frozen: Vec<bool>,
+    /// The search's propagations when simplification last ran: the passes' budgets grow
+    /// with the propagations since (`budget`).
+    pub(super) propagations_mark: u64,
 }
 
 impl Simplifier {

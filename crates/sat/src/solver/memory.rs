@@ -13,13 +13,20 @@
 //! reports [`Error::OutOfMemory`] through [`ClauseSink::status`], and answers
 //! [`LimitReached::Memory`](nqueens_support::LimitReached::Memory) to every solve. What the search itself allocates (learnt clauses,
 //! moved watches) stays infallible: it is bounded by the reductions and small next to the
-//! formula.
+//! formula. The simplification passes take their big blocks fallibly too (elimination's copy
+//! of the clauses and its occurrence lists, substitution's scratch, probing's saved phases):
+//! a refusal makes the solver out of memory as above, and the solve answers
+//! [`LimitReached::Memory`](nqueens_support::LimitReached::Memory); what elimination adds while
+//! it runs (resolvents, the extension stack) is no more than the clauses it removes, and is in
+//! [`Solver::estimated_bytes_with`].
 
 use std::collections::TryReserveError;
 use std::mem::size_of;
 
-use super::prop::{Reason, Watch};
-use super::{LimitReached, Solver};
+use super::bve::bve_bytes;
+use super::els::SUBSTITUTE_BYTES_PER_LIT;
+use super::reason::{Reason, Watch};
+use super::{LimitReached, Options, Solver};
 use crate::cnf::{ClauseCounter, ClauseSink};
 use crate::error::Error;
 use crate::lit::Lit;
@@ -65,6 +72,22 @@ impl Solver {
     /// assert!((1 << 20..2 << 20).contains(&bytes), "{bytes}");
     /// ```
     pub fn estimated_bytes(size: &ClauseCounter) -> u64 {
+        Solver::estimated_bytes_with(&Options::default(), size)
+    }
+
+    /// [`Solver::estimated_bytes`] for a solver made with `options`: with the simplification
+    /// passes on, it adds what they hold besides the solver while they run (elimination's
+    /// copy of the clauses in occurrence lists, its schedule and the extension stack;
+    /// substitution's scratch per literal; probing's saved phases).
+    ///
+    /// ```
+    /// use nqueens_sat::{ClauseCounter, Options, Solver};
+    /// let size = ClauseCounter { vars: 1000, clauses: 5000, lits: 18_000, binary: 4000 };
+    /// let simplifying = Options { eliminate: true, substitute: true, probe: true, ..Options::default() };
+    /// let plain = Options { eliminate: false, substitute: false, probe: false, ..Options::default() };
+    /// assert!(Solver::estimated_bytes_with(&simplifying, &size) > Solver::estimated_bytes_with(&plain, &size));
+    /// ```
+    pub fn estimated_bytes_with(options: &Options, size: &ClauseCounter) -> u64 {
         let binary = size.binary.min(size.clauses);
         let long = size.clauses - binary;
         let long_lits = size.lits.saturating_sub(2 * binary);
@@ -75,7 +98,18 @@ impl Solver {
             .saturating_add(long_lits.saturating_mul(BYTES_PER_LONG_LITERAL));
         // Learnt clauses and the search's scratch space: reductions keep them to a fraction of
         // the formula on large inputs; a megabyte covers small ones.
-        formula.saturating_add(formula / 4).saturating_add(1 << 20)
+        let mut bytes = formula.saturating_add(formula / 4).saturating_add(1 << 20);
+        let lits = 2 * u64::from(size.vars);
+        if options.eliminate {
+            bytes = bytes.saturating_add(bve_bytes(size.clauses, size.lits, size.vars));
+        }
+        if options.substitute {
+            bytes = bytes.saturating_add(lits.saturating_mul(SUBSTITUTE_BYTES_PER_LIT));
+        }
+        if options.probe {
+            bytes = bytes.saturating_add(u64::from(size.vars));
+        }
+        bytes
     }
 
     /// Makes room at once for a formula of `size` (the per-variable arrays and the clause

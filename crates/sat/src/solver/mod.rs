@@ -69,7 +69,12 @@
 //! 2005). A substituted or eliminated variable is in no clause the search sees and is never
 //! decided; the extension stack (`extend`) gives it its value in each model, and a later
 //! clause, assumption or projection that names it puts it back first. Assumption and
-//! projection variables are frozen: never substituted or eliminated.
+//! projection variables are frozen: never substituted or eliminated. Each pass counts its
+//! work in ticks against a budget (a base from the formula's size plus a share of the
+//! search's propagations since the last run, scaled by [`Options::simplify_effort`]) and looks
+//! at the stop flag and the time limit every few thousand ticks (`budget`): a limit stops it
+//! between two of its steps, the formula left equivalent, and the solve answers
+//! [`Outcome::Unknown`] as a stopped search does (a later solve takes the pass up again).
 //!
 //! # Costs
 //!
@@ -78,8 +83,9 @@
 //! when the blocker is not true). Analysis is linear in the literals of the clauses resolved.
 //! Backtracking is linear in the assignments undone. Memory: 4 bytes per binary implication, 8
 //! per watch, 12 + 4·size bytes per long clause, about 150 bytes per variable;
-//! [`Solver::estimated_bytes`] adds it up before a formula is built, and a refused allocation
-//! is an error ([`Error::OutOfMemory`]), never an abort.
+//! [`Solver::estimated_bytes`] adds it up before a formula is built
+//! ([`Solver::estimated_bytes_with`] with the simplification passes' copies and scratch), and
+//! a refused allocation is an error ([`Error::OutOfMemory`]), never an abort.
 //!
 //! # Where things are
 //!
@@ -88,12 +94,16 @@
 //! `analyze` (first-UIP learning, minimisation, shrinking, failed assumptions), `reduce` (learnt-clause
 //! deletion and arena compaction), `restart` (the restart policies), `phases` (target and best
 //! phases, rephasing), `walk` (the local search rephasing runs), `els` (equivalent-literal
-//! substitution), `probe` (failed-literal probing), `eliminate` (bounded variable
+//! substitution), `probe` (failed-literal probing), `budget` (the passes' work budgets and
+//! their looks at the limits), `eliminate` (bounded variable
 //! elimination before the first search, freezing, and putting variables back), `bve` (its
 //! subsumption, strengthening and elimination over occurrence lists), `extend` (the extension
 //! stack that completes models), `memory` (the estimate and
 //! fallible growth), `observe` (the hook a trace of the search watches), `clause_db` (the
-//! clause arena), `heap` (the VSIDS order), `proof` (DRAT output); the public settings and
+//! clause arena), `heap` (the VSIDS order), `proof` (DRAT output). The files that add to
+//! `impl Solver` import this one; what this one needs of theirs lives below them all, as plain
+//! data: `reason` (reasons, conflicts, watches) and `search_state` (the LBD averages, the
+//! search mode, the target and best phases). The public settings and
 //! answers are in `options` ([`Options`], [`Restarts`], [`Limits`]), `outcome` ([`Outcome`],
 //! [`Enumeration`]; a limit's reason is the workspace's [`LimitReached`]) and `stats`
 //! ([`Stats`]).
@@ -106,6 +116,7 @@
 //! refutation of the original formula.
 
 mod analyze;
+mod budget;
 mod bve;
 mod clause_db;
 mod eliminate;
@@ -120,8 +131,10 @@ mod phases;
 mod probe;
 mod proof;
 mod prop;
+mod reason;
 mod reduce;
 mod restart;
+mod search_state;
 mod stats;
 mod walk;
 
@@ -139,10 +152,9 @@ use self::heap::VarHeap;
 pub use self::observe::{Observer, Silent};
 pub use self::options::{Options, Restarts};
 pub use self::outcome::{Enumeration, Outcome};
-use self::phases::Phases;
 use self::proof::Proof;
-use self::prop::{Reason, Watch};
-use self::restart::{Ema, Mode};
+use self::reason::{Reason, Watch};
+use self::search_state::{Ema, Mode, Phases};
 pub use self::stats::Stats;
 use crate::cnf::{ClauseSink, Model};
 use crate::error::Error;
@@ -236,6 +248,12 @@ pub struct Solver {
     /// restart), and the interval after that one (`els`).
     next_simplify: u64,
     simplify_interval: u64,
+    /// The deadline of the solve under way (from [`Limits::time`]), for the search and the
+    /// simplification passes (`budget`).
+    deadline: Option<Instant>,
+    /// A limit a simplification pass of this solve found reached: the solve answers
+    /// `Unknown` with it.
+    interrupted: Option<LimitReached>,
 }
 
 impl Default for Solver {
@@ -301,6 +319,8 @@ impl Solver {
             simplifier: Simplifier::default(),
             next_simplify: 0,
             simplify_interval: options.simplify_interval,
+            deadline: None,
+            interrupted: None,
             options,
         }
     }
@@ -369,12 +389,17 @@ impl Solver {
         if let Some(reason) = self.out_of_memory_outcome() {
             return Outcome::Unknown(reason);
         }
+        self.deadline = self.limits.time.map(|t| Instant::now() + t);
+        self.interrupted = None;
         self.freeze(assumptions.iter().map(|l| l.var()));
         self.restore(assumptions);
         self.simplify_if_due();
         self.eliminate_once();
         if self.inconsistent {
             return Outcome::Unsat;
+        }
+        if let Some(reason) = self.out_of_memory_outcome().or(self.interrupted) {
+            return Outcome::Unknown(reason);
         }
         self.assumptions = assumptions.to_vec();
         // Each call may come with new clauses (a blocking clause, when enumerating) or
@@ -535,7 +560,7 @@ impl Solver {
 
     /// The CDCL loop of one [`Solver::solve_observed`].
     fn search<O: Observer>(&mut self, observer: &mut O) -> Outcome {
-        let deadline = self.limits.time.map(|t| Instant::now() + t);
+        let deadline = self.deadline;
         let conflict_limit = self
             .limits
             .conflicts
@@ -581,6 +606,9 @@ impl Solver {
                     self.simplify_if_due();
                     if self.inconsistent {
                         return Outcome::Unsat;
+                    }
+                    if let Some(reason) = self.out_of_memory_outcome().or(self.interrupted) {
+                        return Outcome::Unknown(reason);
                     }
                     continue;
                 }

@@ -107,9 +107,8 @@ pub struct Options {
     /// each strongly connected component of the binary implication graph replaced by one of
     /// them, the others' values found again in the model (`els`). Off by default: on the
     /// structured and generated sets it did not win clearly (docs/notes/sat-simplify.md,
-    /// "Equivalent literals and probing"). Its scratch space, up to 40 bytes per variable for
-    /// a moment before the first search, is not in
-    /// [`Solver::estimated_bytes`](super::Solver::estimated_bytes).
+    /// "Equivalent literals and probing"). Its scratch space, 40 bytes per variable while it
+    /// runs, is in [`Solver::estimated_bytes_with`](super::Solver::estimated_bytes_with).
     pub substitute: bool,
     /// Whether the first search begins with failed-literal probing on the roots of the
     /// binary implication graph (`probe`). Off by default, as [`Options::substitute`].
@@ -119,6 +118,12 @@ pub struct Options {
     /// after twice as many as the time before (learnt units and binary clauses close new
     /// components). 0: only before the first search.
     pub simplify_interval: u64,
+    /// The work each simplification pass may spend, in thousandths of its budget (1,000: the
+    /// budgets of docs/notes/sat-simplify.md, "Limits and effort bounds": a base from the
+    /// formula's size plus a share of the search's propagations since the pass last ran). A
+    /// pass that spends it stops where it is ([`Stats::passes_cut`](super::Stats::passes_cut));
+    /// 0 stops each at its first step.
+    pub simplify_effort: u64,
 }
 
 impl Default for Options {
@@ -149,6 +154,7 @@ impl Default for Options {
             substitute: false,
             probe: false,
             simplify_interval: 5_000,
+            simplify_effort: 1_000,
         }
     }
 }

@@ -17,34 +17,10 @@
 
 use super::Solver;
 use super::clause_db::{ClauseDb, ClauseRef};
+use super::reason::{Conflict, Reason, Watch};
 use crate::lit::Lit;
 #[cfg(debug_assertions)]
 use crate::lit::Var;
-
-/// Why a variable has its value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Reason {
-    /// A decision, or a unit at level 0.
-    Decision,
-    /// The binary clause `(this variable's literal ∨ other)`, with `other` false.
-    Binary(Lit),
-    /// A long clause whose literal 0 is this variable's literal.
-    Long(ClauseRef),
-}
-
-/// A clause all of whose literals are false.
-#[derive(Clone, Copy, Debug)]
-pub(super) enum Conflict {
-    Binary(Lit, Lit),
-    Long(ClauseRef),
-}
-
-/// A long-clause watch: the clause, and a literal of it to test first.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Watch {
-    pub(super) cref: ClauseRef,
-    pub(super) blocker: Lit,
-}
 
 impl Solver {
     // ----- Assignment and backtracking -----

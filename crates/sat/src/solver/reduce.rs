@@ -21,7 +21,7 @@
 
 use super::Solver;
 use super::clause_db::ClauseRef;
-use super::prop::Reason;
+use super::reason::Reason;
 use crate::lit::Lit;
 
 impl Solver {

@@ -13,59 +13,8 @@
 
 use nqueens_support::luby;
 
-use super::{Restarts, Solver};
-
-/// Exponential moving average with a warm-up, so early values are not biased toward 0.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Ema {
-    pub(super) value: f64,
-    alpha: f64,
-    count: u64,
-}
-
-impl Ema {
-    pub(super) fn new(alpha: f64) -> Self {
-        Ema {
-            value: 0.0,
-            alpha,
-            count: 0,
-        }
-    }
-
-    pub(super) fn update(&mut self, x: f64) {
-        self.count += 1;
-        let alpha = self.alpha.max(1.0 / self.count as f64);
-        self.value += alpha * (x - self.value);
-    }
-}
-
-/// The search mode of [`Restarts::Switching`].
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Mode {
-    /// In stable mode (else focused).
-    pub(super) stable: bool,
-    /// The conflict count at which the mode next changes.
-    next_switch: u64,
-    /// How many conflicts the current mode lasts.
-    length: u64,
-    /// Restarts in stable mode so far: the index into the Luby sequence.
-    stable_restarts: u64,
-}
-
-impl Mode {
-    pub(super) fn new(restarts: Restarts) -> Self {
-        let first = match restarts {
-            Restarts::Switching { first_switch, .. } => first_switch.max(1),
-            _ => u64::MAX,
-        };
-        Mode {
-            stable: false,
-            next_switch: first,
-            length: first,
-            stable_restarts: 0,
-        }
-    }
-}
+use super::Solver;
+use super::options::Restarts;
 
 impl Solver {
     /// The VSIDS decay of the current mode.

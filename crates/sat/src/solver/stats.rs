@@ -58,6 +58,11 @@ pub struct Stats {
     pub probes: u64,
     /// Probed literals that failed (propagating them reached a conflict): each gave a unit.
     pub failed_literals: u64,
+    /// Work the simplification passes spent, in their ticks (one per occurrence, clause,
+    /// literal or implication visited, one per literal a probe propagates).
+    pub simplify_ticks: u64,
+    /// Simplification passes cut short by their effort bound.
+    pub passes_cut: u64,
 }
 
 impl fmt::Display for Stats {
@@ -69,7 +74,8 @@ impl fmt::Display for Stats {
              deleted_clauses={} mode_switches={} promotions={} rephases={} walks={} \
              walk_flips={} eliminated_vars={} restored_vars={} subsumed_clauses={} \
              strengthened_clauses={} elimination_gates={} \
-             simplifications={} substituted_vars={} probes={} failed_literals={}",
+             simplifications={} substituted_vars={} probes={} failed_literals={} \
+             simplify_ticks={} passes_cut={}",
             self.decisions,
             self.conflicts,
             self.propagations,
@@ -93,7 +99,9 @@ impl fmt::Display for Stats {
             self.simplifications,
             self.substituted_vars,
             self.probes,
-            self.failed_literals
+            self.failed_literals,
+            self.simplify_ticks,
+            self.passes_cut
         )
     }
 }
