@@ -11,6 +11,7 @@
 mod eliminate;
 mod els;
 mod fuzz_dimacs;
+mod pass_limits;
 mod rup;
 mod solver;
 mod sources;

@@ -6,16 +6,14 @@
 //! (checked against the original formula) and refutations (checked by the RUP checker) are
 //! right.
 
-mod rup;
-mod support;
-
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use crate::support;
+use crate::support::{brute_force_models, cnf_from, random_formula};
 use nqueens_sat::{ClauseSink, Cnf, LimitReached, Limits, Lit, Options, Outcome, Solver, Var};
 use proptest::prelude::*;
-use support::{brute_force_models, cnf_from, random_formula};
 
 /// Every pass on, run again at every restart.
 fn all_passes() -> Options {
