@@ -34,9 +34,14 @@ mkdir -p "$work"
 echo "== the library crates' examples"
 . scripts/suite.sh
 if in_suite; then
-    # scripts/test-all built every test and example once (`cargo test` builds the examples);
-    # the same command again compiles nothing.
-    cargo test "${SUITE_FLAGS[@]}" --no-run
+    # scripts/test-all built every test and example once (`cargo test` builds the examples).
+    # No cargo here: this part runs beside the GPU part, which links the suite's CLI again with
+    # `gpu` meanwhile, and a `cargo test` of the suite's flags would put the suite's CLI back
+    # under it.
+    for example in count dlx_first instance parse_dimacs queens solve_dimacs split_rate; do
+        [ -x "$target/checked/examples/$example" ] ||
+            fail "the suite's build has no example $example in $target/checked/examples"
+    done
 else
     # The rust part's selection (`cargo test --workspace --exclude nqueens-gpu`), so the
     # libraries are built with the same features as there (dev-dependencies included).
