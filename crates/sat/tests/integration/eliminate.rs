@@ -9,6 +9,7 @@
 use crate::rup;
 use crate::support::{
     SharedBuf, brute_force_models, check_solve_with, cnf_from, pigeonhole, random_formula,
+    xor_chain,
 };
 
 use std::collections::HashSet;
@@ -159,26 +160,6 @@ fn pigeonhole_refutations_with_elimination_check() {
         assert!(!solve_checked(&pigeonhole(holes + 1, holes)).0);
         assert!(solve_checked(&pigeonhole(holes, holes)).0);
     }
-}
-
-/// The XOR chain `x0 ⊕ … ⊕ x(n-1) = 1` as Tseitin clauses: inputs `x_i` are variables
-/// `0..n`, links `t_i` (`t0 ≡ x0`, `t_i ≡ t_{i-1} ⊕ x_i`) variables `n..2n`, `t_{n-1}` true.
-fn xor_chain(n: u32) -> Cnf {
-    let mut cnf = Cnf::new();
-    let x = |i: u32| Lit::positive(Var::from_index(i));
-    let t = |i: u32| Lit::positive(Var::from_index(n + i));
-    cnf.ensure_vars(2 * n);
-    cnf.add_clause(&[!t(0), x(0)]);
-    cnf.add_clause(&[t(0), !x(0)]);
-    for i in 1..n {
-        let (a, b, c) = (t(i - 1), x(i), t(i));
-        cnf.add_clause(&[!a, !b, !c]);
-        cnf.add_clause(&[a, b, !c]);
-        cnf.add_clause(&[a, !b, c]);
-        cnf.add_clause(&[!a, b, c]);
-    }
-    cnf.add_clause(&[t(n - 1)]);
-    cnf
 }
 
 /// An XOR chain `x1 ⊕ … ⊕ x20 = 1` as Tseitin clauses (`t_i ≡ t_{i-1} ⊕ x_i`, `t_20` true):

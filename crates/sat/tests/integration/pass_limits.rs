@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::support;
-use crate::support::{brute_force_models, cnf_from, random_formula};
+use crate::support::{brute_force_models, cnf_from, random_formula, xor_chain};
 use nqueens_sat::{ClauseSink, Cnf, LimitReached, Limits, Lit, Options, Outcome, Solver, Var};
 use proptest::prelude::*;
 
@@ -31,20 +31,10 @@ fn all_passes() -> Options {
 /// `y_i` (variables `2n..3n`, binary clauses both ways): elimination takes links out, and
 /// substitution replaces the `y_i` (or the `x_i`).
 fn chain_with_equivalences(n: u32) -> Cnf {
-    let mut cnf = Cnf::new();
+    let mut cnf = xor_chain(n);
     let v = |i: u32| Lit::positive(Var::from_index(i));
-    let (x, t, y) = (|i| v(i), |i| v(n + i), |i| v(2 * n + i));
+    let (x, y) = (|i| v(i), |i| v(2 * n + i));
     cnf.ensure_vars(3 * n);
-    cnf.add_clause(&[!t(0), x(0)]);
-    cnf.add_clause(&[t(0), !x(0)]);
-    for i in 1..n {
-        let (a, b, c) = (t(i - 1), x(i), t(i));
-        cnf.add_clause(&[!a, !b, !c]);
-        cnf.add_clause(&[a, b, !c]);
-        cnf.add_clause(&[a, !b, c]);
-        cnf.add_clause(&[!a, b, c]);
-    }
-    cnf.add_clause(&[t(n - 1)]);
     for i in 0..n {
         cnf.add_clause(&[!x(i), y(i)]);
         cnf.add_clause(&[x(i), !y(i)]);
