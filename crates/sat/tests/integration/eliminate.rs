@@ -8,8 +8,8 @@
 
 use crate::rup;
 use crate::support::{
-    SharedBuf, brute_force_models, check_solve_with, cnf_from, pigeonhole, random_formula,
-    xor_chain,
+    SharedBuf, all_passes, brute_force_models, check_solve_with, cnf_from, pigeonhole,
+    random_formula, xor_chain,
 };
 
 use std::collections::HashSet;
@@ -30,12 +30,7 @@ fn eliminating() -> Options {
 /// frozen variables and the putting back.
 fn simplifying(together: bool) -> Options {
     if together {
-        Options {
-            substitute: true,
-            probe: true,
-            simplify_interval: 1,
-            ..eliminating()
-        }
+        all_passes()
     } else {
         eliminating()
     }

@@ -11,20 +11,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::support;
-use crate::support::{brute_force_models, cnf_from, random_formula, xor_chain};
+use crate::support::{all_passes, brute_force_models, cnf_from, random_formula, xor_chain};
 use nqueens_sat::{ClauseSink, Cnf, LimitReached, Limits, Lit, Options, Outcome, Solver, Var};
 use proptest::prelude::*;
-
-/// Every pass on, run again at every restart.
-fn all_passes() -> Options {
-    Options {
-        eliminate: true,
-        substitute: true,
-        probe: true,
-        simplify_interval: 1,
-        ..Options::default()
-    }
-}
 
 /// The XOR chain `x0 ⊕ … ⊕ x(n-1) = 1` as Tseitin clauses (inputs `0..n`, links `n..2n`,
 /// the last link true), with each input `x_i` also made equivalent to a fresh variable

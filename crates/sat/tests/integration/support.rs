@@ -165,3 +165,14 @@ pub fn xor_chain(n: u32) -> Cnf {
     cnf.add_clause(&[t(n - 1)]);
     cnf
 }
+
+/// Every pass on, run again at every restart.
+pub fn all_passes() -> Options {
+    Options {
+        eliminate: true,
+        substitute: true,
+        probe: true,
+        simplify_interval: 1,
+        ..Options::default()
+    }
+}
