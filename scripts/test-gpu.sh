@@ -27,10 +27,6 @@ export NODEVICE_SELECT=1
 # here.
 if in_suite; then
     echo "test-gpu: the CLI's lints with gpu are CI's clippy step (cargo clippy ${LINT_FLAGS[*]} --features nqueens-cli/gpu)"
-else
-    cargo clippy --workspace --all-targets --features nqueens-cli/gpu -- -D warnings
-fi
-if in_suite; then
     # scripts/test-all built the suite once: nqueens-gpu's tests ran in its Rust part, on this
     # driver; the CLI's GPU tests need the CLI with `gpu`, which only the CLI compiles again for.
     echo "test-gpu: nqueens-gpu's own tests run in the Rust part (the suite's one build)"
@@ -41,6 +37,7 @@ if in_suite; then
     # (opt-level 3, without `gpu`) stays fresh and is put back below without compiling.
     cargo test "${SUITE_FLAGS[@]}" --features nqueens-cli/gpu --config 'profile.checked.package.nqueens-cli.opt-level=1' --test cli gpu::
 else
+    cargo clippy --workspace --all-targets --features nqueens-cli/gpu -- -D warnings
     cargo test -p nqueens-gpu --profile checked
     cargo test -p nqueens-cli --features gpu --profile checked --test cli gpu::
 fi

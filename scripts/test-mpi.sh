@@ -17,19 +17,16 @@ need_packages test-mpi "OpenMPI and libclang for the MPI binary, the Vulkan load
 command -v mpirun >/dev/null || { echo "test-mpi: mpirun not found (apt-get install openmpi-bin)" >&2; exit 1; }
 
 . scripts/suite.sh
-if in_suite; then
-    # scripts/test-all built both binaries once, with the suite's features (mpi and gpu here).
-    echo "test-mpi: nqueens-mpi and nqueens from the suite's one build"
-else
-    cargo build -p nqueens-mpi --features mpi,gpu --profile checked
-    cargo build -p nqueens-cli --profile checked
-fi
-# The MPI binary's lints, with and without its GPU ranks. In the suite they are CI's clippy
+# The MPI binary's lints, with and without its GPU ranks: in the suite they are CI's clippy
 # step's (.ci/run lints the workspace in the suite's features, where only nqueens-mpi is
 # checked again for each variant); a part run alone lints them here.
 if in_suite; then
+    # scripts/test-all built both binaries once, with the suite's features (mpi and gpu here).
+    echo "test-mpi: nqueens-mpi and nqueens from the suite's one build"
     echo "test-mpi: the MPI binary's lints are CI's clippy step (cargo clippy ${LINT_FLAGS[*]})"
 else
+    cargo build -p nqueens-mpi --features mpi,gpu --profile checked
+    cargo build -p nqueens-cli --profile checked
     cargo clippy -p nqueens-mpi --features mpi --all-targets -- -D warnings
     cargo clippy -p nqueens-mpi --features mpi,gpu --all-targets -- -D warnings
 fi
