@@ -100,17 +100,24 @@ impl PassBudget {
     }
 
     fn look(&mut self) {
-        if self.interrupted.is_some() {
-            return;
+        if self.interrupted.is_none() {
+            self.interrupted = limit_reached(self.deadline, self.stop.as_ref());
         }
-        if self
-            .stop
-            .as_ref()
-            .is_some_and(|s| s.load(Ordering::Relaxed))
-        {
-            self.interrupted = Some(LimitReached::Stopped);
-        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.interrupted = Some(LimitReached::Time);
-        }
+    }
+}
+
+/// The solve's limit a look finds reached, if any: the deadline passed
+/// ([`LimitReached::Time`]) or the stop flag raised ([`LimitReached::Stopped`]). The search
+/// looks with it every 1,024 decisions or conflicts, a pass every [`CHECK_INTERVAL`] ticks.
+pub(super) fn limit_reached(
+    deadline: Option<Instant>,
+    stop: Option<&Arc<AtomicBool>>,
+) -> Option<LimitReached> {
+    if deadline.is_some_and(|d| Instant::now() >= d) {
+        Some(LimitReached::Time)
+    } else if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+        Some(LimitReached::Stopped)
+    } else {
+        None
     }
 }

@@ -655,16 +655,8 @@ impl Solver {
                 if let Some(work) = &self.limits.work {
                     work.store(self.stats.conflicts, Ordering::Relaxed);
                 }
-                if deadline.is_some_and(|d| Instant::now() >= d) {
-                    return Outcome::Unknown(LimitReached::Time);
-                }
-                if self
-                    .limits
-                    .stop
-                    .as_ref()
-                    .is_some_and(|s| s.load(Ordering::Relaxed))
-                {
-                    return Outcome::Unknown(LimitReached::Stopped);
+                if let Some(reached) = budget::limit_reached(deadline, self.limits.stop.as_ref()) {
+                    return Outcome::Unknown(reached);
                 }
                 #[cfg(debug_assertions)]
                 if self.num_vars <= DEBUG_CHECK_VARS {
