@@ -13,7 +13,12 @@
 //! and the watch list it walks without bounds checks (`unsafe`, each read checked in debug
 //! builds): on five structured formulas that took 10–29 % of the instructions per
 //! propagation off, the search unchanged (docs/notes/sat-structured-set.md, "Propagation
-//! cost, second round").
+//! cost, second round"). The whole queue is then propagated by one free function
+//! (`propagate_queue`) on those borrowed fields, binary clauses included, assignments write
+//! without bounds checks, and the list walked stays in place while watches move to other
+//! lists through one raw pointer (a watch never moves to the false literal's own list):
+//! another 2–28 % off the instructions per propagation in this function, the search again
+//! unchanged (same note, "Propagation speed against Kissat, side by side").
 
 use super::Solver;
 use super::clause_db::{ClauseDb, ClauseRef};
@@ -72,49 +77,25 @@ impl Solver {
 
     /// Propagates every queued assignment; returns a falsified clause if one appears.
     pub(super) fn propagate(&mut self) -> Option<Conflict> {
-        while self.qhead < self.trail.len() {
-            let p = self.trail[self.qhead];
-            self.qhead += 1;
-            self.stats.propagations += 1;
-            let false_lit = !p;
-            let level = self.trail_lim.len() as u32;
-
-            // Binary clauses: every implication is one read.
-            for &other in &self.binaries[false_lit.index()] {
-                let value = self.values[other.index()];
-                if value > 0 {
-                    continue;
-                }
-                if value < 0 {
-                    return Some(Conflict::Binary(false_lit, other));
-                }
-                self.values[other.index()] = 1;
-                self.values[(!other).index()] = -1;
-                let var = other.var().index();
-                self.level[var] = level;
-                self.reason[var] = Reason::Binary(false_lit);
-                self.trail.push(other);
-            }
-
-            // Long clauses.
-            let mut watches = std::mem::take(&mut self.watches[false_lit.index()]);
-            let conflict = visit_watches(
-                &mut watches,
-                false_lit,
-                level,
-                &mut self.values,
-                &mut self.watches,
-                &mut self.db,
-                &mut self.level,
-                &mut self.reason,
-                &mut self.trail,
-            );
-            self.watches[false_lit.index()] = watches;
-            if conflict.is_some() {
-                return conflict;
-            }
-        }
-        None
+        let start = self.qhead;
+        let mut assign = Assign {
+            values: &mut self.values,
+            levels: &mut self.level,
+            reasons: &mut self.reason,
+            trail: &mut self.trail,
+            level: self.trail_lim.len() as u32,
+        };
+        let (qhead, conflict) = propagate_queue(
+            start,
+            &self.binaries,
+            &mut self.watches,
+            &mut self.db,
+            &mut assign,
+        );
+        // One propagation per literal taken off the trail.
+        self.stats.propagations += (qhead - start) as u64;
+        self.qhead = qhead;
+        conflict
     }
 
     pub(super) fn attach_binary(&mut self, a: Lit, b: Lit) {
@@ -200,24 +181,107 @@ fn value_of(values: &[i8], code: usize) -> i8 {
     unsafe { *values.get_unchecked(code) }
 }
 
-/// Visits the long-clause watches of `false_lit` (taken out of the solver as `list`): keeps
+/// The solver's fields that propagation assigns through, borrowed apart from the solver so
+/// that the compiler knows they do not overlap and keeps their addresses in registers for the
+/// whole of [`propagate_queue`] (read from the solver, they were reloaded after every
+/// assignment, since the trail's growth might, for all the compiler could tell, write them).
+struct Assign<'a> {
+    values: &'a mut [i8],
+    levels: &'a mut [u32],
+    reasons: &'a mut [Reason],
+    trail: &'a mut Vec<Lit>,
+    /// The current decision level.
+    level: u32,
+}
+
+impl Assign<'_> {
+    /// Makes `lit` true at the current level for `reason` and queues it.
+    #[inline(always)]
+    fn imply(&mut self, lit: Lit, reason: Reason) {
+        debug_assert_eq!(value_of(self.values, lit.index()), 0);
+        let var = lit.var().index();
+        debug_assert!(var < self.levels.len() && var < self.reasons.len());
+        debug_assert_eq!(self.values.len(), 2 * self.levels.len());
+        // SAFETY: `lit` was read from a binary list or a clause, so its variable is one of
+        // the solver's (see `value_of`): `values` has both its literals, `levels` and
+        // `reasons` its variable; checked in debug builds. Measured: the three bounds checks
+        // were about a tenth of the instructions of an assignment.
+        unsafe {
+            *self.values.get_unchecked_mut(lit.index()) = 1;
+            *self.values.get_unchecked_mut((!lit).index()) = -1;
+            *self.levels.get_unchecked_mut(var) = self.level;
+            *self.reasons.get_unchecked_mut(var) = reason;
+        }
+        self.trail.push(lit);
+    }
+}
+
+/// Propagates the trail from `qhead` to its end (which moves as literals are implied):
+/// for each literal taken off it, the binary clauses first, then the long-clause watches.
+/// Returns the new queue head (one past the last literal taken off) and the false clause,
+/// if one appeared.
+#[inline(always)]
+fn propagate_queue(
+    mut qhead: usize,
+    binaries: &[Vec<Lit>],
+    watches: &mut [Vec<Watch>],
+    db: &mut ClauseDb,
+    assign: &mut Assign<'_>,
+) -> (usize, Option<Conflict>) {
+    while qhead < assign.trail.len() {
+        let false_lit = !assign.trail[qhead];
+        qhead += 1;
+
+        // Binary clauses: every implication is one read.
+        for &other in &binaries[false_lit.index()] {
+            let value = value_of(assign.values, other.index());
+            if value > 0 {
+                continue;
+            }
+            if value < 0 {
+                return (qhead, Some(Conflict::Binary(false_lit, other)));
+            }
+            assign.imply(other, Reason::Binary(false_lit));
+        }
+
+        // Long clauses. The list walked and the lists its watches move to are reached
+        // through one raw pointer: a watch only moves to a literal that is not false, so
+        // never to `false_lit`'s own list, and the two borrows never overlap. (Taking the
+        // list out of the solver and putting it back, the safe way, cost about ten
+        // instructions per propagation.)
+        assert!(false_lit.index() < watches.len());
+        let lists = WatchLists {
+            first: watches.as_mut_ptr(),
+            len: watches.len(),
+        };
+        // SAFETY: in bounds (just asserted); `visit_watches` reaches no other list through
+        // `lists` at this index (see there).
+        let list = unsafe { &mut *lists.first.add(false_lit.index()) };
+        let conflict = visit_watches(list, false_lit, &lists, db, assign);
+        if conflict.is_some() {
+            return (qhead, conflict);
+        }
+    }
+    (qhead, None)
+}
+
+/// Every literal's watch list, as a pointer to the first and their number, for
+/// [`visit_watches`] to push onto one while it walks another.
+struct WatchLists {
+    first: *mut Vec<Watch>,
+    len: usize,
+}
+
+/// Visits the long-clause watches of `false_lit` (its list, `list`): keeps
 /// the watches whose clause stays watched by `false_lit`, moves the others to their new
 /// literal, assigns the clauses that became unit, and stops at the first false clause.
-///
-/// The solver's fields come apart, each as its own argument, so that the compiler knows
-/// they do not overlap and keeps their addresses and lengths in registers.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 fn visit_watches(
     list: &mut Vec<Watch>,
     false_lit: Lit,
-    level: u32,
-    values: &mut [i8],
-    watches: &mut [Vec<Watch>],
+    watches: &WatchLists,
     db: &mut ClauseDb,
-    levels: &mut [u32],
-    reason: &mut [Reason],
-    trail: &mut Vec<Lit>,
+    assign: &mut Assign<'_>,
 ) -> Option<Conflict> {
     let false_code = false_lit.code();
     let (mut i, mut j) = (0, 0);
@@ -228,7 +292,7 @@ fn visit_watches(
         // SAFETY: `j <= i < end == list.len()`, and the list does not change length here.
         let watch = unsafe { *list.get_unchecked(i) };
         i += 1;
-        if value_of(values, watch.blocker.index()) > 0 {
+        if value_of(assign.values, watch.blocker.index()) > 0 {
             // SAFETY: as above.
             unsafe { *list.get_unchecked_mut(j) = watch };
             j += 1;
@@ -254,6 +318,7 @@ fn visit_watches(
             cref,
             blocker: Lit::from_stored_code(first),
         };
+        let values = &*assign.values;
         if first != watch.blocker.code() && value_of(values, first as usize) > 0 {
             // SAFETY: as above.
             unsafe { *list.get_unchecked_mut(j) = kept };
@@ -273,7 +338,12 @@ fn visit_watches(
             rest[k] = false_code;
             *w1 = candidate;
             *search = k as u32 + 2;
-            watches[candidate as usize].push(kept);
+            let candidate = candidate as usize;
+            assert!(candidate < watches.len);
+            debug_assert_ne!(candidate, false_code as usize);
+            // SAFETY: in bounds (just asserted), and not `list`: the candidate is not false
+            // and `false_lit` is, so the two `&mut` never name the same list.
+            unsafe { (*watches.first.add(candidate)).push(kept) };
             continue;
         }
         // SAFETY: as above.
@@ -285,13 +355,7 @@ fn visit_watches(
             j += end - i;
             break;
         }
-        let first = kept.blocker;
-        values[first.index()] = 1;
-        values[(!first).index()] = -1;
-        let var = first.var().index();
-        levels[var] = level;
-        reason[var] = Reason::Long(cref);
-        trail.push(first);
+        assign.imply(kept.blocker, Reason::Long(cref));
     }
     list.truncate(j);
     conflict

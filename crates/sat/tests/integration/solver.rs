@@ -55,6 +55,21 @@ proptest! {
         prop_assert_eq!(sat, !models.is_empty());
     }
 
+    // Propagation walks a literal's binary clauses, then its long clauses' watches, assigning
+    // through both on the way: formulas mostly of binary clauses (chains of implications,
+    // which reach far in one propagation) with long clauses among them, so that a literal
+    // implied through a binary clause falsifies watched literals of long ones in the same
+    // walk, and watches move while binary implications are queued.
+    #[test]
+    fn propagation_through_many_binaries_agrees_with_brute_force(
+        (vars, clauses) in binary_heavy_formula(),
+    ) {
+        let cnf = cnf_from(vars, &clauses);
+        let models = brute_force_models(&cnf);
+        let sat = solve_checked(&cnf);
+        prop_assert_eq!(sat, !models.is_empty());
+    }
+
     #[test]
     fn agrees_with_brute_force_when_some_variables_go_first(
         (vars, clauses) in random_formula(12, 0..=60),
@@ -104,6 +119,35 @@ proptest! {
         let free = matches!(solver.solve(), Outcome::Sat(_));
         prop_assert_eq!(free, !brute_force_models(&cnf).is_empty());
     }
+}
+
+/// 8 to 14 variables, 10 to 60 binary clauses and 0 to 12 clauses of 3 to 7 literals on
+/// distinct variables.
+fn binary_heavy_formula() -> impl Strategy<Value = (u32, Vec<Vec<i32>>)> {
+    (8u32..=14).prop_flat_map(|vars| {
+        let lit =
+            move || (1..=vars as i32, any::<bool>()).prop_map(|(v, neg)| if neg { -v } else { v });
+        let binary = (lit(), lit()).prop_map(|(a, b)| vec![a, b]);
+        let long = (
+            prop::sample::subsequence((1..=vars as i32).collect::<Vec<_>>(), 3..=7),
+            any::<u8>(),
+        )
+            .prop_map(|(vs, signs)| {
+                vs.iter()
+                    .enumerate()
+                    .map(|(i, &v)| if signs >> (i % 8) & 1 == 1 { -v } else { v })
+                    .collect::<Vec<i32>>()
+            });
+        (
+            Just(vars),
+            prop::collection::vec(binary, 10..=60),
+            prop::collection::vec(long, 0..=12),
+        )
+            .prop_map(|(vars, mut binaries, long)| {
+                binaries.extend(long);
+                (vars, binaries)
+            })
+    })
 }
 
 #[test]
