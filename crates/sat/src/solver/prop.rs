@@ -205,7 +205,7 @@ impl Assign<'_> {
         // SAFETY: `lit` was read from a binary list or a clause, so its variable is one of
         // the solver's (see `value_of`): `values` has both its literals, `levels` and
         // `reasons` its variable; checked in debug builds. Measured: the three bounds checks
-        // were about a tenth of the instructions of an assignment.
+        // cost about 7 instructions per assignment (`2bitadd_10`, 3,000 conflicts).
         unsafe {
             *self.values.get_unchecked_mut(lit.index()) = 1;
             *self.values.get_unchecked_mut((!lit).index()) = -1;
@@ -247,8 +247,8 @@ fn propagate_queue(
         // Long clauses. The list walked and the lists its watches move to are reached
         // through one raw pointer: a watch only moves to a literal that is not false, so
         // never to `false_lit`'s own list, and the two borrows never overlap. (Taking the
-        // list out of the solver and putting it back, the safe way, cost about ten
-        // instructions per propagation.)
+        // list out of the solver and putting it back, the safe way, cost about 25
+        // instructions per propagation on `2bitadd_10`.)
         assert!(false_lit.index() < watches.len());
         let lists = WatchLists {
             first: watches.as_mut_ptr(),
