@@ -37,21 +37,19 @@ fn counts_match_oeis_for_every_thread_count() {
 }
 
 /// Thread counts are proven not to matter on 1..=16 (above and here): n = 16 with each of
-/// 1..=4 threads; n = 17 once, on four threads (its count on each thread count cost 15 s of CPU
-/// and checked nothing n = 16 does not); n = 18, the largest board the suite counts, once, on
-/// two threads (four thread counts of 16 to 18 took 100 s).
+/// 1..=4 threads; n = 17, the largest board the tests count, once, on four threads (its count
+/// on each thread count cost 15 s of CPU and checked nothing n = 16 does not). n = 18 is CI's
+/// (`.ci/run` counts it with the release build, total, unique and every task, at half the cost
+/// of this profile's debug assertions and overflow checks): its task list is as deep as 17's,
+/// and no code of the counter changes between them.
 #[test]
-fn counts_match_oeis_at_16_to_18_for_every_thread_count() {
+fn counts_match_oeis_at_16_and_17_for_every_thread_count() {
     check_every_thread_count([16]);
     let report = whole(17, 4);
     assert_eq!(report.total, oeis::total(17).unwrap());
     assert_eq!(report.unique, oeis::unique(17).unwrap());
     assert_eq!(report.tasks, TaskList::new(17).len() as u64);
     assert_eq!(report.resumed, 0);
-    let report = whole(18, 2);
-    assert_eq!(report.total, oeis::total(18).unwrap());
-    assert_eq!(report.unique, oeis::unique(18).unwrap());
-    assert_eq!(report.tasks, TaskList::new(18).len() as u64);
 }
 
 #[test]
