@@ -13,20 +13,23 @@
 # Every workspace member, the MPI binary with its GPU ranks (which brings nqueens-gpu and
 # wgpu in), in the checked profile. The CLI keeps its default features: its tests check the
 # build without `gpu` (the GPU part builds the CLI once more with it).
-SUITE_FLAGS=(--workspace --profile checked --features nqueens-mpi/mpi,nqueens-mpi/gpu)
+# CI's lints and docs (below) take the same features and profile: what they compile is shared
+# with this build only as long as the three agree.
+SUITE_FEATURES=nqueens-mpi/mpi,nqueens-mpi/gpu
+SUITE_FLAGS=(--workspace --profile checked --features "$SUITE_FEATURES")
 # CI's clippy step (.ci/run): the whole workspace, every target, in the suite's features and
 # profile. The MPI and GPU parts' own lints (when a part runs alone) are what this covers. In
 # `checked` (lints do not depend on the profile: debug assertions are on in it as in `dev`), the
 # proc macros and build scripts it compiles and runs (syn, serde_derive, clap_derive, bindgen
 # and MPI's bindings, some 30 units) are the very ones the suite's build needs, which then
 # finds them built.
-LINT_FLAGS=(--workspace --all-targets --profile checked --features nqueens-mpi/mpi,nqueens-mpi/gpu)
+LINT_FLAGS=(--workspace --all-targets --profile checked --features "$SUITE_FEATURES")
 # CI's doc step: the same profile and features (the CLI's `gpu` too, as clippy's last pass
 # leaves them), and the examples beside the libraries and the CLI (`cargo doc`'s own targets):
 # examples use the dev-dependencies, whose features then unify as in clippy's `--all-targets`
 # (num-traits' `std`, and through it naga and wgpu), so that the docs check again only the
 # workspace's own crates, for rustdoc.
-DOC_FLAGS=(--workspace --no-deps --profile checked --features nqueens-mpi/mpi,nqueens-mpi/gpu,nqueens-cli/gpu
+DOC_FLAGS=(--workspace --no-deps --profile checked --features "$SUITE_FEATURES,nqueens-cli/gpu"
     --lib --bin nqueens --examples)
 # What building and running that needs besides Rust: MPI and libclang for the MPI binary, the
 # Vulkan loader and Mesa's software driver for nqueens-gpu's tests.
