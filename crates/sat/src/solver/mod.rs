@@ -119,6 +119,7 @@ mod analyze;
 mod budget;
 mod bve;
 mod clause_db;
+mod elim_rounds;
 mod eliminate;
 mod els;
 mod extend;
@@ -395,6 +396,7 @@ impl Solver {
         self.restore(assumptions);
         self.simplify_if_due();
         self.eliminate_once();
+        self.eliminate_if_due();
         if self.inconsistent {
             return Outcome::Unsat;
         }
@@ -604,6 +606,7 @@ impl Solver {
                         observer.restart();
                     }
                     self.simplify_if_due();
+                    self.eliminate_if_due();
                     if self.inconsistent {
                         return Outcome::Unsat;
                     }
