@@ -13,9 +13,11 @@
 //! - *Elimination*: variables by the product of their two occurrence counts, smallest first
 //!   (a heap with lazy updates: an entry whose product changed is pushed again). Variable `x`
 //!   with clauses `P` (holding `x`) and `N` (holding `¬x`) goes when the non-tautological
-//!   resolvents of `P × N` are no more than `|P| + |N|` (bound 0), none is longer than
+//!   resolvents of `P × N` are no more than `|P| + |N|` (bound 0; elimination rounds during
+//!   the search raise it, [`Bve::set_bound`], `elim_rounds`), none is longer than
 //!   [`MAX_RESOLVENT`] literals, and neither side has more than [`MAX_OCCURRENCES`] clauses
-//!   (a pure literal, one side empty, always goes). Its clauses are pushed onto the extension
+//!   (100 with the rounds on; a pure literal, one side empty, always goes). A run may start
+//!   from the variables whose clauses changed since the run before ([`Bve::signature`]). Its clauses are pushed onto the extension
 //!   stack (witness: `x` in `P`, `¬x` in `N`), the resolvents added, then the clauses removed.
 //! - *Units*: a unit from strengthening or resolution is assigned; clauses it satisfies are
 //!   removed, clauses with its negation strengthened, and the cascade runs before the next

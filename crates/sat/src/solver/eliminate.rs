@@ -12,7 +12,10 @@
 //! implied by its resolution on `x`, which is the formula with `x` projected out). The
 //! eliminated variables leave the decision heap; a model of what is left is completed by the
 //! extension stack (`extend`) before it is returned. Elimination runs once per solver (again
-//! at the next solve only when a limit stopped it).
+//! at the next solve only when a limit stopped it), unless
+//! [`Options::eliminate_rounds`](super::Options::eliminate_rounds) is on: then
+//! [`Solver::eliminate_pass`] runs again during the search, at restarts, from the variables
+//! whose clauses changed and with a growing bound (`elim_rounds`).
 //!
 //! Frozen variables are never eliminated: the projection variables of an enumeration (its
 //! blocking clauses name them) and the assumptions of the call that runs it. A variable

@@ -100,7 +100,8 @@ pub struct Options {
     /// Whether the first solve eliminates variables first: backward subsumption,
     /// self-subsuming strengthening and bounded variable elimination over the formula's
     /// clauses (SatELite's, Eén and Biere 2005). Eliminated variables get their values from
-    /// the extension stack; one named again by a clause or an assumption is put back.
+    /// the extension stack; one named again by a clause or an assumption is put back. Again
+    /// during the search with [`Options::eliminate_rounds`].
     pub eliminate: bool,
     /// With [`Options::eliminate`]: elimination runs again during the search, at a restart
     /// once [`Options::eliminate_interval`] conflicts more have passed (the `k`-th time `k`
