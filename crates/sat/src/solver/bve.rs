@@ -124,6 +124,8 @@ pub(super) struct Bve<'a> {
     max_occurrences: usize,
     /// Elimination tried every candidate (no limit, no budget, no conflict stopped it).
     complete: bool,
+    /// Some clause of the formula came in with a false literal removed.
+    shortened: bool,
     counts: Counts,
 }
 
@@ -185,6 +187,7 @@ impl<'a> Bve<'a> {
             extra: 0,
             max_occurrences: MAX_OCCURRENCES,
             complete: false,
+            shortened: false,
             counts: Counts::default(),
         })
     }
@@ -199,11 +202,12 @@ impl<'a> Bve<'a> {
         let mut kept = Vec::new();
         kept.try_reserve_exact(lits.len())?;
         kept.extend(lits.iter().copied().filter(|&l| self.value[l.index()] == 0));
-        if kept.len() < lits.len()
-            && let Some(proof) = self.proof.as_deref_mut()
-        {
-            proof.add(kept.iter().copied());
-            proof.delete(lits.iter().copied());
+        if kept.len() < lits.len() {
+            self.shortened = true;
+            if let Some(proof) = self.proof.as_deref_mut() {
+                proof.add(kept.iter().copied());
+                proof.delete(lits.iter().copied());
+            }
         }
         self.add(kept);
         Ok(())
@@ -245,6 +249,22 @@ impl<'a> Bve<'a> {
     /// Whether the last [`Bve::run`] tried every candidate to its end.
     pub(super) fn complete(&self) -> bool {
         self.complete
+    }
+
+    /// Whether the clause set differs from the one copied in: a clause came in shortened by
+    /// the level-0 values, or the run found a unit, a conflict, or removed, strengthened or
+    /// eliminated anything.
+    pub(super) fn changed(&self) -> bool {
+        let Counts {
+            eliminated,
+            subsumed,
+            strengthened,
+            gates: _,
+        } = self.counts;
+        self.shortened
+            || self.inconsistent
+            || !self.units.is_empty()
+            || eliminated + subsumed + strengthened > 0
     }
 
     /// By variable, a fingerprint of its live clauses: a sum over the clauses holding each

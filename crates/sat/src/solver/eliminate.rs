@@ -166,9 +166,15 @@ impl Solver {
         bve.run(eliminate, previous.as_deref());
         let complete = bve.complete();
         let signature = if rounds { bve.signature() } else { None };
+        // With the rounds on, a run that changed nothing leaves the solver's clauses as they
+        // are (attaching them again would reorder the watches and perturb the search).
+        let keep = rounds && !bve.changed();
         let (clauses, units, inconsistent, counts, budget) = bve.finish();
         self.simplifier.rounds.signature = signature;
         self.end_pass(&budget);
+        if keep {
+            return budget.interrupted().is_none().then_some(complete);
+        }
         self.stats.eliminated_vars += counts.eliminated;
         self.stats.subsumed_clauses += counts.subsumed;
         self.stats.strengthened_clauses += counts.strengthened;
