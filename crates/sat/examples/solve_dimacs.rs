@@ -8,7 +8,8 @@
 //! without walks), `--walk-effort N` (clause visits per thousand propagations), `--no-shrink`
 //! (learnt clauses minimised only), `--seed N` (a nonzero seed varies the first decisions: a
 //! small random initial activity per variable), `--eliminate` (bounded variable elimination
-//! before the search), `--substitute` (equivalent-literal substitution first), `--probe`
+//! before the search), `--rounds` (and again during the search, with a growing bound:
+//! `--bound N` its cap, `--elim-interval N` the conflicts between rounds), `--substitute` (equivalent-literal substitution first), `--probe`
 //! (failed-literal probing first), `--model` (print the model's `v` lines, as
 //! `scripts/bench-sat-compare` reads them from a wrapper that drops the `sat` word). The
 //! `nqueens sat` command has no flags for solver options: these settings are compared here.
@@ -20,8 +21,8 @@ use std::time::{Duration, Instant};
 use nqueens_sat::{Cnf, Limits, Options, Outcome, Solver, read_dimacs};
 
 const USAGE: &str = "usage: solve_dimacs FILE [--conflicts N] [--time SECS] [--no-target] [--rephase N] \
-     [--no-walk] [--walk-effort N] [--no-shrink] [--seed N] [--eliminate] [--substitute] \
-     [--probe] [--model]";
+     [--no-walk] [--walk-effort N] [--no-shrink] [--seed N] [--eliminate] [--rounds] \
+     [--bound N] [--elim-interval N] [--substitute] [--probe] [--model]";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -39,6 +40,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--no-target" => options.target_phases = false,
             "--no-shrink" => options.shrink = false,
             "--eliminate" => options.eliminate = true,
+            "--rounds" => (options.eliminate, options.eliminate_rounds) = (true, true),
+            "--bound" => options.eliminate_bound = u32::try_from(value()?)?,
+            "--elim-interval" => options.eliminate_interval = value()?,
             "--rephase" => options.rephase_interval = value()?,
             "--no-walk" => options.walk = false,
             "--walk-effort" => options.walk_effort = value()?,

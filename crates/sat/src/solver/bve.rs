@@ -13,9 +13,11 @@
 //! - *Elimination*: variables by the product of their two occurrence counts, smallest first
 //!   (a heap with lazy updates: an entry whose product changed is pushed again). Variable `x`
 //!   with clauses `P` (holding `x`) and `N` (holding `¬x`) goes when the non-tautological
-//!   resolvents of `P × N` are no more than `|P| + |N|` (bound 0), none is longer than
+//!   resolvents of `P × N` are no more than `|P| + |N|` (bound 0; elimination rounds during
+//!   the search raise it, [`Bve::set_bound`], `elim_rounds`), none is longer than
 //!   [`MAX_RESOLVENT`] literals, and neither side has more than [`MAX_OCCURRENCES`] clauses
-//!   (a pure literal, one side empty, always goes). Its clauses are pushed onto the extension
+//!   (100 with the rounds on; a pure literal, one side empty, always goes). A run may start
+//!   from the variables whose clauses changed since the run before ([`Bve::signature`]). Its clauses are pushed onto the extension
 //!   stack (witness: `x` in `P`, `¬x` in `N`), the resolvents added, then the clauses removed.
 //! - *Units*: a unit from strengthening or resolution is assigned; clauses it satisfies are
 //!   removed, clauses with its negation strengthened, and the cascade runs before the next
@@ -115,6 +117,15 @@ pub(super) struct Bve<'a> {
     budget: PassBudget,
     /// Elimination has begun (before, changed variables are not made candidates).
     eliminating: bool,
+    /// Resolvents allowed beyond a variable's clauses (0 before the first search; grown by
+    /// elimination rounds, `elim_rounds`).
+    extra: usize,
+    /// A variable with more clauses than this on one side (and some on the other) stays.
+    max_occurrences: usize,
+    /// Elimination tried every candidate (no limit, no budget, no conflict stopped it).
+    complete: bool,
+    /// Some clause of the formula came in with a false literal removed.
+    shortened: bool,
     counts: Counts,
 }
 
@@ -173,6 +184,10 @@ impl<'a> Bve<'a> {
             candidates: BinaryHeap::new(),
             budget,
             eliminating: false,
+            extra: 0,
+            max_occurrences: MAX_OCCURRENCES,
+            complete: false,
+            shortened: false,
             counts: Counts::default(),
         })
     }
@@ -187,11 +202,12 @@ impl<'a> Bve<'a> {
         let mut kept = Vec::new();
         kept.try_reserve_exact(lits.len())?;
         kept.extend(lits.iter().copied().filter(|&l| self.value[l.index()] == 0));
-        if kept.len() < lits.len()
-            && let Some(proof) = self.proof.as_deref_mut()
-        {
-            proof.add(kept.iter().copied());
-            proof.delete(lits.iter().copied());
+        if kept.len() < lits.len() {
+            self.shortened = true;
+            if let Some(proof) = self.proof.as_deref_mut() {
+                proof.add(kept.iter().copied());
+                proof.delete(lits.iter().copied());
+            }
         }
         self.add(kept);
         Ok(())
@@ -223,10 +239,63 @@ impl<'a> Bve<'a> {
         }
     }
 
+    /// Lets a variable go when its resolvents are at most `extra` more than its clauses and
+    /// neither side has more than `max_occurrences` clauses (unless the other has none).
+    pub(super) fn set_bound(&mut self, extra: usize, max_occurrences: usize) {
+        self.extra = extra;
+        self.max_occurrences = max_occurrences;
+    }
+
+    /// Whether the last [`Bve::run`] tried every candidate to its end.
+    pub(super) fn complete(&self) -> bool {
+        self.complete
+    }
+
+    /// Whether the clause set differs from the one copied in: a clause came in shortened by
+    /// the level-0 values, or the run found a unit, a conflict, or removed, strengthened or
+    /// eliminated anything.
+    pub(super) fn changed(&self) -> bool {
+        let Counts {
+            eliminated,
+            subsumed,
+            strengthened,
+            gates: _,
+        } = self.counts;
+        self.shortened
+            || self.inconsistent
+            || !self.units.is_empty()
+            || eliminated + subsumed + strengthened > 0
+    }
+
+    /// By variable, a fingerprint of its live clauses: a sum over the clauses holding each
+    /// of its literals of a mix of the literal's sign and the clause's length, so a unit, a
+    /// clause removed, strengthened or added changes it (two different clause sets with the
+    /// same fingerprint are possible but unlikely, and cost only a missed candidate). `None`
+    /// when the memory is not to be had.
+    pub(super) fn signature(&self) -> Option<Vec<u64>> {
+        const POSITIVE: u64 = 0x9e37_79b9_7f4a_7c15;
+        const NEGATIVE: u64 = 0xc2b2_ae3d_27d4_eb4f;
+        let mut sums = Vec::new();
+        sums.try_reserve_exact(self.marks.len()).ok()?;
+        sums.resize(self.marks.len(), 0u64);
+        for clause in self.clauses.iter().filter(|c| !c.is_empty()) {
+            let length = clause.len() as u64 + (1 << 20);
+            for &l in clause {
+                let sign = if l.is_positive() { POSITIVE } else { NEGATIVE };
+                let sum = &mut sums[l.var().index()];
+                *sum = sum.wrapping_add(length.wrapping_mul(sign));
+            }
+        }
+        Some(sums)
+    }
+
     /// Runs subsumption over every clause within the budget it was made with, then
     /// elimination (with the subsumption its resolvents start) within `eliminate` visits more;
-    /// both stop early when the budget finds a limit reached.
-    pub(super) fn run(&mut self, eliminate: u64) {
+    /// both stop early when the budget finds a limit reached. With `previous` (the
+    /// [`Bve::signature`] at the end of the run before), elimination starts from the
+    /// variables whose fingerprint differs from it (after this run's subsumption); without,
+    /// from every variable.
+    pub(super) fn run(&mut self, eliminate: u64, previous: Option<&[u64]>) {
         self.propagate_units();
         // Smallest first: the queue pops from its end.
         let clauses = &self.clauses;
@@ -238,11 +307,20 @@ impl<'a> Bve<'a> {
         }
         self.budget.set_left(eliminate);
         self.eliminating = true;
+        let now = previous.and_then(|_| self.signature());
         for v in 0..self.marks.len() as u32 {
-            self.touch(Var::from_index(v));
+            let changed = match (previous, &now) {
+                (Some(before), Some(now)) => before.get(v as usize) != Some(&now[v as usize]),
+                _ => true,
+            };
+            if changed {
+                self.touch(Var::from_index(v));
+            }
         }
+        self.complete = true;
         while let Some(Reverse((product, v))) = self.candidates.pop() {
             if self.inconsistent || self.budget.exhausted() {
+                self.complete = false;
                 break;
             }
             let var = Var::from_index(v);
@@ -527,7 +605,7 @@ impl<'a> Bve<'a> {
         neg: &[u32],
         gate: Option<&(Vec<bool>, Vec<bool>)>,
     ) -> Option<Vec<Vec<Lit>>> {
-        let bound = pos.len() + neg.len();
+        let bound = pos.len() + neg.len() + self.extra;
         let mut resolvents = Vec::new();
         for (i, &p) in pos.iter().enumerate() {
             for &l in &self.clauses[p as usize] {
@@ -566,7 +644,7 @@ impl<'a> Bve<'a> {
         let pos = self.live_occurrences(pos_lit);
         let neg = self.live_occurrences(neg_lit);
         let both = !pos.is_empty() && !neg.is_empty();
-        if both && (pos.len() > MAX_OCCURRENCES || neg.len() > MAX_OCCURRENCES) {
+        if both && (pos.len() > self.max_occurrences || neg.len() > self.max_occurrences) {
             return;
         }
         let gate = if both {

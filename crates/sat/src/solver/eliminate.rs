@@ -12,7 +12,10 @@
 //! implied by its resolution on `x`, which is the formula with `x` projected out). The
 //! eliminated variables leave the decision heap; a model of what is left is completed by the
 //! extension stack (`extend`) before it is returned. Elimination runs once per solver (again
-//! at the next solve only when a limit stopped it).
+//! at the next solve only when a limit stopped it), unless
+//! [`Options::eliminate_rounds`](super::Options::eliminate_rounds) is on: then
+//! [`Solver::eliminate_pass`] runs again during the search, at restarts, from the variables
+//! whose clauses changed and with a growing bound (`elim_rounds`).
 //!
 //! Frozen variables are never eliminated: the projection variables of an enumeration (its
 //! blocking clauses name them) and the assumptions of the call that runs it. A variable
@@ -41,6 +44,7 @@
 use super::Solver;
 use super::budget::PassBudget;
 use super::bve::{Bve, MAX_OCCURRENCES, bve_bytes};
+use super::elim_rounds::ROUNDS_MAX_OCCURRENCES;
 use super::reason::Reason;
 use crate::cnf::ClauseSink;
 use crate::lit::{Lit, Var};
@@ -104,45 +108,72 @@ impl Solver {
         {
             return;
         }
+        let share = self.search_share(ELIMINATE_SHARE_PERMILLE);
+        let extra = self.simplifier.rounds.bound as usize;
+        let complete = self.eliminate_pass(share, extra);
+        self.simplifier.done = complete.is_some();
+        self.after_elimination(complete);
+    }
+
+    /// One elimination run at level 0 over the irredundant clauses, with the budget's share
+    /// `share` (ticks from the search's propagations) and resolvents allowed `extra` beyond a
+    /// variable's clauses. With [`Options::eliminate_rounds`](super::Options::eliminate_rounds)
+    /// it starts from the variables whose clauses changed since the run before (`elim_rounds`)
+    /// and leaves the fingerprints for the next. `None` when a limit stopped it (before any
+    /// work, or during: what it did is kept); else whether it tried every candidate (a run
+    /// with nothing to do, or ended by a conflict or the memory, counts as complete).
+    pub(super) fn eliminate_pass(&mut self, share: u64, extra: usize) -> Option<bool> {
         let literals = self.db.refs().map(|cref| self.db.size(cref)).sum::<usize>()
             + self.binaries.iter().map(Vec::len).sum::<usize>();
         let literals = literals as u64;
-        let share = self.search_share(ELIMINATE_SHARE_PERMILLE);
         let budget = self.pass_budget(BUDGET_BASE + SUBSUME_PER_LITERAL * literals + share);
         if budget.exhausted() {
             // A limit reached before any work: nothing done, taken up by the next solve.
             self.end_pass(&budget);
-            return;
+            return None;
         }
-        self.simplifier.done = true;
         self.cancel_until(0);
         if self.propagate().is_some() {
             self.set_inconsistent();
-            return;
+            return Some(true);
         }
         // Level-0 assignments need no reasons (analysis never looks at them), and the
-        // clauses that were theirs are about to move.
+        // clauses that were theirs are about to move; in the proof, they stay derivable.
         for &lit in &self.trail {
             self.reason[lit.var().index()] = Reason::Decision;
         }
+        self.write_level_zero_units();
         let Some((clauses, occurrences)) = self.occurrences() else {
-            return;
+            return Some(true);
         };
-        if !self.has_candidates(&occurrences) {
-            return;
+        let max_occurrences = if self.options.eliminate_rounds {
+            ROUNDS_MAX_OCCURRENCES
+        } else {
+            MAX_OCCURRENCES
+        };
+        if !self.has_candidates(&occurrences, max_occurrences) {
+            return Some(true);
         }
         let eliminate = self.scaled(BUDGET_BASE + ELIMINATE_PER_LITERAL * literals + share);
-        let Some(bve) = self.copy_to_bve(budget, (clauses, &occurrences)) else {
+        let rounds = self.options.eliminate_rounds;
+        let previous = std::mem::take(&mut self.simplifier.rounds.signature);
+        let Some(mut bve) = self.copy_to_bve(budget, (clauses, &occurrences)) else {
             self.out_of_memory = Some(bve_bytes(clauses as u64, literals, self.num_vars));
-            return;
+            return Some(true);
         };
         drop(occurrences);
-        let mut bve = bve;
-        bve.run(eliminate);
+        bve.set_bound(extra, max_occurrences);
+        bve.run(eliminate, previous.as_deref());
+        let complete = bve.complete();
+        let signature = if rounds { bve.signature() } else { None };
+        // With the rounds on, a run that changed nothing leaves the solver's clauses as they
+        // are (attaching them again would reorder the watches and perturb the search).
+        let keep = rounds && !bve.changed();
         let (clauses, units, inconsistent, counts, budget) = bve.finish();
+        self.simplifier.rounds.signature = signature;
         self.end_pass(&budget);
-        if budget.interrupted().is_some() {
-            self.simplifier.done = false;
+        if keep {
+            return budget.interrupted().is_none().then_some(complete);
         }
         self.stats.eliminated_vars += counts.eliminated;
         self.stats.subsumed_clauses += counts.subsumed;
@@ -151,9 +182,10 @@ impl Solver {
         self.replace_clauses(&clauses);
         if inconsistent {
             self.set_inconsistent();
-            return;
+            return Some(true);
         }
         self.assign_units(units);
+        budget.interrupted().is_none().then_some(complete)
     }
 
     /// A [`Bve`] holding a copy of the irredundant clauses (`clauses` of them, their literals
@@ -217,14 +249,14 @@ impl Solver {
     /// occurrences, satisfied clauses included): when none is, the whole run is skipped, its
     /// subsumption round too (on pairwise N-Queens 150, 5.6 million binary clauses, each
     /// variable in hundreds, it found nothing and the run took 1.70 CPU seconds against 1.26).
-    fn has_candidates(&self, count: &[u32]) -> bool {
+    fn has_candidates(&self, count: &[u32], max_occurrences: usize) -> bool {
         let frozen = &self.simplifier.frozen;
         (0..self.num_vars as usize).any(|v| {
             let (pos, neg) = (count[2 * v] as usize, count[2 * v + 1] as usize);
             !frozen.get(v).copied().unwrap_or(false)
                 && self.values[2 * v] == 0
                 && pos + neg > 0
-                && (pos.min(neg) == 0 || pos.max(neg) <= MAX_OCCURRENCES)
+                && (pos.min(neg) == 0 || pos.max(neg) <= max_occurrences)
         })
     }
 

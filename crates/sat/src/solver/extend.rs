@@ -114,6 +114,8 @@ pub(super) struct Simplifier {
     /// The search's propagations when simplification last ran: the passes' budgets grow
     /// with the propagations since (`budget`).
     pub(super) propagations_mark: u64,
+    /// The elimination rounds' schedule, bound and fingerprints (`elim_rounds`).
+    pub(super) rounds: super::elim_rounds::Rounds,
 }
 
 impl Simplifier {

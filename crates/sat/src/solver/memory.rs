@@ -24,6 +24,7 @@ use std::collections::TryReserveError;
 use std::mem::size_of;
 
 use super::bve::bve_bytes;
+use super::elim_rounds::rounds_bytes;
 use super::els::SUBSTITUTE_BYTES_PER_LIT;
 use super::reason::{Reason, Watch};
 use super::{LimitReached, Options, Solver};
@@ -102,6 +103,7 @@ impl Solver {
         let lits = 2 * u64::from(size.vars);
         if options.eliminate {
             bytes = bytes.saturating_add(bve_bytes(size.clauses, size.lits, size.vars));
+            bytes = bytes.saturating_add(rounds_bytes(options, size.vars));
         }
         if options.substitute {
             bytes = bytes.saturating_add(lits.saturating_mul(SUBSTITUTE_BYTES_PER_LIT));

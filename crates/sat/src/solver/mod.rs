@@ -66,7 +66,7 @@
 //! ([`Options::simplify_interval`]). With [`Options::eliminate`] the first solve then removes
 //! subsumed clauses, strengthens clauses by self-subsuming resolution and eliminates variables
 //! whose resolvents are no more than their clauses (`eliminate`, `bve`; Eén and Biere, SAT
-//! 2005). A substituted or eliminated variable is in no clause the search sees and is never
+//! 2005); with [`Options::eliminate_rounds`] again at restarts, the bound growing (`elim_rounds`). A substituted or eliminated variable is in no clause the search sees and is never
 //! decided; the extension stack (`extend`) gives it its value in each model, and a later
 //! clause, assumption or projection that names it puts it back first. Assumption and
 //! projection variables are frozen: never substituted or eliminated. Each pass counts its
@@ -96,7 +96,8 @@
 //! phases, rephasing), `walk` (the local search rephasing runs), `els` (equivalent-literal
 //! substitution), `probe` (failed-literal probing), `budget` (the passes' work budgets and
 //! their looks at the limits), `eliminate` (bounded variable
-//! elimination before the first search, freezing, and putting variables back), `bve` (its
+//! elimination before the first search, freezing, and putting variables back), `elim_rounds`
+//! (elimination again during the search), `bve` (its
 //! subsumption, strengthening and elimination over occurrence lists), `extend` (the extension
 //! stack that completes models), `memory` (the estimate and
 //! fallible growth), `observe` (the hook a trace of the search watches), `clause_db` (the
@@ -119,6 +120,7 @@ mod analyze;
 mod budget;
 mod bve;
 mod clause_db;
+mod elim_rounds;
 mod eliminate;
 mod els;
 mod extend;
@@ -395,6 +397,7 @@ impl Solver {
         self.restore(assumptions);
         self.simplify_if_due();
         self.eliminate_once();
+        self.eliminate_if_due();
         if self.inconsistent {
             return Outcome::Unsat;
         }
@@ -604,6 +607,7 @@ impl Solver {
                         observer.restart();
                     }
                     self.simplify_if_due();
+                    self.eliminate_if_due();
                     if self.inconsistent {
                         return Outcome::Unsat;
                     }

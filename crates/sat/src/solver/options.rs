@@ -100,8 +100,23 @@ pub struct Options {
     /// Whether the first solve eliminates variables first: backward subsumption,
     /// self-subsuming strengthening and bounded variable elimination over the formula's
     /// clauses (SatELite's, Eén and Biere 2005). Eliminated variables get their values from
-    /// the extension stack; one named again by a clause or an assumption is put back.
+    /// the extension stack; one named again by a clause or an assumption is put back. Again
+    /// during the search with [`Options::eliminate_rounds`].
     pub eliminate: bool,
+    /// With [`Options::eliminate`]: elimination runs again during the search, at a restart
+    /// once [`Options::eliminate_interval`] conflicts more have passed (the `k`-th time `k`
+    /// times as many), on the variables whose clauses changed since the run before (new
+    /// level-0 units, strengthened, removed or added clauses), with a bound that grows after
+    /// each run that tried every candidate: 0, 1, 2, 4, … up to [`Options::eliminate_bound`]
+    /// (Kissat's schedule; `elim_rounds`). Off by default: today's one run before the first
+    /// search stays selectable (docs/notes/sat-simplify.md, "Elimination rounds").
+    pub eliminate_rounds: bool,
+    /// The most clauses elimination rounds may add per variable eliminated
+    /// ([`Options::eliminate_rounds`]): the bound's cap (Kissat's `eliminatebound`, 16).
+    pub eliminate_bound: u32,
+    /// Conflicts before the first elimination round ([`Options::eliminate_rounds`]), and the
+    /// unit of the gaps after it (the `k`-th gap is `k` of them). 0: a round at every restart.
+    pub eliminate_interval: u64,
     /// Whether the first search begins (and a restart now and then, [`Options::simplify_interval`])
     /// with equivalent-literal substitution: the literals of
     /// each strongly connected component of the binary implication graph replaced by one of
@@ -151,6 +166,9 @@ impl Default for Options {
             walk: true,
             walk_effort: 5_000,
             eliminate: false,
+            eliminate_rounds: false,
+            eliminate_bound: 16,
+            eliminate_interval: 2_000,
             substitute: false,
             probe: false,
             simplify_interval: 5_000,

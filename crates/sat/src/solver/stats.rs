@@ -50,6 +50,8 @@ pub struct Stats {
     /// AND gates and equivalences found among the clauses of the variables tried for
     /// elimination (their clauses are resolved against the others only).
     pub elimination_gates: u64,
+    /// Elimination rounds run during the search ([`crate::Options::eliminate_rounds`]).
+    pub elimination_rounds: u64,
     /// Times substitution and probing ran (before the first search and at restarts).
     pub simplifications: u64,
     /// Variables replaced by an equivalent literal ([`crate::Options::substitute`]).
@@ -73,7 +75,7 @@ impl fmt::Display for Stats {
              learnt_clauses={} learnt_literals={} minimized_literals={} shrunk_literals={} \
              deleted_clauses={} mode_switches={} promotions={} rephases={} walks={} \
              walk_flips={} eliminated_vars={} restored_vars={} subsumed_clauses={} \
-             strengthened_clauses={} elimination_gates={} \
+             strengthened_clauses={} elimination_gates={} elimination_rounds={} \
              simplifications={} substituted_vars={} probes={} failed_literals={} \
              simplify_ticks={} passes_cut={}",
             self.decisions,
@@ -96,6 +98,7 @@ impl fmt::Display for Stats {
             self.subsumed_clauses,
             self.strengthened_clauses,
             self.elimination_gates,
+            self.elimination_rounds,
             self.simplifications,
             self.substituted_vars,
             self.probes,
