@@ -66,8 +66,9 @@
 //! ([`Options::simplify_interval`]). With [`Options::eliminate`] the first solve then removes
 //! subsumed clauses, strengthens clauses by self-subsuming resolution and eliminates variables
 //! whose resolvents are no more than their clauses (`eliminate`, `bve`; Eén and Biere, SAT
-//! 2005); with [`Options::eliminate_rounds`] again at restarts, the bound growing (`elim_rounds`). A substituted or eliminated variable is in no clause the search sees and is never
-//! decided; the extension stack (`extend`) gives it its value in each model, and a later
+//! 2005); with [`Options::eliminate_rounds`] again at restarts, the bound growing
+//! (`elim_rounds`). A substituted or eliminated variable is in no clause the search sees and
+//! is never decided; the extension stack (`extend`) gives it its value in each model, and a later
 //! clause, assumption or projection that names it puts it back first. Assumption and
 //! projection variables are frozen: never substituted or eliminated. Each pass counts its
 //! work in ticks against a budget (a base from the formula's size plus a share of the
