@@ -119,6 +119,7 @@ mod analyze;
 mod budget;
 mod bve;
 mod clause_db;
+mod congruence;
 mod eliminate;
 mod els;
 mod extend;
