@@ -67,6 +67,17 @@ const CONGRUENCE_SHARE_PERMILLE: u64 = 20;
 /// If-then-else gates formed per output and condition at most.
 const ITE_PAIRS: usize = 4;
 
+/// A rough upper estimate of what the pass holds while it runs, for a formula with
+/// `long_lits` literals in long clauses and `vars` variables: per long-clause literal its
+/// occurrence (4 bytes) and room for one gate read from it (the gate, its inputs, its entry
+/// in the table and the use lists: 124 bytes); per variable the offsets, marks, classes and
+/// use lists (40 bytes).
+pub(super) fn congruence_bytes(long_lits: u64, vars: u32) -> u64 {
+    long_lits
+        .saturating_mul(128)
+        .saturating_add(u64::from(vars).saturating_mul(40))
+}
+
 /// The kind of a gate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Kind {
