@@ -11,7 +11,9 @@
 //! stack gives the replaced variables their values in models.
 //!
 //! **Gates**, read from the irredundant clauses at level 0 (all binary clauses, which are
-//! irredundant or implied ones, and the long clauses the input gave or simplification made):
+//! irredundant or implied ones, and the long clauses the input gave or simplification made),
+//! on unassigned variables only (so every binary clause added is on two free literals, as the
+//! watch invariant wants):
 //!
 //! - AND: a long clause `x ∨ ¬a ∨ ¬b ∨ …` whose every other literal has the binary clause
 //!   `¬x ∨ a`, `¬x ∨ b`, …: `x = a ∧ b ∧ …` (found per literal `x`: its binary implications
@@ -252,7 +254,8 @@ impl Solver {
                 let mut read = 0;
                 let all = lits.iter().all(|&c| {
                     read += 1;
-                    c == x.code() || marked[(!Lit::from_code(c)).index()]
+                    let l = Lit::from_code(c);
+                    c == x.code() || (marked[(!l).index()] && self.value(l) == 0)
                 });
                 if !budget.spend(read) {
                     break;
@@ -298,7 +301,9 @@ impl Solver {
             }
             let mut sorted: Vec<Lit> = lits.iter().map(|&c| Lit::from_code(c)).collect();
             sorted.sort_unstable();
-            if sorted.windows(2).any(|w| w[0].var() == w[1].var()) {
+            if sorted.windows(2).any(|w| w[0].var() == w[1].var())
+                || sorted.iter().any(|&l| self.value(l) != 0)
+            {
                 continue;
             }
             let mut key = [u32::MAX; 4];
