@@ -9,8 +9,10 @@
 //! (learnt clauses minimised only), `--seed N` (a nonzero seed varies the first decisions: a
 //! small random initial activity per variable), `--eliminate` (bounded variable elimination
 //! before the search), `--rounds` (and again during the search, with a growing bound:
-//! `--bound N` its cap, `--elim-interval N` the conflicts between rounds), `--substitute` (equivalent-literal substitution first), `--probe`
-//! (failed-literal probing first), `--model` (print the model's `v` lines, as
+//! `--bound N` its cap, `--elim-interval N` the conflicts between rounds), `--substitute`
+//! (equivalent-literal substitution first), `--probe` (failed-literal probing first),
+//! `--congruence` (with `--substitute`: congruence closure on gates before each
+//! substitution), `--model` (print the model's `v` lines, as
 //! `scripts/bench-sat-compare` reads them from a wrapper that drops the `sat` word). The
 //! `nqueens sat` command has no flags for solver options: these settings are compared here.
 
@@ -22,7 +24,7 @@ use nqueens_sat::{Cnf, Limits, Options, Outcome, Solver, read_dimacs};
 
 const USAGE: &str = "usage: solve_dimacs FILE [--conflicts N] [--time SECS] [--no-target] [--rephase N] \
      [--no-walk] [--walk-effort N] [--no-shrink] [--seed N] [--eliminate] [--rounds] \
-     [--bound N] [--elim-interval N] [--substitute] [--probe] [--model]";
+     [--bound N] [--elim-interval N] [--substitute] [--probe] [--congruence] [--model]";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -49,6 +51,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--seed" => options.seed = value()?,
             "--substitute" => options.substitute = true,
             "--probe" => options.probe = true,
+            "--congruence" => options.congruence = true,
             "--model" => print_model = true,
             _ => return Err(USAGE.into()),
         }

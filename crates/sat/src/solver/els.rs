@@ -283,6 +283,9 @@ impl Solver {
             return;
         }
         self.clean_level_zero();
+        if self.options.congruence && !self.inconsistent {
+            self.congruence();
+        }
         if self.inconsistent {
             self.end_pass(&budget);
             return;

@@ -24,6 +24,7 @@ use std::collections::TryReserveError;
 use std::mem::size_of;
 
 use super::bve::bve_bytes;
+use super::congruence::congruence_bytes;
 use super::elim_rounds::rounds_bytes;
 use super::els::SUBSTITUTE_BYTES_PER_LIT;
 use super::reason::{Reason, Watch};
@@ -79,7 +80,8 @@ impl Solver {
     /// [`Solver::estimated_bytes`] for a solver made with `options`: with the simplification
     /// passes on, it adds what they hold besides the solver while they run (elimination's
     /// copy of the clauses in occurrence lists, its schedule and the extension stack;
-    /// substitution's scratch per literal; probing's saved phases).
+    /// substitution's scratch per literal; probing's saved phases; congruence closure's
+    /// occurrence lists, gates and hash table).
     ///
     /// ```
     /// use nqueens_sat::{ClauseCounter, Options, Solver};
@@ -110,6 +112,9 @@ impl Solver {
         }
         if options.probe {
             bytes = bytes.saturating_add(u64::from(size.vars));
+        }
+        if options.substitute && options.congruence {
+            bytes = bytes.saturating_add(congruence_bytes(long_lits, size.vars));
         }
         bytes
     }

@@ -61,7 +61,9 @@
 //! docs/notes/sat-simplify.md). With [`Options::substitute`] and [`Options::probe`] the
 //! first search begins at level 0 with equivalent-literal substitution (the strongly
 //! connected components of the binary implication graph replaced by one representative,
-//! `els`), then failed-literal probing on the graph's roots (`probe`); they run again at
+//! `els`; with [`Options::congruence`] each substitution begins with congruence closure on
+//! the formula's gates, `congruence`), then failed-literal probing on the graph's roots
+//! (`probe`); they run again at
 //! restarts, each time after twice as many conflicts as the time before
 //! ([`Options::simplify_interval`]). With [`Options::eliminate`] the first solve then removes
 //! subsumed clauses, strengthens clauses by self-subsuming resolution and eliminates variables
@@ -95,7 +97,7 @@
 //! `analyze` (first-UIP learning, minimisation, shrinking, failed assumptions), `reduce` (learnt-clause
 //! deletion and arena compaction), `restart` (the restart policies), `phases` (target and best
 //! phases, rephasing), `walk` (the local search rephasing runs), `els` (equivalent-literal
-//! substitution), `probe` (failed-literal probing), `budget` (the passes' work budgets and
+//! substitution), `congruence` (equivalences from gates), `probe` (failed-literal probing), `budget` (the passes' work budgets and
 //! their looks at the limits), `eliminate` (bounded variable
 //! elimination before the first search, freezing, and putting variables back), `elim_rounds`
 //! (elimination again during the search), `bve` (its
@@ -121,6 +123,7 @@ mod analyze;
 mod budget;
 mod bve;
 mod clause_db;
+mod congruence;
 mod elim_rounds;
 mod eliminate;
 mod els;

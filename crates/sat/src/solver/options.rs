@@ -128,6 +128,12 @@ pub struct Options {
     /// Whether the first search begins with failed-literal probing on the roots of the
     /// binary implication graph (`probe`). Off by default, as [`Options::substitute`].
     pub probe: bool,
+    /// With [`Options::substitute`]: each substitution begins with congruence closure on
+    /// the AND, XOR and if-then-else gates of the formula (`congruence`; Biere, Fazekas,
+    /// Fleury and Froleyks, SAT 2024): two gates of one kind on equivalent inputs give
+    /// equivalent outputs, added as binary clauses for substitution to replace. Off by
+    /// default (docs/notes/sat-simplify.md, "Congruence closure").
+    pub congruence: bool,
     /// With [`Options::substitute`] or [`Options::probe`]: they run again at a restart once
     /// this many conflicts have passed since the first search began, and each later time
     /// after twice as many as the time before (learnt units and binary clauses close new
@@ -171,6 +177,7 @@ impl Default for Options {
             eliminate_interval: 2_000,
             substitute: false,
             probe: false,
+            congruence: false,
             simplify_interval: 5_000,
             simplify_effort: 1_000,
         }

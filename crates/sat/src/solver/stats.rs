@@ -65,6 +65,10 @@ pub struct Stats {
     pub simplify_ticks: u64,
     /// Simplification passes cut short by their effort bound.
     pub passes_cut: u64,
+    /// Gates read by congruence closure ([`crate::Options::congruence`]), each time it ran.
+    pub congruence_gates: u64,
+    /// Equivalences congruence closure found (each added as two binary clauses).
+    pub congruent_gates: u64,
 }
 
 impl fmt::Display for Stats {
@@ -77,7 +81,7 @@ impl fmt::Display for Stats {
              walk_flips={} eliminated_vars={} restored_vars={} subsumed_clauses={} \
              strengthened_clauses={} elimination_gates={} elimination_rounds={} \
              simplifications={} substituted_vars={} probes={} failed_literals={} \
-             simplify_ticks={} passes_cut={}",
+             simplify_ticks={} passes_cut={} congruence_gates={} congruent_gates={}",
             self.decisions,
             self.conflicts,
             self.propagations,
@@ -104,7 +108,9 @@ impl fmt::Display for Stats {
             self.probes,
             self.failed_literals,
             self.simplify_ticks,
-            self.passes_cut
+            self.passes_cut,
+            self.congruence_gates,
+            self.congruent_gates
         )
     }
 }

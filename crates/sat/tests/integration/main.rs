@@ -8,6 +8,7 @@
 //! threads idle until it ends. Run one subject with a filter: `cargo test -p nqueens-sat
 //! --profile checked --test integration eliminate::`.
 
+mod congruence;
 mod elim_rounds;
 mod eliminate;
 mod els;

@@ -49,9 +49,10 @@ fn a_stop_flag_raised_before_the_solve_stops_every_pass_before_its_work() {
             stats.substituted_vars,
             stats.probes,
             stats.subsumed_clauses,
+            stats.congruence_gates,
             stats.simplify_ticks
         ),
-        (0, 0, 0, 0, 0),
+        (0, 0, 0, 0, 0, 0),
         "{stats}"
     );
     // The flag lowered, the next solve does the passes it was stopped before, and answers.

@@ -166,12 +166,13 @@ pub fn xor_chain(n: u32) -> Cnf {
     cnf
 }
 
-/// Every pass on, run again at every restart.
+/// Every pass on (congruence closure too), run again at every restart.
 pub fn all_passes() -> Options {
     Options {
         eliminate: true,
         substitute: true,
         probe: true,
+        congruence: true,
         simplify_interval: 1,
         ..Options::default()
     }
