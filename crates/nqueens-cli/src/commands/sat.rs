@@ -48,9 +48,10 @@ pub struct SatArgs {
     pub progress: bool,
 
     /// Simplify the formula before the search and again now and then: equivalent literals
-    /// replaced by one of them, failed literals fixed, variables eliminated by resolution.
-    /// Experimental, off by default: it answers some structured formulas far sooner and others
-    /// later. Its passes are bounded in work, stop at --time-limit and Ctrl-C as the search
+    /// replaced by one of them (found in the binary clauses and by matching gates of the same
+    /// inputs), failed literals fixed, variables eliminated by resolution with a bound that
+    /// grows from round to round. Experimental, off by default: it answers some structured
+    /// formulas far sooner and others later. Its passes are bounded in work, stop at --time-limit and Ctrl-C as the search
     /// does, and answer `s UNKNOWN` when the memory they need is not to be had.
     #[arg(long)]
     pub simplify: bool,
@@ -70,7 +71,9 @@ pub fn run(args: SatArgs) -> Result<Status> {
     let mut out = output::open(args.output.as_deref())?;
     let mut solver = Solver::with_options(nqueens_sat::Options {
         eliminate: args.simplify,
+        eliminate_rounds: args.simplify,
         substitute: args.simplify,
+        congruence: args.simplify,
         probe: args.simplify,
         ..nqueens_sat::Options::default()
     });

@@ -203,6 +203,41 @@ fn simplify_keeps_answers_models_and_proofs_right() {
     }
 }
 
+/// `--simplify` matches gates: a miter of two copies of one AND circuit (`x = a ∧ b`,
+/// `y = x ∧ c`, twice, and the outputs required to differ) is refuted with the copies'
+/// gates found congruent, and the refutation's proof passes the RUP checker.
+#[test]
+fn simplify_finds_congruent_gates_in_a_miter() {
+    let dir = tempfile::tempdir().unwrap();
+    // a, b, c = 1, 2, 3; the first copy x, y = 4, 5; the second 6, 7.
+    let and = |out: i32, left: i32, right: i32| {
+        format!("-{out} {left} 0\n-{out} {right} 0\n{out} -{left} -{right} 0\n")
+    };
+    let text = format!(
+        "p cnf 7 14\n{}{}{}{}5 7 0\n-5 -7 0\n",
+        and(4, 1, 2),
+        and(5, 4, 3),
+        and(6, 1, 2),
+        and(7, 6, 3)
+    );
+    let (vars, clauses) = parse(&text);
+    let file = write_temp(&dir, "miter.cnf", &text);
+    let proof = dir.path().join("miter.drat").display().to_string();
+    let (code, _, stderr) = run(&["sat", &file, "--simplify", "--stats", "--proof", &proof]);
+    assert_eq!(code, 20, "{stderr}");
+    let at = stderr.find(" congruent_gates=").expect("congruent_gates") + 17;
+    let congruent: u64 = stderr[at..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(congruent >= 1, "{stderr}");
+    let drat = std::fs::read_to_string(&proof).unwrap();
+    assert_eq!(rup::check(vars, &clauses, &drat), Ok(()));
+}
+
 #[test]
 fn random_3sat_through_the_cli_with_models_and_proofs_checked() {
     let dir = tempfile::tempdir().unwrap();
