@@ -6,8 +6,8 @@
 //! the solver keeps them in implication lists.
 //!
 //! Header words: `size`; `meta` (bit 0 learnt, bit 1 deleted, bits 2–3 how many more
-//! reductions the clause survives for its last use in a conflict, 0 to 2, bits 4.. the LBD,
-//! which only decreases); `search`, the position where the last search for a replacement
+//! reductions the clause survives for its last use in a conflict, 0 to 2, bit 4 vivified: tried
+//! by vivification since it was made, `vivify`; bits 5.. the LBD, which only decreases); `search`, the position where the last search for a replacement
 //! watch stopped (Gent 2013: starting there instead of at 2 keeps long clauses from being
 //! rescanned from the front). Deleting only sets a bit; [`ClauseDb::collect_garbage`] later
 //! copies the live clauses into a fresh arena and returns a [`Relocation`] to remap references.
@@ -30,7 +30,8 @@ const LEARNT: u32 = 1;
 const DELETED: u32 = 2;
 const USED_SHIFT: u32 = 2;
 const USED_MASK: u32 = 3 << USED_SHIFT;
-const LBD_SHIFT: u32 = 4;
+const VIVIFIED: u32 = 1 << 4;
+const LBD_SHIFT: u32 = 5;
 const LBD_MAX: u32 = u32::MAX >> LBD_SHIFT;
 
 #[derive(Clone, Debug, Default)]
@@ -134,6 +135,22 @@ impl ClauseDb {
         let used = (*meta & USED_MASK) >> USED_SHIFT;
         *meta = (*meta & !USED_MASK) | (used.saturating_sub(1) << USED_SHIFT);
         used
+    }
+
+    /// How many more reductions the clause survives for its last use (0 to 2).
+    pub(crate) fn used(&self, cref: ClauseRef) -> u32 {
+        (self.meta(cref) & USED_MASK) >> USED_SHIFT
+    }
+
+    /// Whether vivification tried the clause since it was made (a clause changes only by
+    /// being replaced, so a new clause starts untried).
+    pub(crate) fn is_vivified(&self, cref: ClauseRef) -> bool {
+        self.meta(cref) & VIVIFIED != 0
+    }
+
+    /// Marks the clause as tried by vivification.
+    pub(crate) fn set_vivified(&mut self, cref: ClauseRef) {
+        *self.meta_mut(cref) |= VIVIFIED;
     }
 
     /// Records a use: the clause survives the next `reductions` reductions (1 or 2).

@@ -391,7 +391,7 @@ impl Solver {
     /// Writes the level-0 assignments not yet in the proof as unit lemmas (each RUP: unit
     /// propagation derived it), so that deleting a clause that was the reason of one (a
     /// satisfied clause goes) leaves them derivable.
-    fn write_level_zero_units(&mut self) {
+    pub(super) fn write_level_zero_units(&mut self) {
         debug_assert_eq!(self.decision_level(), 0);
         if let Some(proof) = self.proof.as_mut() {
             for &lit in &self.trail[proof.units_written.min(self.trail.len())..] {

@@ -136,6 +136,7 @@ mod reduce;
 mod restart;
 mod search_state;
 mod stats;
+mod vivify;
 mod walk;
 
 use nqueens_support::clock::Instant;
@@ -156,6 +157,7 @@ use self::proof::Proof;
 use self::reason::{Reason, Watch};
 use self::search_state::{Ema, Mode, Phases};
 pub use self::stats::Stats;
+use self::vivify::Vivifier;
 use crate::cnf::{ClauseSink, Model};
 use crate::error::Error;
 use crate::lit::{Lit, Var};
@@ -248,6 +250,8 @@ pub struct Solver {
     /// restart), and the interval after that one (`els`).
     next_simplify: u64,
     simplify_interval: u64,
+    /// When learnt-clause vivification last ran (`vivify`).
+    vivifier: Vivifier,
     /// The deadline of the solve under way (from [`Limits::time`]), for the search and the
     /// simplification passes (`budget`).
     deadline: Option<Instant>,
@@ -319,6 +323,7 @@ impl Solver {
             simplifier: Simplifier::default(),
             next_simplify: 0,
             simplify_interval: options.simplify_interval,
+            vivifier: Vivifier::default(),
             deadline: None,
             interrupted: None,
             options,
@@ -604,6 +609,7 @@ impl Solver {
                         observer.restart();
                     }
                     self.simplify_if_due();
+                    self.vivify_if_due();
                     if self.inconsistent {
                         return Outcome::Unsat;
                     }

@@ -124,6 +124,12 @@ pub struct Options {
     /// pass that spends it stops where it is ([`Stats::passes_cut`](super::Stats::passes_cut));
     /// 0 stops each at its first step.
     pub simplify_effort: u64,
+    /// Whether learnt clauses of the core and tier 2 are vivified at the first restart after
+    /// each reduction: each clause's literals assumed false one by one and propagated, the
+    /// clause shortened to what an implied literal or a conflict needs (`vivify`), within a
+    /// tenth of the search's propagations. Off by default (docs/notes/sat-simplify.md,
+    /// "Vivification").
+    pub vivify: bool,
 }
 
 impl Default for Options {
@@ -155,6 +161,7 @@ impl Default for Options {
             probe: false,
             simplify_interval: 5_000,
             simplify_effort: 1_000,
+            vivify: false,
         }
     }
 }

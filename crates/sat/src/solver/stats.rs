@@ -63,6 +63,15 @@ pub struct Stats {
     pub simplify_ticks: u64,
     /// Simplification passes cut short by their effort bound.
     pub passes_cut: u64,
+    /// Learnt clauses vivification tried ([`crate::Options::vivify`]).
+    pub vivify_checks: u64,
+    /// Of those, the clauses it shortened or deleted (satisfied at level 0).
+    pub vivified_clauses: u64,
+    /// Literals it removed from the clauses it shortened.
+    pub vivified_literals: u64,
+    /// Literals its decisions propagated (its ticks; also in `simplify_ticks` and
+    /// `propagations`).
+    pub vivify_ticks: u64,
 }
 
 impl fmt::Display for Stats {
@@ -75,7 +84,8 @@ impl fmt::Display for Stats {
              walk_flips={} eliminated_vars={} restored_vars={} subsumed_clauses={} \
              strengthened_clauses={} elimination_gates={} \
              simplifications={} substituted_vars={} probes={} failed_literals={} \
-             simplify_ticks={} passes_cut={}",
+             simplify_ticks={} passes_cut={} vivify_checks={} vivified_clauses={} \
+             vivified_literals={} vivify_ticks={}",
             self.decisions,
             self.conflicts,
             self.propagations,
@@ -101,7 +111,11 @@ impl fmt::Display for Stats {
             self.probes,
             self.failed_literals,
             self.simplify_ticks,
-            self.passes_cut
+            self.passes_cut,
+            self.vivify_checks,
+            self.vivified_clauses,
+            self.vivified_literals,
+            self.vivify_ticks
         )
     }
 }
