@@ -241,6 +241,7 @@ mod tests {
         assert_eq!(db.lbd(b), 3);
         assert!(db.is_learnt(b) && !db.is_learnt(a));
         db.mark_used(c, 2);
+        db.set_vivified(c);
         db.lower_lbd(c, 5);
         db.lower_lbd(a, 0);
         db.delete(b);
@@ -255,6 +256,9 @@ mod tests {
         assert_eq!(db.to_lits(a2), lits(&[1, 2, 3]));
         assert_eq!(db.to_lits(c2), lits(&[3, -4, 5]));
         assert_eq!(db.lbd(c2), 2);
+        // The vivified mark moved too, and touches neither the LBD nor the use count.
+        assert!(db.is_vivified(c2) && !db.is_vivified(a2));
+        assert_eq!(db.used(c2), 2);
         // The search position moved with its clause.
         assert_eq!(*db.live_lits_and_search_mut(c2).unwrap().1, 2);
         assert_eq!(db.lbd(a2), 0);

@@ -17,3 +17,4 @@ mod solver;
 mod sources;
 mod structured;
 mod support;
+mod vivify;
