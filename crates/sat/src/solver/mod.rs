@@ -75,6 +75,8 @@
 //! at the stop flag and the time limit every few thousand ticks (`budget`): a limit stops it
 //! between two of its steps, the formula left equivalent, and the solve answers
 //! [`Outcome::Unknown`] as a stopped search does (a later solve takes the pass up again).
+//! With [`Options::vivify`], the first restart after each reduction shortens core and tier-2
+//! learnt clauses by propagating their literals' negations (`vivify`), on the same budgets.
 //!
 //! # Costs
 //!
@@ -94,8 +96,8 @@
 //! `analyze` (first-UIP learning, minimisation, shrinking, failed assumptions), `reduce` (learnt-clause
 //! deletion and arena compaction), `restart` (the restart policies), `phases` (target and best
 //! phases, rephasing), `walk` (the local search rephasing runs), `els` (equivalent-literal
-//! substitution), `probe` (failed-literal probing), `budget` (the passes' work budgets and
-//! their looks at the limits), `eliminate` (bounded variable
+//! substitution), `probe` (failed-literal probing), `vivify` (learnt-clause vivification),
+//! `budget` (the passes' work budgets and their looks at the limits), `eliminate` (bounded variable
 //! elimination before the first search, freezing, and putting variables back), `bve` (its
 //! subsumption, strengthening and elimination over occurrence lists), `extend` (the extension
 //! stack that completes models), `memory` (the estimate and
