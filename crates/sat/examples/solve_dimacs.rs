@@ -9,7 +9,8 @@
 //! (learnt clauses minimised only), `--seed N` (a nonzero seed varies the first decisions: a
 //! small random initial activity per variable), `--eliminate` (bounded variable elimination
 //! before the search), `--substitute` (equivalent-literal substitution first), `--probe`
-//! (failed-literal probing first), `--vivify` (learnt-clause vivification after reductions), `--model` (print the model's `v` lines, as
+//! (failed-literal probing first), `--vivify` (learnt-clause vivification after reductions), `--vivify-effort N` (its
+//! propagations per thousand of the search's), `--model` (print the model's `v` lines, as
 //! `scripts/bench-sat-compare` reads them from a wrapper that drops the `sat` word). The
 //! `nqueens sat` command has no flags for solver options: these settings are compared here.
 
@@ -21,7 +22,7 @@ use nqueens_sat::{Cnf, Limits, Options, Outcome, Solver, read_dimacs};
 
 const USAGE: &str = "usage: solve_dimacs FILE [--conflicts N] [--time SECS] [--no-target] [--rephase N] \
      [--no-walk] [--walk-effort N] [--no-shrink] [--seed N] [--eliminate] [--substitute] \
-     [--probe] [--vivify] [--model]";
+     [--probe] [--vivify] [--vivify-effort N] [--model]";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -46,6 +47,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--substitute" => options.substitute = true,
             "--probe" => options.probe = true,
             "--vivify" => options.vivify = true,
+            "--vivify-effort" => options.vivify_effort = value()?,
             "--model" => print_model = true,
             _ => return Err(USAGE.into()),
         }

@@ -33,8 +33,8 @@
 //! clause are decided in the order of their occurrences among the candidates, most first (as
 //! Kissat sorts them). A round runs at the first restart after a learnt-clause reduction, with
 //! [`Options::vivify`]; its budget is [`VIVIFY_BUDGET_BASE`] plus
-//! [`VIVIFY_SHARE_PERMILLE`] thousandths of the propagations since the last round (Kissat's
-//! `vivifyeffort` is 100 per mille of the search's ticks), scaled by
+//! [`Options::vivify_effort`](super::Options::vivify_effort) thousandths (100: Kissat's
+//! `vivifyeffort`, of its search's ticks) of the propagations since the last round, scaled by
 //! [`Options::simplify_effort`](super::Options::simplify_effort), counted in the literals the
 //! round's decisions propagate (a [`PassBudget`](super::budget::PassBudget), which also looks
 //! at the stop flag and the deadline every few thousand).
@@ -52,8 +52,6 @@ use crate::lit::Lit;
 
 /// Propagated literals a round may spend on any formula.
 pub(super) const VIVIFY_BUDGET_BASE: u64 = 10_000;
-/// Propagated literals a round may spend per thousand propagations since the last round.
-pub(super) const VIVIFY_SHARE_PERMILLE: u64 = 100;
 
 /// What vivification keeps between rounds.
 #[derive(Clone, Debug, Default)]
@@ -106,8 +104,9 @@ impl Solver {
             .stats
             .propagations
             .saturating_sub(self.vivifier.propagations_mark);
-        let mut budget = self
-            .pass_budget(VIVIFY_BUDGET_BASE + since.saturating_mul(VIVIFY_SHARE_PERMILLE) / 1000);
+        let mut budget = self.pass_budget(
+            VIVIFY_BUDGET_BASE + since.saturating_mul(self.options.vivify_effort) / 1000,
+        );
         let Some((candidates, counts, saved_phases)) = self.vivify_scratch() else {
             return;
         };
