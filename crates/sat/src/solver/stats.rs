@@ -65,6 +65,8 @@ pub struct Stats {
     pub passes_cut: u64,
     /// Learnt clauses vivification tried ([`crate::Options::vivify`]).
     pub vivify_checks: u64,
+    /// Literals in the clauses vivification tried, as they were before it.
+    pub vivify_checked_literals: u64,
     /// Of those, the clauses it shortened or deleted (satisfied at level 0).
     pub vivified_clauses: u64,
     /// Literals it removed from the clauses it shortened.
@@ -84,7 +86,7 @@ impl fmt::Display for Stats {
              walk_flips={} eliminated_vars={} restored_vars={} subsumed_clauses={} \
              strengthened_clauses={} elimination_gates={} \
              simplifications={} substituted_vars={} probes={} failed_literals={} \
-             simplify_ticks={} passes_cut={} vivify_checks={} vivified_clauses={} \
+             simplify_ticks={} passes_cut={} vivify_checks={} vivify_checked_literals={} vivified_clauses={} \
              vivified_literals={} vivify_ticks={}",
             self.decisions,
             self.conflicts,
@@ -113,6 +115,7 @@ impl fmt::Display for Stats {
             self.simplify_ticks,
             self.passes_cut,
             self.vivify_checks,
+            self.vivify_checked_literals,
             self.vivified_clauses,
             self.vivified_literals,
             self.vivify_ticks

@@ -121,6 +121,7 @@ impl Solver {
             let propagations = self.stats.propagations;
             self.stats.vivify_checks += 1;
             let old = self.db.to_lits(cref);
+            self.stats.vivify_checked_literals += old.len() as u64;
             let outcome = self.vivify_clause(cref, &old, &counts);
             self.cancel_until(0);
             match outcome {
@@ -364,6 +365,7 @@ mod tests {
             (2, 1, 2),
             "{stats}"
         );
+        assert_eq!(stats.vivify_checked_literals, 4 + 3);
         // Tried clauses are not tried again.
         solver.vivify();
         assert_eq!(solver.stats().vivify_checks, 2);
