@@ -53,15 +53,6 @@ use crate::lit::Lit;
 /// Propagated literals a round may spend on any formula.
 pub(super) const VIVIFY_BUDGET_BASE: u64 = 10_000;
 
-/// What vivification keeps between rounds.
-#[derive(Clone, Debug, Default)]
-pub(super) struct Vivifier {
-    /// Reductions when the last round ran: the next is due after one more.
-    reductions: u64,
-    /// Propagations when the last round ended.
-    propagations_mark: u64,
-}
-
 /// How a tried clause ends.
 enum Vivified {
     /// Nothing learnt: the clause stays.
@@ -118,11 +109,11 @@ impl Solver {
             if self.db.is_deleted(cref) || self.locked(cref) {
                 continue;
             }
-            let propagations = self.stats.propagations;
             self.stats.vivify_checks += 1;
             let old = self.db.to_lits(cref);
             self.stats.vivify_checked_literals += old.len() as u64;
-            let outcome = self.vivify_clause(cref, &old, &counts);
+            let mut visits = 0u64;
+            let outcome = self.vivify_clause(cref, &old, &counts, &mut visits);
             self.cancel_until(0);
             match outcome {
                 Vivified::Kept => self.db.set_vivified(cref),
@@ -140,7 +131,7 @@ impl Solver {
                     }
                 }
             }
-            budget.spend((self.stats.propagations - propagations).max(1));
+            budget.spend(visits.max(1));
         }
         self.phase = saved_phases;
         let db = &self.db;
@@ -183,8 +174,16 @@ impl Solver {
     }
 
     /// Tries one clause, `old` its literals, by deciding their negations (see the module
-    /// documentation); leaves the solver above level 0 (the caller backtracks).
-    fn vivify_clause(&mut self, cref: ClauseRef, old: &[Lit], counts: &[u32]) -> Vivified {
+    /// documentation); leaves the solver above level 0 (the caller backtracks). Adds its
+    /// ticks to `visits`: per literal its decisions propagate, one and the length of the
+    /// watch list that literal's propagation walked.
+    fn vivify_clause(
+        &mut self,
+        cref: ClauseRef,
+        old: &[Lit],
+        counts: &[u32],
+        visits: &mut u64,
+    ) -> Vivified {
         if old.iter().any(|&l| self.value(l) > 0) {
             return Vivified::Satisfied;
         }
@@ -212,7 +211,12 @@ impl Solver {
                     self.new_decision_level();
                     self.assign(!lit, Reason::Decision);
                     decided.push(lit);
-                    if let Some(conflict) = self.propagate() {
+                    let start = self.qhead;
+                    let conflict = self.propagate();
+                    for &l in &self.trail[start..self.qhead] {
+                        *visits += 1 + self.watches[(!l).index()].len() as u64;
+                    }
+                    if let Some(conflict) = conflict {
                         let seeds: Vec<Lit> = match conflict {
                             Conflict::Binary(a, b) => vec![a, b],
                             Conflict::Long(c) => self.db.to_lits(c),
