@@ -127,12 +127,13 @@ pub struct Options {
     /// Whether learnt clauses of the core and tier 2 are vivified at the first restart after
     /// each reduction: each clause's literals assumed false one by one and propagated, the
     /// clause shortened to what an implied literal or a conflict needs (`vivify`), within a
-    /// tenth of the search's propagations ([`Options::vivify_effort`]). Off by default
-    /// (docs/notes/sat-simplify.md, "Vivification").
+    /// bound set by the search's propagations ([`Options::vivify_effort`]). Off by default
+    /// (docs/notes/sat-simplify.md, "Vivification of learnt clauses").
     pub vivify: bool,
-    /// With [`Options::vivify`]: the literals a round's decisions may propagate, per thousand
-    /// propagations since the last round (beyond a base of 10,000; scaled by
-    /// [`Options::simplify_effort`] too). Default 100, Kissat's `vivifyeffort`.
+    /// With [`Options::vivify`]: the ticks a round may spend (a literal its decisions propagate
+    /// or a watch that propagation visits), per thousand propagations of the search since the
+    /// last round (beyond a base of 10,000; scaled by [`Options::simplify_effort`] too).
+    /// Default 100, as Kissat's `vivifyeffort`.
     pub vivify_effort: u64,
 }
 

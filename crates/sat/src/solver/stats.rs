@@ -71,8 +71,8 @@ pub struct Stats {
     pub vivified_clauses: u64,
     /// Literals it removed from the clauses it shortened.
     pub vivified_literals: u64,
-    /// Literals its decisions propagated (its ticks; also in `simplify_ticks` and
-    /// `propagations`).
+    /// Its ticks: literals its decisions propagated (also in `propagations`) and the watches
+    /// their propagation visited (also in `simplify_ticks`).
     pub vivify_ticks: u64,
 }
 
