@@ -54,7 +54,7 @@ use super::clause_db::ClauseRef;
 use super::reason::{Conflict, Reason};
 use crate::lit::Lit;
 
-/// Propagated literals a round may spend on any formula.
+/// Ticks a round may spend on any formula, beyond its share of the search.
 pub(super) const VIVIFY_BUDGET_BASE: u64 = 10_000;
 
 /// How a tried clause ends.
