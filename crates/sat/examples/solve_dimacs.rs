@@ -12,9 +12,11 @@
 //! `--bound N` its cap, `--elim-interval N` the conflicts between rounds), `--substitute`
 //! (equivalent-literal substitution first), `--probe` (failed-literal probing first),
 //! `--congruence` (with `--substitute`: congruence closure on gates before each
-//! substitution), `--model` (print the model's `v` lines, as
+//! substitution), `--vivify` (learnt-clause vivification after reductions), `--vivify-effort N`
+//! (its propagations per thousand of the search's), `--model` (print the model's `v` lines, as
 //! `scripts/bench-sat-compare` reads them from a wrapper that drops the `sat` word). The
-//! `nqueens sat` command has no flags for solver options: these settings are compared here.
+//! `nqueens sat` command has one switch for them, `--simplify` (all the passes but
+//! vivification): these settings are compared here, one by one.
 
 use std::fs::File;
 use std::io::BufReader;
@@ -24,7 +26,8 @@ use nqueens_sat::{Cnf, Limits, Options, Outcome, Solver, read_dimacs};
 
 const USAGE: &str = "usage: solve_dimacs FILE [--conflicts N] [--time SECS] [--no-target] [--rephase N] \
      [--no-walk] [--walk-effort N] [--no-shrink] [--seed N] [--eliminate] [--rounds] \
-     [--bound N] [--elim-interval N] [--substitute] [--probe] [--congruence] [--model]";
+     [--bound N] [--elim-interval N] [--substitute] [--probe] [--congruence] [--vivify] \
+     [--vivify-effort N] [--model]";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -52,6 +55,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--substitute" => options.substitute = true,
             "--probe" => options.probe = true,
             "--congruence" => options.congruence = true,
+            "--vivify" => options.vivify = true,
+            "--vivify-effort" => options.vivify_effort = value()?,
             "--model" => print_model = true,
             _ => return Err(USAGE.into()),
         }

@@ -6,8 +6,8 @@
 //! the solver keeps them in implication lists.
 //!
 //! Header words: `size`; `meta` (bit 0 learnt, bit 1 deleted, bits 2–3 how many more
-//! reductions the clause survives for its last use in a conflict, 0 to 2, bits 4.. the LBD,
-//! which only decreases); `search`, the position where the last search for a replacement
+//! reductions the clause survives for its last use in a conflict, 0 to 2, bit 4 vivified: tried
+//! by vivification since it was made, `vivify`; bits 5.. the LBD, which only decreases); `search`, the position where the last search for a replacement
 //! watch stopped (Gent 2013: starting there instead of at 2 keeps long clauses from being
 //! rescanned from the front). Deleting only sets a bit; [`ClauseDb::collect_garbage`] later
 //! copies the live clauses into a fresh arena and returns a [`Relocation`] to remap references.
@@ -30,7 +30,8 @@ const LEARNT: u32 = 1;
 const DELETED: u32 = 2;
 const USED_SHIFT: u32 = 2;
 const USED_MASK: u32 = 3 << USED_SHIFT;
-const LBD_SHIFT: u32 = 4;
+const VIVIFIED: u32 = 1 << 4;
+const LBD_SHIFT: u32 = 5;
 const LBD_MAX: u32 = u32::MAX >> LBD_SHIFT;
 
 #[derive(Clone, Debug, Default)]
@@ -136,6 +137,22 @@ impl ClauseDb {
         used
     }
 
+    /// How many more reductions the clause survives for its last use (0 to 2).
+    pub(crate) fn used(&self, cref: ClauseRef) -> u32 {
+        (self.meta(cref) & USED_MASK) >> USED_SHIFT
+    }
+
+    /// Whether vivification tried the clause since it was made (a clause changes only by
+    /// being replaced, so a new clause starts untried).
+    pub(crate) fn is_vivified(&self, cref: ClauseRef) -> bool {
+        self.meta(cref) & VIVIFIED != 0
+    }
+
+    /// Marks the clause as tried by vivification.
+    pub(crate) fn set_vivified(&mut self, cref: ClauseRef) {
+        *self.meta_mut(cref) |= VIVIFIED;
+    }
+
     /// Records a use: the clause survives the next `reductions` reductions (1 or 2).
     pub(crate) fn mark_used(&mut self, cref: ClauseRef, reductions: u32) {
         debug_assert!((1..=2).contains(&reductions));
@@ -224,6 +241,7 @@ mod tests {
         assert_eq!(db.lbd(b), 3);
         assert!(db.is_learnt(b) && !db.is_learnt(a));
         db.mark_used(c, 2);
+        db.set_vivified(c);
         db.lower_lbd(c, 5);
         db.lower_lbd(a, 0);
         db.delete(b);
@@ -238,6 +256,9 @@ mod tests {
         assert_eq!(db.to_lits(a2), lits(&[1, 2, 3]));
         assert_eq!(db.to_lits(c2), lits(&[3, -4, 5]));
         assert_eq!(db.lbd(c2), 2);
+        // The vivified mark moved too, and touches neither the LBD nor the use count.
+        assert!(db.is_vivified(c2) && !db.is_vivified(a2));
+        assert_eq!(db.used(c2), 2);
         // The search position moved with its clause.
         assert_eq!(*db.live_lits_and_search_mut(c2).unwrap().1, 2);
         assert_eq!(db.lbd(a2), 0);

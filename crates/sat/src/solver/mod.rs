@@ -78,6 +78,8 @@
 //! at the stop flag and the time limit every few thousand ticks (`budget`): a limit stops it
 //! between two of its steps, the formula left equivalent, and the solve answers
 //! [`Outcome::Unknown`] as a stopped search does (a later solve takes the pass up again).
+//! With [`Options::vivify`], the first restart after each reduction shortens core and tier-2
+//! learnt clauses by propagating their literals' negations (`vivify`), on the same budgets.
 //!
 //! # Costs
 //!
@@ -97,10 +99,10 @@
 //! `analyze` (first-UIP learning, minimisation, shrinking, failed assumptions), `reduce` (learnt-clause
 //! deletion and arena compaction), `restart` (the restart policies), `phases` (target and best
 //! phases, rephasing), `walk` (the local search rephasing runs), `els` (equivalent-literal
-//! substitution), `congruence` (equivalences from gates), `probe` (failed-literal probing), `budget` (the passes' work budgets and
-//! their looks at the limits), `eliminate` (bounded variable
-//! elimination before the first search, freezing, and putting variables back), `elim_rounds`
-//! (elimination again during the search), `bve` (its
+//! substitution), `congruence` (equivalences from gates), `probe` (failed-literal probing),
+//! `vivify` (learnt-clause vivification), `budget` (the passes' work budgets and their looks at
+//! the limits), `eliminate` (bounded variable elimination before the first search, freezing,
+//! and putting variables back), `elim_rounds` (elimination again during the search), `bve` (its
 //! subsumption, strengthening and elimination over occurrence lists), `extend` (the extension
 //! stack that completes models), `memory` (the estimate and
 //! fallible growth), `observe` (the hook a trace of the search watches), `clause_db` (the
@@ -142,6 +144,7 @@ mod reduce;
 mod restart;
 mod search_state;
 mod stats;
+mod vivify;
 mod walk;
 
 use nqueens_support::clock::Instant;
@@ -160,7 +163,7 @@ pub use self::options::{Options, Restarts};
 pub use self::outcome::{Enumeration, Outcome};
 use self::proof::Proof;
 use self::reason::{Reason, Watch};
-use self::search_state::{Ema, Mode, Phases};
+use self::search_state::{Ema, Mode, Phases, Vivifier};
 pub use self::stats::Stats;
 use crate::cnf::{ClauseSink, Model};
 use crate::error::Error;
@@ -254,6 +257,8 @@ pub struct Solver {
     /// restart), and the interval after that one (`els`).
     next_simplify: u64,
     simplify_interval: u64,
+    /// When learnt-clause vivification last ran (`vivify`).
+    vivifier: Vivifier,
     /// The deadline of the solve under way (from [`Limits::time`]), for the search and the
     /// simplification passes (`budget`).
     deadline: Option<Instant>,
@@ -325,6 +330,7 @@ impl Solver {
             simplifier: Simplifier::default(),
             next_simplify: 0,
             simplify_interval: options.simplify_interval,
+            vivifier: Vivifier::default(),
             deadline: None,
             interrupted: None,
             options,
@@ -612,6 +618,7 @@ impl Solver {
                     }
                     self.simplify_if_due();
                     self.eliminate_if_due();
+                    self.vivify_if_due();
                     if self.inconsistent {
                         return Outcome::Unsat;
                     }

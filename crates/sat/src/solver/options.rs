@@ -145,6 +145,17 @@ pub struct Options {
     /// pass that spends it stops where it is ([`Stats::passes_cut`](super::Stats::passes_cut));
     /// 0 stops each at its first step.
     pub simplify_effort: u64,
+    /// Whether learnt clauses of the core and tier 2 are vivified at the first restart after
+    /// each reduction: each clause's literals assumed false one by one and propagated, the
+    /// clause shortened to what an implied literal or a conflict needs (`vivify`), within a
+    /// bound set by the search's propagations ([`Options::vivify_effort`]). Off by default
+    /// (docs/notes/sat-simplify.md, "Vivification of learnt clauses").
+    pub vivify: bool,
+    /// With [`Options::vivify`]: the ticks a round may spend (a literal its decisions propagate
+    /// or a watch that propagation visits), per thousand propagations of the search since the
+    /// last round (beyond a base of 10,000; scaled by [`Options::simplify_effort`] too).
+    /// Default 100, as Kissat's `vivifyeffort`.
+    pub vivify_effort: u64,
 }
 
 impl Default for Options {
@@ -180,6 +191,8 @@ impl Default for Options {
             congruence: false,
             simplify_interval: 5_000,
             simplify_effort: 1_000,
+            vivify: false,
+            vivify_effort: 100,
         }
     }
 }

@@ -1,7 +1,8 @@
 //! The state the search's heuristics keep between conflicts: the LBD averages and the search
 //! mode of the restart policy (`restart`), the target and best phases and the rephase
-//! schedule (`phases`). Plain data: the [`Solver`](super::Solver) holds it, and the files that
-//! act on it import it from here, below them all.
+//! schedule (`phases`), when learnt-clause vivification last ran (`vivify`). Plain data: the
+//! [`Solver`](super::Solver) holds it, and the files that act on it import it from here, below
+//! them all.
 
 use super::options::Restarts;
 
@@ -149,4 +150,14 @@ impl Phases {
         self.target_synced = self.target_synced.min(keep);
         self.best_synced = self.best_synced.min(keep);
     }
+}
+
+/// When learnt-clause vivification last ran (`vivify`): a round is due at the first restart
+/// after a reduction, and its budget is a share of the propagations since the last one.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Vivifier {
+    /// Reductions when the last round ran.
+    pub(super) reductions: u64,
+    /// Propagations when the last round ended.
+    pub(super) propagations_mark: u64,
 }

@@ -69,6 +69,17 @@ pub struct Stats {
     pub congruence_gates: u64,
     /// Equivalences congruence closure found (each added as two binary clauses).
     pub congruent_gates: u64,
+    /// Learnt clauses vivification tried ([`crate::Options::vivify`]).
+    pub vivify_checks: u64,
+    /// Literals in the clauses vivification tried, as they were before it.
+    pub vivify_checked_literals: u64,
+    /// Of those, the clauses it shortened or deleted (satisfied at level 0).
+    pub vivified_clauses: u64,
+    /// Literals it removed from the clauses it shortened.
+    pub vivified_literals: u64,
+    /// Its ticks: literals its decisions propagated (also in `propagations`) and the watches
+    /// their propagation visited (also in `simplify_ticks`).
+    pub vivify_ticks: u64,
 }
 
 impl fmt::Display for Stats {
@@ -81,7 +92,9 @@ impl fmt::Display for Stats {
              walk_flips={} eliminated_vars={} restored_vars={} subsumed_clauses={} \
              strengthened_clauses={} elimination_gates={} elimination_rounds={} \
              simplifications={} substituted_vars={} probes={} failed_literals={} \
-             simplify_ticks={} passes_cut={} congruence_gates={} congruent_gates={}",
+             simplify_ticks={} passes_cut={} congruence_gates={} congruent_gates={} \
+             vivify_checks={} vivify_checked_literals={} vivified_clauses={} vivified_literals={} \
+             vivify_ticks={}",
             self.decisions,
             self.conflicts,
             self.propagations,
@@ -110,7 +123,12 @@ impl fmt::Display for Stats {
             self.simplify_ticks,
             self.passes_cut,
             self.congruence_gates,
-            self.congruent_gates
+            self.congruent_gates,
+            self.vivify_checks,
+            self.vivify_checked_literals,
+            self.vivified_clauses,
+            self.vivified_literals,
+            self.vivify_ticks
         )
     }
 }

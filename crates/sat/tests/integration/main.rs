@@ -19,3 +19,4 @@ mod solver;
 mod sources;
 mod structured;
 mod support;
+mod vivify;
