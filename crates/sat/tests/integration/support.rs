@@ -166,13 +166,17 @@ pub fn xor_chain(n: u32) -> Cnf {
     cnf
 }
 
-/// Every pass on (congruence closure too), run again at every restart.
+/// Every pass on (congruence closure, elimination rounds and vivification too), run again at
+/// every restart.
 pub fn all_passes() -> Options {
     Options {
         eliminate: true,
+        eliminate_rounds: true,
+        eliminate_interval: 0,
         substitute: true,
         probe: true,
         congruence: true,
+        vivify: true,
         simplify_interval: 1,
         ..Options::default()
     }
