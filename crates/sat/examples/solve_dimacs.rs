@@ -15,8 +15,8 @@
 //! substitution), `--vivify` (learnt-clause vivification after reductions), `--vivify-effort N`
 //! (its propagations per thousand of the search's), `--model` (print the model's `v` lines, as
 //! `scripts/bench-sat-compare` reads them from a wrapper that drops the `sat` word). The
-//! `nqueens sat` command has one switch for them, `--simplify` (all the passes but
-//! vivification): these settings are compared here, one by one.
+//! `nqueens sat` command has one switch for them, `--simplify` (every pass named here): these
+//! settings are compared here, one by one.
 
 use std::fs::File;
 use std::io::BufReader;

@@ -50,8 +50,9 @@ pub struct SatArgs {
     /// Simplify the formula before the search and again now and then: equivalent literals
     /// replaced by one of them (found in the binary clauses and by matching gates of the same
     /// inputs), failed literals fixed, variables eliminated by resolution with a bound that
-    /// grows from round to round. Experimental, off by default: it answers some structured
-    /// formulas far sooner and others later. Its passes are bounded in work, stop at --time-limit and Ctrl-C as the search
+    /// grows from round to round, learnt clauses shortened by propagation (vivification).
+    /// Experimental, off by default: it answers industrial formulas (circuits, software
+    /// verification) far sooner and a few others later. Its passes are bounded in work, stop at --time-limit and Ctrl-C as the search
     /// does, and answer `s UNKNOWN` when the memory they need is not to be had.
     #[arg(long)]
     pub simplify: bool,
@@ -75,6 +76,7 @@ pub fn run(args: SatArgs) -> Result<Status> {
         substitute: args.simplify,
         congruence: args.simplify,
         probe: args.simplify,
+        vivify: args.simplify,
         ..nqueens_sat::Options::default()
     });
     if let Some(path) = &args.proof {

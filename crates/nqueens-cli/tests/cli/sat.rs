@@ -160,6 +160,18 @@ fn random_3sat(vars: i32, clauses: usize, seed: u64) -> String {
     text
 }
 
+/// The counter `name` of `--stats` on stderr (` name=value`).
+fn stat(stderr: &str, name: &str) -> u64 {
+    let at = stderr.find(&format!(" {name}=")).expect(name) + name.len() + 2;
+    stderr[at..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap()
+}
+
 /// `--simplify` on N-Queens formulas (the compact encoding has equivalences and variables
 /// that elimination removes): the same answers as without, the stats say what it did, every
 /// model satisfies the formula and every refutation's proof passes the RUP checker.
@@ -177,16 +189,7 @@ fn simplify_keeps_answers_models_and_proofs_right() {
         let (code, stdout, stderr) =
             run(&["sat", &file, "--simplify", "--stats", "--proof", &proof]);
         assert_eq!(code, plain, "n = {n} {fix:?}");
-        let counter = |name: &str| -> u64 {
-            let at = stderr.find(&format!(" {name}=")).expect(name) + name.len() + 2;
-            stderr[at..]
-                .split(' ')
-                .next()
-                .unwrap()
-                .trim()
-                .parse()
-                .unwrap()
-        };
+        let counter = |name: &str| stat(&stderr, name);
         assert!(counter("simplifications") >= 1, "{stderr}");
         assert!(
             counter("eliminated_vars") + counter("substituted_vars") + counter("failed_literals")
@@ -225,17 +228,21 @@ fn simplify_finds_congruent_gates_in_a_miter() {
     let proof = dir.path().join("miter.drat").display().to_string();
     let (code, _, stderr) = run(&["sat", &file, "--simplify", "--stats", "--proof", &proof]);
     assert_eq!(code, 20, "{stderr}");
-    let at = stderr.find(" congruent_gates=").expect("congruent_gates") + 17;
-    let congruent: u64 = stderr[at..]
-        .split(' ')
-        .next()
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
-    assert!(congruent >= 1, "{stderr}");
+    assert!(stat(&stderr, "congruent_gates") >= 1, "{stderr}");
     let drat = std::fs::read_to_string(&proof).unwrap();
     assert_eq!(rup::check(vars, &clauses, &drat), Ok(()));
+}
+
+/// On a refutation of some ten thousand conflicts, `--simplify` also eliminates again during
+/// the search and vivifies learnt clauses, and still refutes.
+#[test]
+fn simplify_runs_elimination_rounds_and_vivification_on_a_long_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write_temp(&dir, "php.cnf", &pigeonhole(8, 7));
+    let (code, _, stderr) = run(&["sat", &file, "--simplify", "--stats"]);
+    assert_eq!(code, 20, "{stderr}");
+    assert!(stat(&stderr, "elimination_rounds") >= 1, "{stderr}");
+    assert!(stat(&stderr, "vivify_checks") >= 1, "{stderr}");
 }
 
 #[test]
