@@ -50,25 +50,6 @@ pub(super) const ROUNDS_MAX_OCCURRENCES: usize = 100;
 /// mille (Kissat's `eliminateeffort`).
 const ROUND_SHARE_PERMILLE: u64 = 100;
 
-/// What the rounds keep between them. See the [module documentation](self).
-#[derive(Clone, Debug, Default)]
-pub(super) struct Rounds {
-    /// Resolvents a variable may add beyond its clauses in the next run.
-    pub(super) bound: u32,
-    /// Rounds run so far (the `k`-th gap is `k` intervals).
-    pub(super) count: u64,
-    /// Conflicts at which the next round is due (0: at the first restart after the
-    /// schedule is set, when the first run ends).
-    pub(super) next: u64,
-    /// The search's propagations when elimination last ran.
-    pub(super) propagations_mark: u64,
-    /// What the last run left, to see whether anything changed (`Solver::change_key`).
-    pub(super) key: Option<[u64; 5]>,
-    /// By variable, the fingerprint of its clauses at the end of the last run (`None`: every
-    /// variable is a candidate, after the bound grew or before the first run).
-    pub(super) signature: Option<Vec<u64>>,
-}
-
 impl Solver {
     /// Books a run of elimination (`complete`: `Some` whether it tried every candidate, `None`
     /// when a limit stopped it): grows the bound after a complete run, sets the next round's

@@ -115,7 +115,7 @@ pub(super) struct Simplifier {
     /// with the propagations since (`budget`).
     pub(super) propagations_mark: u64,
     /// The elimination rounds' schedule, bound and fingerprints (`elim_rounds`).
-    pub(super) rounds: super::elim_rounds::Rounds,
+    pub(super) rounds: Rounds,
 }
 
 impl Simplifier {
@@ -123,4 +123,23 @@ impl Simplifier {
     pub(super) fn is_frozen(&self, var: Var) -> bool {
         self.frozen.get(var.index()).copied().unwrap_or(false)
     }
+}
+
+/// What the rounds keep between them. The rounds themselves are in `elim_rounds`.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Rounds {
+    /// Resolvents a variable may add beyond its clauses in the next run.
+    pub(super) bound: u32,
+    /// Rounds run so far (the `k`-th gap is `k` intervals).
+    pub(super) count: u64,
+    /// Conflicts at which the next round is due (0: at the first restart after the
+    /// schedule is set, when the first run ends).
+    pub(super) next: u64,
+    /// The search's propagations when elimination last ran.
+    pub(super) propagations_mark: u64,
+    /// What the last run left, to see whether anything changed (`Solver::change_key`).
+    pub(super) key: Option<[u64; 5]>,
+    /// By variable, the fingerprint of its clauses at the end of the last run (`None`: every
+    /// variable is a candidate, after the bound grew or before the first run).
+    pub(super) signature: Option<Vec<u64>>,
 }
