@@ -133,8 +133,7 @@ impl Solver {
             return None;
         }
         self.cancel_until(0);
-        if self.propagate().is_some() {
-            self.set_inconsistent();
+        if !self.propagate_level_zero() {
             return Some(true);
         }
         // Level-0 assignments need no reasons (analysis never looks at them), and the

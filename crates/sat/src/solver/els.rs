@@ -150,8 +150,7 @@ impl Solver {
         if self.inconsistent {
             return;
         }
-        if self.propagate().is_some() {
-            self.set_inconsistent();
+        if !self.propagate_level_zero() {
             return;
         }
         // Units from probing shrink long clauses to binary ones, which may close new
@@ -416,9 +415,7 @@ impl Solver {
                 }
             }
         }
-        if self.propagate().is_some() {
-            self.set_inconsistent();
-        }
+        self.propagate_level_zero();
     }
 
     /// Writes the rewritten clause `new` (literals possibly repeated, complementary or

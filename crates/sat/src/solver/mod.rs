@@ -733,9 +733,7 @@ impl ClauseSink for Solver {
             [] => self.set_inconsistent(),
             [unit] => {
                 self.assign(unit, Reason::Decision);
-                if self.propagate().is_some() {
-                    self.set_inconsistent();
-                }
+                self.propagate_level_zero();
             }
             _ => {
                 self.try_attach(&clause);

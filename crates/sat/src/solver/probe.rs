@@ -69,9 +69,7 @@ impl Solver {
                     proof.add([!lit]);
                 }
                 self.assign(!lit, Reason::Decision);
-                if self.propagate().is_some() {
-                    self.set_inconsistent();
-                }
+                self.propagate_level_zero();
             }
             budget.spend((self.stats.propagations - propagations).max(1));
         }

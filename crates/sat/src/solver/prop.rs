@@ -78,6 +78,17 @@ impl Solver {
 
     // ----- Propagation -----
 
+    /// Closes level 0 under propagation. A conflict there refutes the formula: the solver is
+    /// made inconsistent (the empty clause written to the proof) and the answer is `false`.
+    pub(super) fn propagate_level_zero(&mut self) -> bool {
+        debug_assert_eq!(self.decision_level(), 0);
+        if self.propagate().is_some() {
+            self.set_inconsistent();
+            return false;
+        }
+        true
+    }
+
     /// Propagates every queued assignment; returns a falsified clause if one appears.
     pub(super) fn propagate(&mut self) -> Option<Conflict> {
         let start = self.qhead;

@@ -91,8 +91,7 @@ impl Solver {
         if self.inconsistent {
             return;
         }
-        if self.propagate().is_some() {
-            self.set_inconsistent();
+        if !self.propagate_level_zero() {
             return;
         }
         let since = self
