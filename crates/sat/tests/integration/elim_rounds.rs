@@ -7,15 +7,11 @@
 //! after a complete run at bound 0, and never with the bound capped at 0.
 
 use crate::support::{
-    SharedBuf, brute_force_models, check_solve_with, cnf_from, random_formula, solve_checked,
+    SharedBuf, brute_force_models, check_projected_enumeration, check_solve_with, cnf_from,
+    random_formula, solve_checked,
 };
 
-use std::collections::HashSet;
-use std::ops::ControlFlow;
-
-use nqueens_sat::{
-    ClauseSink, Cnf, Enumeration, Lit, Options, Outcome, Restarts, Solver, Stats, Var,
-};
+use nqueens_sat::{ClauseSink, Cnf, Lit, Options, Outcome, Restarts, Solver, Stats, Var};
 use nqueens_support::SplitMix64;
 use proptest::prelude::*;
 
@@ -93,26 +89,7 @@ proptest! {
         k in 1u32..=9,
         solve_first in any::<bool>(),
     ) {
-        let cnf = cnf_from(vars, &clauses);
-        let k = k.min(vars);
-        let expected: HashSet<Vec<bool>> = brute_force_models(&cnf)
-            .into_iter()
-            .map(|m| m[..k as usize].to_vec())
-            .collect();
-        let mut solver = Solver::with_options(rounds(16, false));
-        cnf.add_to(&mut solver);
-        if solve_first {
-            solver.solve();
-        }
-        let projection: Vec<Var> = (0..k).map(Var::from_index).collect();
-        let mut seen = HashSet::new();
-        let end = solver.enumerate(&projection, |model| {
-            assert!(cnf.is_satisfied_by(model), "the model falsifies a clause");
-            assert!(seen.insert(model.values()[..k as usize].to_vec()), "a model twice");
-            ControlFlow::Continue(())
-        });
-        prop_assert_eq!(end, Enumeration::Complete(expected.len() as u64));
-        prop_assert_eq!(seen, expected);
+        check_projected_enumeration(rounds(16, false), &cnf_from(vars, &clauses), k, solve_first);
     }
 }
 

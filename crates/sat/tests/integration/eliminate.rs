@@ -8,14 +8,11 @@
 
 use crate::rup;
 use crate::support::{
-    SharedBuf, all_passes, brute_force_models, check_solve_with, cnf_from, pigeonhole,
-    random_formula, xor_chain,
+    SharedBuf, all_passes, brute_force_models, check_projected_enumeration, check_solve_with,
+    cnf_from, pigeonhole, random_formula, xor_chain,
 };
 
-use std::collections::HashSet;
-use std::ops::ControlFlow;
-
-use nqueens_sat::{ClauseSink, Cnf, Enumeration, Lit, Options, Outcome, Solver, Var};
+use nqueens_sat::{ClauseSink, Cnf, Lit, Options, Outcome, Solver, Var};
 use proptest::prelude::*;
 
 fn eliminating() -> Options {
@@ -126,26 +123,7 @@ proptest! {
         solve_first in any::<bool>(),
         together in any::<bool>(),
     ) {
-        let cnf = cnf_from(vars, &clauses);
-        let k = k.min(vars);
-        let expected: HashSet<Vec<bool>> = brute_force_models(&cnf)
-            .into_iter()
-            .map(|m| m[..k as usize].to_vec())
-            .collect();
-        let mut solver = Solver::with_options(simplifying(together));
-        cnf.add_to(&mut solver);
-        if solve_first {
-            solver.solve();
-        }
-        let projection: Vec<Var> = (0..k).map(Var::from_index).collect();
-        let mut seen = HashSet::new();
-        let end = solver.enumerate(&projection, |model| {
-            assert!(cnf.is_satisfied_by(model), "the model falsifies a clause");
-            assert!(seen.insert(model.values()[..k as usize].to_vec()), "a model twice");
-            ControlFlow::Continue(())
-        });
-        prop_assert_eq!(end, Enumeration::Complete(expected.len() as u64));
-        prop_assert_eq!(seen, expected);
+        check_projected_enumeration(simplifying(together), &cnf_from(vars, &clauses), k, solve_first);
     }
 }
 

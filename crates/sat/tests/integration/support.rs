@@ -181,3 +181,34 @@ pub fn all_passes() -> Options {
         ..Options::default()
     }
 }
+
+/// Enumerates the models of `cnf` projected on its first `k` variables with `options` (after
+/// a solve first, when `solve_first`): every model satisfies the formula, none comes twice,
+/// and the projections and their count are the brute force's.
+pub fn check_projected_enumeration(options: Options, cnf: &Cnf, k: u32, solve_first: bool) {
+    let k = k.min(cnf.num_vars());
+    let expected: std::collections::HashSet<Vec<bool>> = brute_force_models(cnf)
+        .into_iter()
+        .map(|m| m[..k as usize].to_vec())
+        .collect();
+    let mut solver = Solver::with_options(options);
+    cnf.add_to(&mut solver);
+    if solve_first {
+        solver.solve();
+    }
+    let projection: Vec<Var> = (0..k).map(Var::from_index).collect();
+    let mut seen = std::collections::HashSet::new();
+    let end = solver.enumerate(&projection, |model| {
+        assert!(cnf.is_satisfied_by(model), "the model falsifies a clause");
+        assert!(
+            seen.insert(model.values()[..k as usize].to_vec()),
+            "a model twice"
+        );
+        std::ops::ControlFlow::Continue(())
+    });
+    assert_eq!(
+        end,
+        nqueens_sat::Enumeration::Complete(expected.len() as u64)
+    );
+    assert_eq!(seen, expected);
+}
