@@ -17,8 +17,9 @@
 //!   the search raise it, [`Bve::set_bound`], `elim_rounds`), none is longer than
 //!   [`MAX_RESOLVENT`] literals, and neither side has more than [`MAX_OCCURRENCES`] clauses
 //!   (100 with the rounds on; a pure literal, one side empty, always goes). A run may start
-//!   from the variables whose clauses changed since the run before ([`Bve::signature`]). Its clauses are pushed onto the extension
-//!   stack (witness: `x` in `P`, `¬x` in `N`), the resolvents added, then the clauses removed.
+//!   from the variables whose clauses changed since the run before ([`Bve::signature`]). Its
+//!   clauses are pushed onto the extension stack (witness: `x` in `P`, `¬x` in `N`), the
+//!   resolvents added, then the clauses removed.
 //! - *Units*: a unit from strengthening or resolution is assigned; clauses it satisfies are
 //!   removed, clauses with its negation strengthened, and the cascade runs before the next
 //!   step. Frozen variables (assumptions, enumeration's projection) are never eliminated.

@@ -6,10 +6,11 @@
 //! the solver keeps them in implication lists.
 //!
 //! Header words: `size`; `meta` (bit 0 learnt, bit 1 deleted, bits 2–3 how many more
-//! reductions the clause survives for its last use in a conflict, 0 to 2, bit 4 vivified: tried
-//! by vivification since it was made, `vivify`; bits 5.. the LBD, which only decreases); `search`, the position where the last search for a replacement
-//! watch stopped (Gent 2013: starting there instead of at 2 keeps long clauses from being
-//! rescanned from the front). Deleting only sets a bit; [`ClauseDb::collect_garbage`] later
+//! reductions the clause survives for its last use in a conflict, 0 to 2, bit 4 vivified:
+//! tried by vivification since it was made, `vivify`; bits 5.. the LBD, which only decreases);
+//! `search`, the position where the last search for a replacement watch stopped (Gent 2013:
+//! starting there instead of at 2 keeps long clauses from being rescanned from the front).
+//! Deleting only sets a bit; [`ClauseDb::collect_garbage`] later
 //! copies the live clauses into a fresh arena and returns a [`Relocation`] to remap references.
 
 use std::collections::TryReserveError;
