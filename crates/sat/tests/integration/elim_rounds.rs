@@ -8,7 +8,7 @@
 
 use crate::support::{
     SharedBuf, brute_force_models, check_projected_enumeration, check_solve_with, cnf_from,
-    random_formula, solve_checked,
+    dimacs_clause_within, literals_within, random_formula, solve_checked,
 };
 
 use nqueens_sat::{ClauseSink, Cnf, Lit, Options, Outcome, Restarts, Solver, Stats, Var};
@@ -62,17 +62,9 @@ proptest! {
         cnf.add_to(&mut solver);
         let first = matches!(solver.solve(), Outcome::Sat(_));
         prop_assert_eq!(first, !brute_force_models(&cnf).is_empty());
-        let assumptions: Vec<Lit> = picks
-            .iter()
-            .filter(|&&(v, _)| v < vars)
-            .map(|&(v, neg)| Lit::new(Var::from_index(v), neg))
-            .collect();
+        let assumptions = literals_within(vars, &picks);
         for clause in later {
-            let lits: Vec<Lit> = clause
-                .iter()
-                .filter(|&&(v, _)| v as u32 <= vars)
-                .map(|&(v, neg)| Lit::from_dimacs(if neg { -v } else { v }.into()).unwrap())
-                .collect();
+            let lits = dimacs_clause_within(vars, &clause);
             cnf.add_clause(&lits);
             solver.add_clause(&lits);
             check_solve_with(&mut solver, &cnf, &[]);

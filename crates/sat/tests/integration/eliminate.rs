@@ -9,7 +9,7 @@
 use crate::rup;
 use crate::support::{
     SharedBuf, all_passes, brute_force_models, check_projected_enumeration, check_solve_with,
-    cnf_from, pigeonhole, random_formula, xor_chain,
+    cnf_from, dimacs_clause_within, literals_within, pigeonhole, random_formula, xor_chain,
 };
 
 use nqueens_sat::{ClauseSink, Cnf, Lit, Options, Outcome, Solver, Var};
@@ -73,11 +73,7 @@ proptest! {
         let first = matches!(solver.solve(), Outcome::Sat(_));
         prop_assert_eq!(first, !brute_force_models(&cnf).is_empty());
         for clause in later {
-            let lits: Vec<Lit> = clause
-                .iter()
-                .filter(|&&(v, _)| v as u32 <= vars)
-                .map(|&(v, neg)| Lit::from_dimacs(if neg { -v } else { v }.into()).unwrap())
-                .collect();
+            let lits = dimacs_clause_within(vars, &clause);
             cnf.add_clause(&lits);
             solver.add_clause(&lits);
             let expected = !brute_force_models(&cnf).is_empty();
@@ -100,11 +96,7 @@ proptest! {
         together in any::<bool>(),
     ) {
         let cnf = cnf_from(vars, &clauses);
-        let assumptions: Vec<Lit> = picks
-            .iter()
-            .filter(|&&(v, _)| v < vars)
-            .map(|&(v, neg)| Lit::new(Var::from_index(v), neg))
-            .collect();
+        let assumptions = literals_within(vars, &picks);
         let mut solver = Solver::with_options(simplifying(together));
         cnf.add_to(&mut solver);
         let free = matches!(solver.solve(), Outcome::Sat(_));

@@ -4,7 +4,7 @@
 //! checker (`rup.rs`), and incremental use (assumptions, later clauses, enumeration on
 //! substituted variables) agrees with brute force.
 
-use crate::support::{brute_force_models, cnf_from};
+use crate::support::{brute_force_models, cnf_from, literals_within};
 
 use std::collections::HashSet;
 use std::ops::ControlFlow;
@@ -192,11 +192,7 @@ proptest! {
         cnf.add_to(&mut solver);
         let models = brute_force_models(&cnf);
         prop_assert_eq!(matches!(solver.solve(), Outcome::Sat(_)), !models.is_empty());
-        let assumptions: Vec<Lit> = picks
-            .iter()
-            .filter(|&&(v, _)| v < vars)
-            .map(|&(v, neg)| Lit::new(Var::from_index(v), neg))
-            .collect();
+        let assumptions = literals_within(vars, &picks);
         let mut with_units = cnf.clone();
         for &a in &assumptions {
             with_units.add_clause(&[a]);

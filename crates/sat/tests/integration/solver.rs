@@ -2,7 +2,9 @@
 //! transition with every model checked and every refutation replayed by an independent forward
 //! RUP checker (`rup.rs`, which shares no code with the solver).
 
-use crate::support::{brute_force_models, check_solve_with, cnf_from, pigeonhole, random_formula};
+use crate::support::{
+    brute_force_models, check_solve_with, cnf_from, literals_within, pigeonhole, random_formula,
+};
 
 use std::collections::HashSet;
 use std::ops::ControlFlow;
@@ -107,11 +109,7 @@ proptest! {
         picks in prop::collection::vec((0u32..12, any::<bool>()), 0..4),
     ) {
         let cnf = cnf_from(vars, &clauses);
-        let assumptions: Vec<Lit> = picks
-            .iter()
-            .filter(|&&(v, _)| v < vars)
-            .map(|&(v, neg)| Lit::new(Var::from_index(v), neg))
-            .collect();
+        let assumptions = literals_within(vars, &picks);
         let mut solver = Solver::new();
         cnf.add_to(&mut solver);
         check_solve_with(&mut solver, &cnf, &assumptions);

@@ -212,3 +212,23 @@ pub fn check_projected_enumeration(options: Options, cnf: &Cnf, k: u32, solve_fi
     );
     assert_eq!(seen, expected);
 }
+
+/// The literals `(variable index, negated)` of `picks` on the formula's first `vars`
+/// variables (picks past them are dropped): how the property tests draw assumptions.
+pub fn literals_within(vars: u32, picks: &[(u32, bool)]) -> Vec<Lit> {
+    picks
+        .iter()
+        .filter(|&&(v, _)| v < vars)
+        .map(|&(v, neg)| Lit::new(Var::from_index(v), neg))
+        .collect()
+}
+
+/// A clause drawn as DIMACS variables (`1..`) with signs, on the formula's first `vars`
+/// variables (literals past them are dropped): how the property tests draw later clauses.
+pub fn dimacs_clause_within(vars: u32, clause: &[(i32, bool)]) -> Vec<Lit> {
+    clause
+        .iter()
+        .filter(|&&(v, _)| v as u32 <= vars)
+        .map(|&(v, neg)| Lit::from_dimacs(if neg { -v } else { v }.into()).unwrap())
+        .collect()
+}

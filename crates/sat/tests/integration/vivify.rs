@@ -6,7 +6,8 @@
 //! added after a solve) stays right. Alone, and with the other passes at every restart.
 
 use crate::support::{
-    all_passes, brute_force_models, check_solve_with, cnf_from, pigeonhole, random_formula,
+    all_passes, brute_force_models, check_solve_with, cnf_from, literals_within, pigeonhole,
+    random_formula,
 };
 
 use nqueens_sat::{ClauseSink, Cnf, Lit, Options, Restarts, Solver, Stats, Var};
@@ -88,16 +89,9 @@ proptest! {
         let mut cnf = cnf_from(vars, &clauses);
         let mut solver = Solver::with_options(vivifying(together));
         cnf.add_to(&mut solver);
-        let lits = |picks: &[(u32, bool)]| -> Vec<Lit> {
-            picks
-                .iter()
-                .filter(|&&(v, _)| v < vars)
-                .map(|&(v, neg)| Lit::new(Var::from_index(v), neg))
-                .collect()
-        };
         for (assumptions, clause) in rounds {
-            check_solve_with(&mut solver, &cnf, &lits(&assumptions));
-            let clause = lits(&clause);
+            check_solve_with(&mut solver, &cnf, &literals_within(vars, &assumptions));
+            let clause = literals_within(vars, &clause);
             cnf.add_clause(&clause);
             solver.add_clause(&clause);
         }
