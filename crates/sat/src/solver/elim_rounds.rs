@@ -97,11 +97,10 @@ impl Solver {
             rounds.next = self.stats.conflicts.saturating_add(interval.max(1));
             return;
         }
-        let since = self
-            .stats
-            .propagations
-            .saturating_sub(self.simplifier.rounds.propagations_mark);
-        let share = since.saturating_mul(ROUND_SHARE_PERMILLE) / 1000;
+        let share = self.share_since(
+            self.simplifier.rounds.propagations_mark,
+            ROUND_SHARE_PERMILLE,
+        );
         self.stats.elimination_rounds += 1;
         let extra = self.simplifier.rounds.bound as usize;
         let complete = self.eliminate_pass(share, extra);

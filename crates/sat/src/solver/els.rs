@@ -96,10 +96,13 @@ impl Solver {
     /// The share (`permille`) of the search's propagations since the last simplification
     /// that a pass may spend besides its base.
     pub(super) fn search_share(&self, permille: u64) -> u64 {
-        let since = self
-            .stats
-            .propagations
-            .saturating_sub(self.simplifier.propagations_mark);
+        self.share_since(self.simplifier.propagations_mark, permille)
+    }
+
+    /// The share (`permille`) of the search's propagations since `mark` (a pass's own mark:
+    /// the elimination rounds' and vivification's run on schedules of their own).
+    pub(super) fn share_since(&self, mark: u64, permille: u64) -> u64 {
+        let since = self.stats.propagations.saturating_sub(mark);
         since.saturating_mul(permille) / 1000
     }
 

@@ -94,13 +94,8 @@ impl Solver {
         if !self.propagate_level_zero() {
             return;
         }
-        let since = self
-            .stats
-            .propagations
-            .saturating_sub(self.vivifier.propagations_mark);
-        let mut budget = self.pass_budget(
-            VIVIFY_BUDGET_BASE + since.saturating_mul(self.options.vivify_effort) / 1000,
-        );
+        let share = self.share_since(self.vivifier.propagations_mark, self.options.vivify_effort);
+        let mut budget = self.pass_budget(VIVIFY_BUDGET_BASE + share);
         let Some((candidates, counts, saved_phases)) = self.vivify_scratch() else {
             return;
         };
