@@ -191,6 +191,12 @@ impl fmt::Display for Lit {
     }
 }
 
+/// The literal of a DIMACS number, for the crate's unit tests (which write only valid ones).
+#[cfg(test)]
+pub(crate) fn lit(number: i64) -> Lit {
+    Lit::from_dimacs(number).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

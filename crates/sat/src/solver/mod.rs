@@ -754,10 +754,7 @@ impl ClauseSink for Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn lit(number: i64) -> Lit {
-        Lit::from_dimacs(number).unwrap()
-    }
+    use crate::lit::lit;
 
     #[test]
     fn contradictory_units_are_unsat_and_stay_so() {

@@ -173,12 +173,9 @@ impl Solver {
 mod tests {
     use super::*;
     use crate::cnf::ClauseSink;
+    use crate::lit::lit;
     use crate::solver::{Limits, Options, Outcome};
     use nqueens_support::SplitMix64;
-
-    fn lit(number: i64) -> Lit {
-        Lit::from_dimacs(number).unwrap()
-    }
 
     fn random_3sat(solver: &mut Solver, rng: &mut SplitMix64, vars: u64, clauses: usize) {
         for _ in 0..clauses {

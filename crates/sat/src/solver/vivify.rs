@@ -326,11 +326,7 @@ impl Solver {
 mod tests {
     use super::super::{Options, Solver};
     use crate::cnf::ClauseSink;
-    use crate::lit::Lit;
-
-    fn lit(d: i64) -> Lit {
-        Lit::from_dimacs(d).unwrap()
-    }
+    use crate::lit::lit;
 
     /// `x1 → x2`, `x2 → x3` (binary) and `x1 ∧ x4 → x5` (long): in the planted learnt clause
     /// `¬x1 ∨ x3 ∨ x6 ∨ x7`, deciding `x1` (its negation) implies `x3`, so the clause shrinks

@@ -364,11 +364,8 @@ fn filled<T: Clone>(len: usize, value: T) -> Option<Vec<T>> {
 mod tests {
     use super::*;
     use crate::cnf::ClauseSink;
+    use crate::lit::lit;
     use nqueens_support::SplitMix64;
-
-    fn lit(number: i64) -> Lit {
-        Lit::from_dimacs(number).unwrap()
-    }
 
     #[test]
     fn the_base_follows_the_table_and_interpolates() {
