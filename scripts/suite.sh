@@ -7,7 +7,8 @@
 # When scripts/test-all runs more than one part, it builds once with SUITE_FLAGS (exported as
 # NQUEENS_SUITE_FLAGS) and each part reuses that build: the Rust part runs those very tests,
 # the GPU part adds `nqueens-cli/gpu` (only the CLI compiles again), the MPI, shell-docs and
-# web parts take the binaries from it. A part run alone builds what it needs, as before.
+# web parts take the binaries from it, the Python part the module. A part run alone builds what
+# it needs, as before.
 # Plain `cargo build` and `cargo test` are untouched: they need only Rust.
 
 # Every workspace member, the MPI binary with its GPU ranks (which brings nqueens-gpu and
@@ -37,7 +38,12 @@ SUITE_PACKAGES=(libopenmpi-dev openmpi-bin clang libclang-dev libvulkan1 mesa-vu
 
 # The suite's one build (scripts/test-all runs it first; CI runs it beside its other steps, and
 # the README's test command then finds it done).
-suite_build() { cargo test "${SUITE_FLAGS[@]}" --no-run; }
+# The second command adds the one library no test builds, the Python module (its tests are
+# pytest's; `--tests` keeps the dev-dependencies' features in, so everything else is found built).
+suite_build() {
+    cargo test "${SUITE_FLAGS[@]}" --no-run &&
+        cargo build "${SUITE_FLAGS[@]}" --lib --tests
+}
 
 # True inside scripts/test-all when it built the suite once for every part.
 in_suite() { [ -n "${NQUEENS_SUITE_FLAGS:-}" ]; }
