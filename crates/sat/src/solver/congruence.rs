@@ -52,8 +52,10 @@
 //! [`CONGRUENCE_BUDGET_BASE`] plus a share of the search's propagations since the last
 //! simplification, as substitution's; a budget spent or a limit reached ends the pass where
 //! it is (every equivalence written so far is sound and stays). Memory: the occurrence lists
-//! of the long clauses (one word per literal, allocated fallibly), the gates (their inputs)
-//! and the hash table, for the pass only.
+//! of the long clauses (one word per literal, allocated fallibly), the short clauses' shapes
+//! (their variables and sign pattern, 20 bytes each, fallibly), sorted to group them (a
+//! sort, not a hash map: no hash and no allocation per clause), the gates (their inputs) and
+//! the hash table of normal gates, for the pass only.
 
 use std::collections::HashMap;
 
@@ -174,7 +176,11 @@ impl Solver {
         let (offsets, occs) = self.long_occurrences(budget)?;
         let mut gates = Vec::new();
         self.and_gates(&offsets, &occs, budget, &mut gates);
-        self.parity_and_ite_gates(budget, &mut gates);
+        drop((offsets, occs));
+        if let Err(bytes) = self.parity_and_ite_gates(budget, &mut gates) {
+            self.out_of_memory = Some(bytes);
+            return None;
+        }
         Some(gates)
     }
 
@@ -283,11 +289,33 @@ impl Solver {
     }
 
     /// XOR gates of two and three inputs and if-then-else gates, from the irredundant
-    /// clauses of three and four literals grouped by their variables.
-    fn parity_and_ite_gates(&self, budget: &mut PassBudget, gates: &mut Vec<Gate>) {
-        // Sorted variables (unused slots u32::MAX) → the sign patterns present (bit i of a
-        // pattern: the i-th variable's literal is negative).
-        let mut patterns: HashMap<[u32; 4], u16> = HashMap::new();
+    /// clauses of three and four literals grouped by their variables. `Err(bytes)` when the
+    /// memory for the grouping is refused.
+    ///
+    /// Grouping sorts: each short clause becomes its sorted variables and the bit of its sign
+    /// pattern, and one sort brings the clauses on the same variables together (a hash map
+    /// keyed by the variables cost a hash and an allocation per clause: on a formula of 125,000
+    /// ternary clauses and no gate, three times the rest of the pass).
+    fn parity_and_ite_gates(
+        &self,
+        budget: &mut PassBudget,
+        gates: &mut Vec<Gate>,
+    ) -> Result<(), u64> {
+        // (sorted variables, unused slots u32::MAX; bit i of the pattern: the i-th variable's
+        // literal is negative) per clause.
+        let short = self
+            .db
+            .refs()
+            .filter(|&cref| {
+                !self.db.is_deleted(cref)
+                    && !self.db.is_learnt(cref)
+                    && self.db.lits(cref).len() <= 4
+            })
+            .count();
+        let mut shapes: Vec<([u32; 4], u16)> = Vec::new();
+        if shapes.try_reserve_exact(short).is_err() {
+            return Err((short * std::mem::size_of::<([u32; 4], u16)>()) as u64);
+        }
         for cref in self.db.refs() {
             if self.db.is_deleted(cref) || self.db.is_learnt(cref) {
                 continue;
@@ -297,31 +325,34 @@ impl Solver {
                 continue;
             }
             if !budget.spend(lits.len() as u64) {
-                return;
+                return Ok(());
             }
-            let mut sorted: Vec<Lit> = lits.iter().map(|&c| Lit::from_code(c)).collect();
+            let mut sorted = [u32::MAX; 4];
+            sorted[..lits.len()].copy_from_slice(lits);
+            let sorted = &mut sorted[..lits.len()];
             sorted.sort_unstable();
-            if sorted.windows(2).any(|w| w[0].var() == w[1].var())
-                || sorted.iter().any(|&l| self.value(l) != 0)
+            let lit = |i: usize| Lit::from_code(sorted[i]);
+            if (1..sorted.len()).any(|i| lit(i - 1).var() == lit(i).var())
+                || (0..sorted.len()).any(|i| self.value(lit(i)) != 0)
             {
                 continue;
             }
             let mut key = [u32::MAX; 4];
             let mut pattern = 0usize;
-            for (i, l) in sorted.iter().enumerate() {
-                key[i] = l.var().as_u32();
-                pattern |= usize::from(l.is_negative()) << i;
+            for (i, slot) in key.iter_mut().enumerate().take(sorted.len()) {
+                *slot = lit(i).var().as_u32();
+                pattern |= usize::from(lit(i).is_negative()) << i;
             }
-            *patterns.entry(key).or_default() |= 1 << pattern;
+            shapes.push((key, 1 << pattern));
         }
-        let mut conditional: HashMap<(u32, u32), Vec<(Lit, Lit)>> = HashMap::new();
-        let mut keys: Vec<&[u32; 4]> = patterns.keys().collect();
-        keys.sort_unstable();
-        for key in keys {
-            let mask = patterns[key];
+        shapes.sort_unstable_by_key(|&(key, _)| key);
+        let mut conditional: Vec<Conditional> = Vec::new();
+        for group in shapes.chunk_by(|a, b| a.0 == b.0) {
+            let key = group[0].0;
+            let mask = group.iter().fold(0, |mask, &(_, bit)| mask | bit);
             let k = if key[3] == u32::MAX { 3 } else { 4 };
             if !budget.spend(k as u64) {
-                return;
+                return Ok(());
             }
             let vars: Vec<Var> = key[..k].iter().map(|&v| Var::from_index(v)).collect();
             xor_gates(&vars, mask, gates);
@@ -329,12 +360,14 @@ impl Solver {
                 conditional_equivalences(&vars, mask, &mut conditional);
             }
         }
-        let mut pairs: Vec<_> = conditional.into_iter().collect();
-        pairs.sort_unstable_by_key(|&(key, _)| key);
-        for ((x, _), entries) in pairs {
+        // By (variable, condition's variable), each key's entries in the order found: a
+        // counting sort by the variable, then each variable's few entries by the condition.
+        let conditional = by_variable(&conditional, self.num_vars as usize);
+        for group in conditional.chunk_by(|a, b| a.0 == b.0) {
+            let x = group[0].0.0;
             let mut formed = 0;
-            for &(c, t) in &entries {
-                for &(not_c, e) in &entries {
+            for &(_, (c, t)) in group {
+                for &(_, (not_c, e)) in group {
                     if formed == ITE_PAIRS || not_c != !c || c.is_negative() {
                         continue;
                     }
@@ -350,6 +383,7 @@ impl Solver {
                 }
             }
         }
+        Ok(())
     }
 
     /// The congruence closure over `gates` (see the module documentation).
@@ -559,15 +593,39 @@ fn xor_gates(vars: &[Var], mask: u16, gates: &mut Vec<Gate>) {
     }
 }
 
+/// A conditional equivalence: keyed by (its variable, the condition's variable), the
+/// condition and the literal the variable equals under it.
+type Conditional = ((u32, u32), (Lit, Lit));
+
+/// `entries` ordered by their key, entries of one key in their order in `entries` (stable):
+/// counted into buckets by the key's variable (below `vars`), each bucket then sorted by the
+/// condition's variable. O(entries + vars) but for the buckets' own sorts, which are short.
+fn by_variable<T: Copy>(entries: &[((u32, u32), T)], vars: usize) -> Vec<((u32, u32), T)> {
+    let mut offsets = vec![0usize; vars + 1];
+    for &((x, _), _) in entries {
+        offsets[x as usize + 1] += 1;
+    }
+    for i in 0..vars {
+        offsets[i + 1] += offsets[i];
+    }
+    let mut sorted = entries.to_vec();
+    let mut fill = offsets.clone();
+    for &entry in entries {
+        let x = entry.0.0 as usize;
+        sorted[fill[x]] = entry;
+        fill[x] += 1;
+    }
+    for x in 0..vars {
+        sorted[offsets[x]..offsets[x + 1]].sort_by_key(|&(key, _)| key.1);
+    }
+    sorted
+}
+
 /// The conditional equivalences of the ternary clauses on `vars` (sorted) with the sign
 /// patterns `mask`: `c ∨ u ∨ w` and `c ∨ ¬u ∨ ¬w` say that under `¬c`, `u ≡ ¬w`. Recorded
 /// for both of `u` and `w`, keyed by (its variable, the condition's variable), as (the
 /// condition, the literal the positive variable equals under it).
-fn conditional_equivalences(
-    vars: &[Var],
-    mask: u16,
-    conditional: &mut HashMap<(u32, u32), Vec<(Lit, Lit)>>,
-) {
+fn conditional_equivalences(vars: &[Var], mask: u16, conditional: &mut Vec<Conditional>) {
     let has = |signs: [bool; 3]| {
         let pattern = signs
             .iter()
@@ -601,15 +659,28 @@ fn conditional_equivalences(
                 let u_equals = if u_negative { lw } else { !lw };
                 let w_equals = if w_negative { lu } else { !lu };
                 let c = vars[ci].as_u32();
-                conditional
-                    .entry((vars[ui].as_u32(), c))
-                    .or_default()
-                    .push((cond, u_equals));
-                conditional
-                    .entry((vars[wi].as_u32(), c))
-                    .or_default()
-                    .push((cond, w_equals));
+                conditional.push(((vars[ui].as_u32(), c), (cond, u_equals)));
+                conditional.push(((vars[wi].as_u32(), c), (cond, w_equals)));
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::by_variable;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The counting sort orders as a stable sort by the whole key does: by variable, then
+        /// condition, each key's entries in the order given.
+        #[test]
+        fn by_variable_is_a_stable_sort_by_key(
+            entries in prop::collection::vec(((0u32..12, 0u32..12), any::<u16>()), 0..200),
+        ) {
+            let mut expected = entries.clone();
+            expected.sort_by_key(|&(key, _)| key);
+            prop_assert_eq!(by_variable(&entries, 12), expected);
         }
     }
 }
