@@ -13,7 +13,8 @@
 //! (equivalent-literal substitution first), `--probe` (failed-literal probing first),
 //! `--congruence` (with `--substitute`: congruence closure on gates before each
 //! substitution), `--vivify` (learnt-clause vivification after reductions), `--vivify-effort N`
-//! (its propagations per thousand of the search's), `--model` (print the model's `v` lines, as
+//! (its propagations per thousand of the search's), `--delay N` (no pass before the first
+//! restart after N conflicts), `--model` (print the model's `v` lines, as
 //! `scripts/bench-sat-compare` reads them from a wrapper that drops the `sat` word). The
 //! `nqueens sat` command has one switch for them, `--simplify` (every pass named here): these
 //! settings are compared here, one by one.
@@ -27,7 +28,7 @@ use nqueens_sat::{Cnf, Limits, Options, Outcome, Solver, read_dimacs};
 const USAGE: &str = "usage: solve_dimacs FILE [--conflicts N] [--time SECS] [--no-target] [--rephase N] \
      [--no-walk] [--walk-effort N] [--no-shrink] [--seed N] [--eliminate] [--rounds] \
      [--bound N] [--elim-interval N] [--substitute] [--probe] [--congruence] [--vivify] \
-     [--vivify-effort N] [--model]";
+     [--vivify-effort N] [--delay N] [--model]";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -57,6 +58,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--congruence" => options.congruence = true,
             "--vivify" => options.vivify = true,
             "--vivify-effort" => options.vivify_effort = value()?,
+            "--delay" => options.simplify_delay = value()?,
             "--model" => print_model = true,
             _ => return Err(USAGE.into()),
         }

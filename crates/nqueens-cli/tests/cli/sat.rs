@@ -185,7 +185,7 @@ fn simplify_keeps_answers_models_and_proofs_right() {
         ("10", None),
     ] {
         let (vars, clauses, file, proof) = board_formula(&dir, n, fix, &["--encoding", "compact"]);
-        let (plain, _, _) = run(&["sat", &file]);
+        let (plain, _, _) = run(&["sat", &file, "--no-simplify"]);
         let (code, stdout, stderr) =
             run(&["sat", &file, "--simplify", "--stats", "--proof", &proof]);
         assert_eq!(code, plain, "n = {n} {fix:?}");
@@ -204,6 +204,30 @@ fn simplify_keeps_answers_models_and_proofs_right() {
             assert_eq!(rup::check(vars, &clauses, &drat), Ok(()), "n = {n} {fix:?}");
         }
     }
+}
+
+/// By default the passes wait for 5,000 conflicts: a formula answered sooner is searched as
+/// given (no pass's work in the stats, the same search as `--no-simplify`), while
+/// `--simplify` runs them before the search (that they run once the delay is passed is the
+/// SAT crate's test of `Options::simplify_delay`); `--simplify` and `--no-simplify` exclude
+/// each other.
+#[test]
+fn simplification_waits_for_five_thousand_conflicts_by_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write_temp(&dir, "php-7-6.cnf", &pigeonhole(7, 6));
+    let (code, _, default) = run(&["sat", &file, "--stats"]);
+    assert_eq!(code, 20, "{default}");
+    assert!(stat(&default, "conflicts") < 5_000, "{default}");
+    assert_eq!(stat(&default, "simplify_ticks"), 0, "{default}");
+    assert_eq!(stat(&default, "simplifications"), 0, "{default}");
+    let (code, _, plain) = run(&["sat", &file, "--stats", "--no-simplify"]);
+    assert_eq!(code, 20, "{plain}");
+    assert_eq!(stat(&default, "conflicts"), stat(&plain, "conflicts"));
+    let (code, _, at_once) = run(&["sat", &file, "--stats", "--simplify"]);
+    assert_eq!(code, 20, "{at_once}");
+    assert!(stat(&at_once, "simplify_ticks") > 0, "{at_once}");
+    let (code, _, stderr) = run(&["sat", &file, "--simplify", "--no-simplify"]);
+    assert_eq!(code, 2, "{stderr}");
 }
 
 /// `--simplify` matches gates: a miter of two copies of one AND circuit (`x = a ∧ b`,

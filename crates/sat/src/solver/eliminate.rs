@@ -97,7 +97,8 @@ impl Solver {
         }
     }
 
-    /// Runs elimination if it is on and has not run yet (the caller has frozen the
+    /// Runs elimination if it is on, has not run yet and the search has made
+    /// [`Options::simplify_delay`](super::Options::simplify_delay) conflicts (the caller has frozen the
     /// assumptions' variables). A run that a limit stops (the stop flag, the time) keeps what
     /// it did and is taken up again by the next solve; one its effort bound stops is done.
     pub(super) fn eliminate_once(&mut self) {
@@ -105,6 +106,7 @@ impl Solver {
             || self.simplifier.done
             || self.inconsistent
             || self.out_of_memory.is_some()
+            || self.stats.conflicts < self.options.simplify_delay
         {
             return;
         }

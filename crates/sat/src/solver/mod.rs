@@ -65,7 +65,8 @@
 //! the formula's gates, `congruence`), then failed-literal probing on the graph's roots
 //! (`probe`); they run again at
 //! restarts, each time after twice as many conflicts as the time before
-//! ([`Options::simplify_interval`]). With [`Options::eliminate`] the first solve then removes
+//! ([`Options::simplify_interval`]); with [`Options::simplify_delay`] every pass first waits
+//! for the first restart after that many conflicts. With [`Options::eliminate`] the first solve then removes
 //! subsumed clauses, strengthens clauses by self-subsuming resolution and eliminates variables
 //! whose resolvents are no more than their clauses (`eliminate`, `bve`; Eén and Biere, SAT
 //! 2005); with [`Options::eliminate_rounds`] again at restarts, the bound growing
@@ -328,7 +329,7 @@ impl Solver {
             proof: None,
             extension: Extension::default(),
             simplifier: Simplifier::default(),
-            next_simplify: 0,
+            next_simplify: options.simplify_delay,
             simplify_interval: options.simplify_interval,
             vivifier: Vivifier::default(),
             deadline: None,
@@ -617,6 +618,7 @@ impl Solver {
                         observer.restart();
                     }
                     self.simplify_if_due();
+                    self.eliminate_once();
                     self.eliminate_if_due();
                     self.vivify_if_due();
                     if self.inconsistent {

@@ -139,6 +139,12 @@ pub struct Options {
     /// after twice as many as the time before (learnt units and binary clauses close new
     /// components). 0: only before the first search.
     pub simplify_interval: u64,
+    /// Conflicts the search makes before any pass runs: substitution (with congruence
+    /// closure), probing, elimination and vivification each wait for the first restart after
+    /// this many, and their schedules start there. A formula the search answers sooner is
+    /// never simplified (Kissat waits too: 100 conflicts before it first probes, 500 before it
+    /// first eliminates). 0 (the default): the passes run before the first search.
+    pub simplify_delay: u64,
     /// The work each simplification pass may spend, in thousandths of its budget (1,000: the
     /// budgets of docs/notes/sat-simplify.md, "Limits and effort bounds": a base from the
     /// formula's size plus a share of the search's propagations since the pass last ran). A
@@ -190,6 +196,7 @@ impl Default for Options {
             probe: false,
             congruence: false,
             simplify_interval: 5_000,
+            simplify_delay: 0,
             simplify_effort: 1_000,
             vivify: false,
             vivify_effort: 100,

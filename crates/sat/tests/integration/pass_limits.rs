@@ -12,7 +12,9 @@ use std::time::Duration;
 
 use crate::support;
 use crate::support::{all_passes, brute_force_models, cnf_from, random_formula, xor_chain};
-use nqueens_sat::{ClauseSink, Cnf, LimitReached, Limits, Lit, Options, Outcome, Solver, Var};
+use nqueens_sat::{
+    ClauseSink, Cnf, LimitReached, Limits, Lit, Options, Outcome, Restarts, Solver, Var,
+};
 use proptest::prelude::*;
 
 /// The XOR chain `x0 ⊕ … ⊕ x(n-1) = 1` as Tseitin clauses (inputs `0..n`, links `n..2n`,
@@ -170,5 +172,85 @@ proptest! {
         let options = Options { simplify_effort: effort, ..all_passes() };
         let (model, _) = support::solve_checked(&cnf, options);
         prop_assert_eq!(model.is_some(), expected);
+    }
+}
+
+/// With `Options::simplify_delay`, no pass runs before the search has made that many
+/// conflicts: a formula refuted sooner is searched as given (no pass's work, the same search
+/// as with every pass off), while a delay the search passes lets them run (at a restart);
+/// every refutation's proof checks.
+#[test]
+fn the_passes_wait_for_the_delay_in_conflicts() {
+    let cnf = support::pigeonhole(6, 5);
+    // Restarts every 10 conflicts or so, where the passes may run.
+    let restarts = Restarts::Luby { unit: 10 };
+    let delayed = |delay| Options {
+        simplify_delay: delay,
+        restarts,
+        ..all_passes()
+    };
+    let plain = Options {
+        restarts,
+        ..Options::default()
+    };
+    let (model, plain) = support::solve_checked(&cnf, plain);
+    assert!(model.is_none());
+    assert!(plain.conflicts >= 100, "{plain}");
+    let (model, stats) = support::solve_checked(&cnf, delayed(plain.conflicts + 1));
+    assert!(model.is_none());
+    assert_eq!(
+        (
+            stats.simplify_ticks,
+            stats.simplifications,
+            stats.elimination_rounds,
+            stats.vivify_checks,
+            stats.conflicts
+        ),
+        (0, 0, 0, 0, plain.conflicts),
+        "{stats}"
+    );
+    let (model, stats) = support::solve_checked(&cnf, delayed(plain.conflicts / 4));
+    assert!(model.is_none());
+    assert!(
+        stats.simplify_ticks > 0 && stats.simplifications > 0,
+        "{stats}"
+    );
+}
+
+/// Random 3-SAT on 10 to 14 variables at 4.3 to 5 clauses a variable: near and past the
+/// threshold, where the search needs some conflicts (and restarts) to answer.
+fn near_threshold() -> impl Strategy<Value = (u32, Vec<Vec<i32>>)> {
+    (10u32..=14).prop_flat_map(|vars| {
+        let lit = (1..=vars as i32, any::<bool>()).prop_map(|(v, neg)| if neg { -v } else { v });
+        let clauses = vars as usize * 43 / 10..=vars as usize * 5;
+        (
+            Just(vars),
+            prop::collection::vec(prop::collection::vec(lit, 3), clauses),
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Every pass begun mid-search (after a delay of a few conflicts, at one of the restarts
+    /// that come every conflict or two; in about a fifth of the cases the search lasts that
+    /// long), with and without elimination rounds: the answer is the brute force's, the model
+    /// satisfies the formula and a refutation's proof checks.
+    #[test]
+    fn passes_begun_mid_search_agree_with_brute_force(
+        (vars, clauses) in near_threshold(),
+        delay in 1u64..8,
+        rounds in any::<bool>(),
+    ) {
+        let cnf = cnf_from(vars, &clauses);
+        let options = Options {
+            simplify_delay: delay,
+            restarts: Restarts::Luby { unit: 1 },
+            eliminate_rounds: rounds,
+            ..all_passes()
+        };
+        let (model, _) = support::solve_checked(&cnf, options);
+        prop_assert_eq!(model.is_some(), !brute_force_models(&cnf).is_empty());
     }
 }
