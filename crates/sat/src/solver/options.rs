@@ -142,8 +142,8 @@ pub struct Options {
     /// Conflicts the search makes before any pass runs: substitution (with congruence
     /// closure), probing, elimination and vivification each wait for the first restart after
     /// this many, and their schedules start there. A formula the search answers sooner is
-    /// never simplified (Kissat waits too: 100 conflicts before it first probes, 500 before it
-    /// first eliminates). 0 (the default): the passes run before the first search.
+    /// never simplified (Kissat, too, first eliminates after 500 conflicts). 0 (the default):
+    /// the passes run before the first search.
     pub simplify_delay: u64,
     /// The work each simplification pass may spend, in thousandths of its budget (1,000: the
     /// budgets of docs/notes/sat-simplify.md, "Limits and effort bounds": a base from the
