@@ -71,7 +71,9 @@ install_suite_module() {
     "$venv/bin/maturin" sdist -m crates/nqueens-py/Cargo.toml --out "$sdist" >"$sdist.log" 2>&1 ||
         { cat "$sdist.log" >&2; rm -rf "$sdist" "$sdist.log"; fail "maturin sdist failed: the Python package's metadata does not build (see above)"; }
     site=$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
-    rm -rf "$site"/nqueens-*.dist-info "$site/nqueens.pth"
+    # An earlier install of the package (maturin develop's, or a wheel's copy in site-packages,
+    # which would shadow the sources) goes first.
+    rm -rf "$site"/nqueens-*.dist-info "$site/nqueens.pth" "$site/nqueens"
     tar -xzf "$sdist"/nqueens-*.tar.gz -C "$sdist" --wildcards 'nqueens-*/PKG-INFO'
     version=$(sed -n 's/^Version: //p' "$sdist"/nqueens-*/PKG-INFO)
     mkdir "$site/nqueens-$version.dist-info"
