@@ -135,9 +135,10 @@ pub struct Options {
     /// default (docs/notes/sat-simplify.md, "Congruence closure").
     pub congruence: bool,
     /// With [`Options::substitute`] or [`Options::probe`]: they run again at a restart once
-    /// this many conflicts have passed since the first search began, and each later time
-    /// after twice as many as the time before (learnt units and binary clauses close new
-    /// components). 0: only before the first search.
+    /// this many conflicts have passed since they first ran (before the first search, or
+    /// once [`Options::simplify_delay`] has passed), and each later time after twice as many
+    /// as the time before (learnt units and binary clauses close new components). 0: only
+    /// the first time.
     pub simplify_interval: u64,
     /// Conflicts the search makes before any pass runs: substitution (with congruence
     /// closure), probing, elimination and vivification each wait for the first restart after
