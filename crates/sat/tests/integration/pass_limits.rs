@@ -217,29 +217,16 @@ fn the_passes_wait_for_the_delay_in_conflicts() {
     );
 }
 
-/// Random 3-SAT on 10 to 14 variables at 4.3 to 5 clauses a variable: near and past the
-/// threshold, where the search needs some conflicts (and restarts) to answer.
-fn near_threshold() -> impl Strategy<Value = (u32, Vec<Vec<i32>>)> {
-    (10u32..=14).prop_flat_map(|vars| {
-        let lit = (1..=vars as i32, any::<bool>()).prop_map(|(v, neg)| if neg { -v } else { v });
-        let clauses = vars as usize * 43 / 10..=vars as usize * 5;
-        (
-            Just(vars),
-            prop::collection::vec(prop::collection::vec(lit, 3), clauses),
-        )
-    })
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
     /// Every pass begun mid-search (after a delay of a few conflicts, at one of the restarts
-    /// that come every conflict or two; in about a fifth of the cases the search lasts that
+    /// that come every conflict or two; in about a quarter of the cases the search lasts that
     /// long), with and without elimination rounds: the answer is the brute force's, the model
     /// satisfies the formula and a refutation's proof checks.
     #[test]
     fn passes_begun_mid_search_agree_with_brute_force(
-        (vars, clauses) in near_threshold(),
+        (vars, clauses) in support::random_3sat_near_threshold(),
         delay in 1u64..8,
         rounds in any::<bool>(),
     ) {

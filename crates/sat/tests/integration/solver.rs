@@ -4,6 +4,7 @@
 
 use crate::support::{
     brute_force_models, check_solve_with, cnf_from, literals_within, pigeonhole, random_formula,
+    satisfiable_checked,
 };
 
 use std::collections::HashSet;
@@ -37,13 +38,7 @@ fn solve_checked(cnf: &Cnf) -> bool {
 }
 
 fn solve_checked_with(cnf: &Cnf, options: Options) -> bool {
-    solve_checked_with_stats(cnf, options).0
-}
-
-/// `solve_checked_with`, and the solver's counters after the search.
-fn solve_checked_with_stats(cnf: &Cnf, options: Options) -> (bool, Stats) {
-    let (model, stats) = crate::support::solve_checked(cnf, options);
-    (model.is_some(), stats)
+    satisfiable_checked(cnf, options).0
 }
 
 proptest! {
@@ -453,7 +448,7 @@ fn target_phases_and_rephasing_keep_answers_and_proofs_right() {
                 ..Options::default()
             },
         );
-        let (sat, stats) = solve_checked_with_stats(&cnf, options.clone());
+        let (sat, stats) = satisfiable_checked(&cnf, options.clone());
         assert_eq!(sat, expected, "seed {seed}");
         rephases += stats.rephases;
     }
@@ -475,7 +470,7 @@ fn shrinking_keeps_answers_and_proofs_right_and_removes_literals() {
         let cnf = random_3sat(70, 305, seed);
         let (expected, plain_stats) = answer_and_stats_with(&cnf, plain.clone());
         assert_eq!(plain_stats.shrunk_literals, 0, "seed {seed}");
-        let (sat, stats) = solve_checked_with_stats(&cnf, shrinking.clone());
+        let (sat, stats) = satisfiable_checked(&cnf, shrinking.clone());
         assert_eq!(sat, expected, "seed {seed}");
         shrunk += stats.shrunk_literals;
     }

@@ -28,6 +28,24 @@ impl SharedBuf {
     }
 }
 
+/// [`solve_checked`], answering whether `cnf` is satisfiable, with the solver's counters.
+pub fn satisfiable_checked(cnf: &Cnf, options: Options) -> (bool, Stats) {
+    let (model, stats) = solve_checked(cnf, options);
+    (model.is_some(), stats)
+}
+
+/// Random 3-SAT near the threshold (4.3 clauses a variable) on 8 to 16 variables: enough
+/// conflicts for learnt clauses, restarts and passes begun mid-search, few enough variables
+/// for the brute force.
+pub fn random_3sat_near_threshold() -> impl Strategy<Value = (u32, Vec<Vec<i32>>)> {
+    (8u32..=16).prop_flat_map(|vars| {
+        let lit = (1..=vars as i32, any::<bool>()).prop_map(|(v, neg)| if neg { -v } else { v });
+        let clause = prop::collection::vec(lit, 3..=3);
+        let count = (vars as usize * 43).div_ceil(10);
+        (Just(vars), prop::collection::vec(clause, count..=count))
+    })
+}
+
 /// Solves `cnf` with `options` and a DRAT proof, and checks the answer: a model against the
 /// formula, a refutation's proof with the forward RUP checker (`rup.rs`). Returns the model
 /// (`None`: unsatisfiable) and the solver's counters.

@@ -7,7 +7,7 @@
 
 use crate::support::{
     all_passes, brute_force_models, check_solve_with, cnf_from, literals_within, pigeonhole,
-    random_formula,
+    random_3sat_near_threshold, random_formula, satisfiable_checked,
 };
 
 use nqueens_sat::{ClauseSink, Cnf, Lit, Options, Restarts, Solver, Stats, Var};
@@ -31,33 +31,16 @@ fn vivifying(together: bool) -> Options {
     }
 }
 
-/// Random 3-SAT near the threshold (4.3 clauses a variable) on 8 to 16 variables: enough
-/// conflicts for learnt clauses to vivify, few enough variables for the brute force.
-fn random_3sat() -> impl Strategy<Value = (u32, Vec<Vec<i32>>)> {
-    (8u32..=16).prop_flat_map(|vars| {
-        let lit = (1..=vars as i32, any::<bool>()).prop_map(|(v, neg)| if neg { -v } else { v });
-        let clause = prop::collection::vec(lit, 3..=3);
-        let count = (vars as usize * 43).div_ceil(10);
-        (Just(vars), prop::collection::vec(clause, count..=count))
-    })
-}
-
-/// Solves with a proof and checks the answer (`support::solve_checked`).
-fn solve_checked(cnf: &Cnf, options: Options) -> (bool, Stats) {
-    let (model, stats) = crate::support::solve_checked(cnf, options);
-    (model.is_some(), stats)
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
     #[test]
     fn random_3sat_agrees_with_brute_force_and_proofs_check(
-        (vars, clauses) in random_3sat(),
+        (vars, clauses) in random_3sat_near_threshold(),
         together in any::<bool>(),
     ) {
         let cnf = cnf_from(vars, &clauses);
-        let (sat, _) = solve_checked(&cnf, vivifying(together));
+        let (sat, _) = satisfiable_checked(&cnf, vivifying(together));
         prop_assert_eq!(sat, !brute_force_models(&cnf).is_empty());
     }
 
@@ -67,7 +50,7 @@ proptest! {
         together in any::<bool>(),
     ) {
         let cnf = cnf_from(vars, &clauses);
-        let (sat, _) = solve_checked(&cnf, vivifying(together));
+        let (sat, _) = satisfiable_checked(&cnf, vivifying(together));
         prop_assert_eq!(sat, !brute_force_models(&cnf).is_empty());
     }
 
@@ -76,7 +59,7 @@ proptest! {
     /// assumptions) agrees with the brute force.
     #[test]
     fn incremental_solves_stay_right(
-        (vars, clauses) in random_3sat(),
+        (vars, clauses) in random_3sat_near_threshold(),
         rounds in prop::collection::vec(
             (
                 prop::collection::vec((0u32..16, any::<bool>()), 0..4),
@@ -126,7 +109,7 @@ fn random_3sat_refutations_with_shortened_clauses_check() {
             restarts: Restarts::Luby { unit: 8 },
             ..vivifying(false)
         };
-        let (sat, stats) = solve_checked(&cnf, options);
+        let (sat, stats) = satisfiable_checked(&cnf, options);
         refuted += u32::from(!sat);
         totals.vivify_checks += stats.vivify_checks;
         totals.vivified_clauses += stats.vivified_clauses;
@@ -150,10 +133,10 @@ fn pigeonhole_refutation_with_vivification_checks() {
         reduce_increment: 20,
         ..vivifying(false)
     };
-    let (sat, stats) = solve_checked(&cnf, options.clone());
+    let (sat, stats) = satisfiable_checked(&cnf, options.clone());
     assert!(!sat);
     assert!(stats.vivified_clauses > 0, "{stats}");
-    let (sat, stats) = solve_checked(
+    let (sat, stats) = satisfiable_checked(
         &cnf,
         Options {
             vivify: false,
