@@ -118,7 +118,9 @@ impl Solver {
     }
 
     /// Simplifies (`simplify`) when an option asks for it and the schedule says so: at the
-    /// first solve, then at level 0 (a solve's start or a restart) once the conflicts reach
+    /// first solve (or the first level 0 after
+    /// [`Options::simplify_delay`](super::Options::simplify_delay) conflicts), then at level 0
+    /// (a solve's start or a restart) once the conflicts reach
     /// [`Options::simplify_interval`](super::Options::simplify_interval) more, and each later
     /// time twice as many more, so that its cost (linear in the formula, plus the bounded
     /// probing) stays a small share. An interval of 0: the first time only.

@@ -32,7 +32,7 @@
 //! (it joins the implication lists) or a unit (assigned at level 0). The literals of each
 //! clause are decided in the order of their occurrences among the candidates, most first (as
 //! Kissat sorts them). A round runs at the first restart after a learnt-clause reduction, with
-//! [`Options::vivify`]; its budget is [`VIVIFY_BUDGET_BASE`] plus
+//! [`Options::vivify`](super::Options::vivify); its budget is [`VIVIFY_BUDGET_BASE`] plus
 //! [`Options::vivify_effort`](super::Options::vivify_effort) thousandths (100: Kissat's
 //! `vivifyeffort`, of its search's ticks) of the propagations since the last round, scaled by
 //! [`Options::simplify_effort`](super::Options::simplify_effort), counted in *ticks*: one per
