@@ -19,7 +19,7 @@
 //!
 //! Frozen variables are never eliminated: the projection variables of an enumeration (its
 //! blocking clauses name them) and the assumptions of the call that runs it. A variable
-//! eliminated and named later, by [`ClauseSink::add_clause`](crate::ClauseSink::add_clause)
+//! eliminated and named later, by [`ClauseSink::add_clause`]
 //! or as an assumption, is put back: its clauses come off the extension stack and are added
 //! again (putting back, the same way, the eliminated variables they name). The resolvents
 //! stay; they are implied by the clauses put back.
