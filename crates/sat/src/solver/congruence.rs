@@ -301,29 +301,18 @@ impl Solver {
         budget: &mut PassBudget,
         gates: &mut Vec<Gate>,
     ) -> Result<(), u64> {
+        let db = &self.db;
+        let short =
+            |&cref: &ClauseRef| !db.is_deleted(cref) && !db.is_learnt(cref) && db.size(cref) <= 4;
         // (sorted variables, unused slots u32::MAX; bit i of the pattern: the i-th variable's
         // literal is negative) per clause.
-        let short = self
-            .db
-            .refs()
-            .filter(|&cref| {
-                !self.db.is_deleted(cref)
-                    && !self.db.is_learnt(cref)
-                    && self.db.lits(cref).len() <= 4
-            })
-            .count();
         let mut shapes: Vec<([u32; 4], u16)> = Vec::new();
-        if shapes.try_reserve_exact(short).is_err() {
-            return Err((short * std::mem::size_of::<([u32; 4], u16)>()) as u64);
+        let count = db.refs().filter(short).count();
+        if shapes.try_reserve_exact(count).is_err() {
+            return Err((count * std::mem::size_of::<([u32; 4], u16)>()) as u64);
         }
-        for cref in self.db.refs() {
-            if self.db.is_deleted(cref) || self.db.is_learnt(cref) {
-                continue;
-            }
-            let lits = self.db.lits(cref);
-            if lits.len() > 4 {
-                continue;
-            }
+        for cref in db.refs().filter(short) {
+            let lits = db.lits(cref);
             if !budget.spend(lits.len() as u64) {
                 return Ok(());
             }

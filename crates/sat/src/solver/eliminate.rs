@@ -17,12 +17,11 @@
 //! [`Solver::eliminate_pass`] runs again during the search, at restarts, from the variables
 //! whose clauses changed and with a growing bound (`elim_rounds`).
 //!
-//! Frozen variables are never eliminated: the projection variables of an enumeration (its
-//! blocking clauses name them) and the assumptions of the call that runs it. A variable
-//! eliminated and named later, by [`ClauseSink::add_clause`]
-//! or as an assumption, is put back: its clauses come off the extension stack and are added
-//! again (putting back, the same way, the eliminated variables they name). The resolvents
-//! stay; they are implied by the clauses put back.
+//! Frozen variables are never eliminated: the projection variables of an enumeration (its blocking
+//! clauses name them) and the assumptions of the call that runs it. A variable eliminated and named
+//! later, by [`ClauseSink::add_clause`] or as an assumption, is put back: its clauses come off the
+//! extension stack and are added again (putting back, the same way, the eliminated variables they
+//! name). The resolvents stay; they are implied by the clauses put back.
 //!
 //! Proofs: each resolvent and strengthened clause is written as a lemma before the clauses it
 //! replaces are deleted, so a refutation stays RUP. A clause put back is written as a lemma
@@ -98,15 +97,15 @@ impl Solver {
     }
 
     /// Runs elimination if it is on, has not run yet and the search has made
-    /// [`Options::simplify_delay`](super::Options::simplify_delay) conflicts (the caller has frozen the
-    /// assumptions' variables). A run that a limit stops (the stop flag, the time) keeps what
+    /// [`Options::simplify_delay`](super::Options::simplify_delay) conflicts (the caller has
+    /// frozen the assumptions' variables). A run that a limit stops (the stop flag, the time) keeps what
     /// it did and is taken up again by the next solve; one its effort bound stops is done.
     pub(super) fn eliminate_once(&mut self) {
         if !self.options.eliminate
             || self.simplifier.done
             || self.inconsistent
             || self.out_of_memory.is_some()
-            || self.stats.conflicts < self.options.simplify_delay
+            || self.simplify_delayed()
         {
             return;
         }

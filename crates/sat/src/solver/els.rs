@@ -93,6 +93,13 @@ impl Solver {
             .unwrap_or(u64::MAX)
     }
 
+    /// Whether the search has yet to make
+    /// [`Options::simplify_delay`](super::Options::simplify_delay) conflicts: until then no
+    /// pass runs (substitution and probing wait through their schedule, `next_simplify`).
+    pub(super) fn simplify_delayed(&self) -> bool {
+        self.stats.conflicts < self.options.simplify_delay
+    }
+
     /// The share (`permille`) of the search's propagations since the last simplification
     /// that a pass may spend besides its base.
     pub(super) fn search_share(&self, permille: u64) -> u64 {

@@ -11,9 +11,9 @@
 //! clause is attached to) is made with `try_reserve`: when the system refuses, the solver
 //! records the failure instead of aborting the process, drops what it was given from then on,
 //! reports [`Error::OutOfMemory`] through [`ClauseSink::status`], and answers
-//! [`LimitReached::Memory`] to every solve. What the search itself allocates (learnt clauses,
-//! moved watches) stays infallible: it is bounded by the reductions and small next to the
-//! formula. The simplification passes take their big blocks fallibly too (elimination's copy
+//! [`LimitReached::Memory`] to every solve. What the search itself allocates (learnt
+//! clauses, moved watches) stays infallible: it is bounded by the reductions and small next to
+//! the formula. The simplification passes take their big blocks fallibly too (elimination's copy
 //! of the clauses and its occurrence lists, substitution's scratch, probing's saved phases):
 //! a refusal makes the solver out of memory as above, and the solve answers
 //! [`LimitReached::Memory`]; what elimination adds while

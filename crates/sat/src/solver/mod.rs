@@ -57,30 +57,29 @@
 //!
 //! # Simplification
 //!
-//! Each an option, all off by default (the `nqueens sat` command turns every one on, after
-//! 5,000 conflicts: docs/notes/sat-simplify.md). With [`Options::substitute`] and [`Options::probe`] the
-//! first search begins at level 0 with equivalent-literal substitution (the strongly
-//! connected components of the binary implication graph replaced by one representative,
-//! `els`; with [`Options::congruence`] each substitution begins with congruence closure on
-//! the formula's gates, `congruence`), then failed-literal probing on the graph's roots
-//! (`probe`); they run again at
+//! Each an option, all off by default (the `nqueens sat` command turns every one on, after 5,000
+//! conflicts: docs/notes/sat-simplify.md). With [`Options::substitute`] and [`Options::probe`] the
+//! first search begins at level 0 with equivalent-literal substitution (the strongly connected
+//! components of the binary implication graph replaced by one representative, `els`; with
+//! [`Options::congruence`] each substitution begins with congruence closure on the formula's gates,
+//! `congruence`), then failed-literal probing on the graph's roots (`probe`); they run again at
 //! restarts, each time after twice as many conflicts as the time before
-//! ([`Options::simplify_interval`]); with [`Options::simplify_delay`] every pass first waits
-//! for the first restart after that many conflicts. With [`Options::eliminate`] the first solve then removes
-//! subsumed clauses, strengthens clauses by self-subsuming resolution and eliminates variables
-//! whose resolvents are no more than their clauses (`eliminate`, `bve`; Eén and Biere, SAT
-//! 2005); with [`Options::eliminate_rounds`] again at restarts, the bound growing
-//! (`elim_rounds`). A substituted or eliminated variable is in no clause the search sees and
-//! is never decided; the extension stack (`extend`) gives it its value in each model, and a later
-//! clause, assumption or projection that names it puts it back first. Assumption and
-//! projection variables are frozen: never substituted or eliminated. Each pass counts its
-//! work in ticks against a budget (a base from the formula's size plus a share of the
-//! search's propagations since the last run, scaled by [`Options::simplify_effort`]) and looks
-//! at the stop flag and the time limit every few thousand ticks (`budget`): a limit stops it
-//! between two of its steps, the formula left equivalent, and the solve answers
-//! [`Outcome::Unknown`] as a stopped search does (a later solve takes the pass up again).
-//! With [`Options::vivify`], the first restart after each reduction shortens core and tier-2
-//! learnt clauses by propagating their literals' negations (`vivify`), on the same budgets.
+//! ([`Options::simplify_interval`]); with [`Options::simplify_delay`] every pass first waits for
+//! the first restart after that many conflicts. With [`Options::eliminate`] the first solve then
+//! removes subsumed clauses, strengthens clauses by self-subsuming resolution and eliminates
+//! variables whose resolvents are no more than their clauses (`eliminate`, `bve`; Eén and Biere,
+//! SAT 2005); with [`Options::eliminate_rounds`] again at restarts, the bound growing
+//! (`elim_rounds`). A substituted or eliminated variable is in no clause the search sees and is
+//! never decided; the extension stack (`extend`) gives it its value in each model, and a later
+//! clause, assumption or projection that names it puts it back first. Assumption and projection
+//! variables are frozen: never substituted or eliminated. Each pass counts its work in ticks
+//! against a budget (a base from the formula's size plus a share of the search's propagations since
+//! the last run, scaled by [`Options::simplify_effort`]) and looks at the stop flag and the time
+//! limit every few thousand ticks (`budget`): a limit stops it between two of its steps, the
+//! formula left equivalent, and the solve answers [`Outcome::Unknown`] as a stopped search does (a
+//! later solve takes the pass up again). With [`Options::vivify`], the first restart after each
+//! reduction shortens core and tier-2 learnt clauses by propagating their literals' negations
+//! (`vivify`), on the same budgets.
 //!
 //! # Costs
 //!

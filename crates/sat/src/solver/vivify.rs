@@ -77,7 +77,7 @@ impl Solver {
             || self.inconsistent
             || self.decision_level() != 0
             || self.stats.reductions == self.vivifier.reductions
-            || self.stats.conflicts < self.options.simplify_delay
+            || self.simplify_delayed()
         {
             return;
         }
