@@ -25,8 +25,10 @@
 //!
 //! Proofs: each resolvent and strengthened clause is written as a lemma before the clauses it
 //! replaces are deleted, so a refutation stays RUP. A clause put back is written as a lemma
-//! with its variable's literal first; it is RAT on that literal, not RUP, so a proof written
-//! across a put-back needs a DRAT checker (as one across an enumeration is no refutation).
+//! with its variable's literal first; it is not RUP but restores a clause the proof deleted
+//! (RAT on that literal while no later clause holds its negation), so a proof written across
+//! a put-back is checked as an incremental proof, where a restored clause is implied by the
+//! clauses given so far (the suite's checker, `check_incremental`, replays such refutations).
 //!
 //! Cost: the clauses are copied once into occurrence lists (about twice the formula's
 //! memory, for the run's length; the copy is taken fallibly, and a refusal makes the solver

@@ -60,7 +60,9 @@ proptest! {
     }
 
     /// A solve (which eliminates), then more clauses, some on eliminated variables: they are
-    /// put back, and the answers stay right for the formula so far.
+    /// put back, and the answers stay right for the formula so far; the first refutation's
+    /// proof, written across the solves, checks stage by stage (the clauses put back are
+    /// restores of clauses the proof deleted).
     #[test]
     fn clauses_added_after_a_solve_put_eliminated_variables_back(
         (vars, clauses) in random_formula(10, 0..=40),
@@ -68,22 +70,55 @@ proptest! {
         together in any::<bool>(),
     ) {
         let mut cnf = cnf_from(vars, &clauses);
+        let proof = SharedBuf::default();
         let mut solver = Solver::with_options(simplifying(together));
+        solver.set_proof(proof.clone());
         cnf.add_to(&mut solver);
         let first = matches!(solver.solve(), Outcome::Sat(_));
         prop_assert_eq!(first, !brute_force_models(&cnf).is_empty());
+        // Each stage: the clauses given, then the proof written until the next ones.
+        let mut stages = vec![(clauses.clone(), String::new())];
+        let mut refuted = !first;
         for clause in later {
+            solver.finish_proof().unwrap();
+            stages.last_mut().unwrap().1 = proof.text();
             let lits = dimacs_clause_within(vars, &clause);
             cnf.add_clause(&lits);
             solver.add_clause(&lits);
+            stages.push((vec![lits.iter().map(|l| l.to_dimacs()).collect()], String::new()));
             let expected = !brute_force_models(&cnf).is_empty();
             match solver.solve() {
                 Outcome::Sat(model) => {
                     prop_assert!(expected);
                     prop_assert!(cnf.is_satisfied_by(&model), "the model falsifies a clause");
                 }
-                Outcome::Unsat => prop_assert!(!expected),
+                Outcome::Unsat => {
+                    prop_assert!(!expected);
+                    refuted = true;
+                }
                 Outcome::Unknown(reason) => panic!("{reason}"),
+            }
+        }
+        if refuted {
+            solver.finish_proof().unwrap();
+            stages.last_mut().unwrap().1 = proof.text();
+            // Each stage's text is what was written after the stage before's.
+            let mut written = 0;
+            let texts: Vec<String> = stages
+                .iter()
+                .map(|(_, text)| {
+                    let since = text[written..].to_string();
+                    written = text.len();
+                    since
+                })
+                .collect();
+            let staged: Vec<(&[Vec<i32>], &str)> = stages
+                .iter()
+                .zip(&texts)
+                .map(|((clauses, _), text)| (clauses.as_slice(), text.as_str()))
+                .collect();
+            if let Err(e) = rup::check_incremental(vars, &staged) {
+                panic!("the proof across the solves was rejected: {e}");
             }
         }
     }
@@ -141,6 +176,56 @@ fn a_tseitin_chain_loses_variables_and_keeps_its_models() {
     // With its end false as well, the chain is unsatisfiable, and the refutation checks.
     cnf.add_clause(&[!Lit::positive(Var::from_index(2 * n - 1))]);
     assert!(!solve_checked(&cnf).0);
+}
+
+/// Tseitin chains lose their inner variables; units against the last model then name
+/// eliminated variables until the formula is refuted. Each refutation's proof, across the
+/// solves, checks stage by stage: the clauses put back restore clauses the proof deleted.
+#[test]
+fn refutations_after_variables_are_put_back_check() {
+    let mut rng = nqueens_support::SplitMix64::new(11);
+    let mut restored = 0;
+    for n in 4..16 {
+        for _ in 0..3 {
+            let mut cnf = xor_chain(n);
+            let proof = SharedBuf::default();
+            let mut solver = Solver::with_options(eliminating());
+            solver.set_proof(proof.clone());
+            cnf.add_to(&mut solver);
+            let dimacs = |lits: &[Lit]| lits.iter().map(|l| l.to_dimacs()).collect::<Vec<i32>>();
+            let mut stages: Vec<(Vec<Vec<i32>>, String)> =
+                vec![(cnf.clauses().map(dimacs).collect(), String::new())];
+            let mut written = 0;
+            while let Outcome::Sat(model) = solver.solve() {
+                assert!(cnf.is_satisfied_by(&model));
+                solver.finish_proof().unwrap();
+                let text = proof.text();
+                stages.last_mut().unwrap().1 = text[written..].to_string();
+                written = text.len();
+                let var = Var::from_index(rng.below(cnf.num_vars()));
+                let positive = Lit::positive(var);
+                let against = if model.value(var) {
+                    !positive
+                } else {
+                    positive
+                };
+                cnf.add_clause(&[against]);
+                solver.add_clause(&[against]);
+                stages.push((vec![dimacs(&[against])], String::new()));
+            }
+            solver.finish_proof().unwrap();
+            stages.last_mut().unwrap().1 = proof.text()[written..].to_string();
+            let staged: Vec<(&[Vec<i32>], &str)> = stages
+                .iter()
+                .map(|(c, t)| (c.as_slice(), t.as_str()))
+                .collect();
+            if let Err(e) = rup::check_incremental(cnf.num_vars(), &staged) {
+                panic!("chain of {n}: the proof across the solves was rejected: {e}");
+            }
+            restored += solver.stats().restored_vars;
+        }
+    }
+    assert!(restored >= 40, "{restored} variables put back");
 }
 
 /// Elimination only runs when some variable has few enough clauses to go (at most 16 a side,

@@ -1,13 +1,26 @@
-//! A forward DRAT checker for proofs made only of RUP lemmas, written for the tests and
-//! sharing no code with the solver: clauses are `Vec<i32>` in DIMACS numbering, propagation is
-//! a plain fixpoint over every live clause (slow, obviously right).
+//! A forward DRAT checker, written for the tests and sharing no code with the solver:
+//! clauses are `Vec<i32>` in DIMACS numbering, propagation is a plain fixpoint over every live
+//! clause (slow, obviously right).
 //!
 //! Each added lemma must be a reverse unit propagation consequence of the formula and the
 //! earlier lemmas still alive: assigning its literals false and propagating reaches a
-//! conflict. Each deletion must name a live clause (literal order and repeats ignored). The
-//! proof must add the empty clause.
+//! conflict ([`check`]: the solver's refutations are made of such lemmas only). Each deletion
+//! must name a live clause (literal order and repeats ignored). The proof must add the empty
+//! clause. Two more rules, each in a check of its own:
+//!
+//! - [`check_drat`]: a lemma that is not RUP may be a *resolution asymmetric tautology* on its
+//!   first literal `p` (Järvisalo, Heule and Biere 2012; Wetzler, Heule and Hunt,
+//!   "DRAT-trim", 2014): every resolvent of it with a live clause holding `¬p` is RUP (a
+//!   tautology is). It keeps satisfiability without being implied, which is how a fresh
+//!   variable is defined, so variables beyond the formula's are allowed.
+//! - [`check_incremental`]: the formula comes in stages, as an incremental solver takes it in,
+//!   and a lemma that is not RUP may be a clause that was live before and was deleted: the
+//!   clauses of an eliminated variable put back when a later clause names it. Every live
+//!   clause then stays implied by the clauses given so far (a restored clause was, when it was
+//!   live), so the empty clause shows that they are unsatisfiable. (RAT lemmas and clauses
+//!   that arrive later do not mix: a lemma RAT before a clause arrives need not be after.)
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// A clause's identity for deletion: sorted, repeats removed.
 fn key(clause: &[i32]) -> Vec<i32> {
@@ -17,14 +30,30 @@ fn key(clause: &[i32]) -> Vec<i32> {
     k
 }
 
+/// Which lemmas a check accepts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Rules {
+    /// RUP lemmas over the formula's variables.
+    Rup,
+    /// RUP lemmas and RAT lemmas on their first literal, over any variables.
+    Drat,
+    /// RUP lemmas and clauses that were live before.
+    Incremental,
+}
+
 struct Checker {
     vars: usize,
+    rules: Rules,
     clauses: Vec<Option<Vec<i32>>>,
     by_key: HashMap<Vec<i32>, Vec<usize>>,
+    /// The keys of the clauses deleted so far.
+    deleted: HashSet<Vec<i32>>,
 }
 
 impl Checker {
     fn add(&mut self, clause: Vec<i32>) {
+        let largest = clause.iter().map(|l| l.unsigned_abs() as usize).max();
+        self.vars = self.vars.max(largest.unwrap_or(0));
         self.by_key
             .entry(key(&clause))
             .or_default()
@@ -35,7 +64,8 @@ impl Checker {
     /// Whether unit propagation from `assumed` (all set true) reaches a conflict.
     fn propagates_to_conflict(&self, assumed: &[i32]) -> bool {
         // 1 true, -1 false, 0 unset, per variable.
-        let mut value = vec![0i8; self.vars + 1];
+        let largest = assumed.iter().map(|l| l.unsigned_abs() as usize).max();
+        let mut value = vec![0i8; self.vars.max(largest.unwrap_or(0)) + 1];
         let lit_value = |value: &[i8], lit: i32| {
             let v = value[lit.unsigned_abs() as usize];
             if lit > 0 { v } else { -v }
@@ -83,20 +113,77 @@ impl Checker {
             }
         }
     }
+
+    /// Whether `lemma` is RUP: its literals all false propagate to a conflict.
+    fn is_rup(&self, lemma: &[i32]) -> bool {
+        let negated: Vec<i32> = lemma.iter().map(|l| -l).collect();
+        self.propagates_to_conflict(&negated)
+    }
+
+    /// Whether `lemma` is a RAT on its first literal `p`: each resolvent with a live clause
+    /// holding `¬p` is RUP (a tautological one propagates to a conflict at once).
+    fn is_rat(&self, lemma: &[i32]) -> bool {
+        let Some(&pivot) = lemma.first() else {
+            return false;
+        };
+        self.clauses
+            .iter()
+            .flatten()
+            .filter(|d| d.contains(&-pivot))
+            .all(|d| {
+                let mut resolvent = lemma.to_vec();
+                resolvent.extend(d.iter().copied().filter(|&l| l != -pivot));
+                self.is_rup(&resolvent)
+            })
+    }
 }
 
-/// Checks the DRAT `proof` of the formula `clauses` over `vars` variables.
+/// Checks the proof `proof`, made of RUP lemmas and deletions, of the formula `clauses` over
+/// `vars` variables.
 pub fn check(vars: u32, clauses: &[Vec<i32>], proof: &str) -> Result<(), String> {
+    check_stages(Rules::Rup, vars, &[(clauses, proof)])
+}
+
+/// Checks the DRAT proof `proof` (RUP and RAT lemmas, deletions) of the formula `clauses`
+/// over `vars` variables.
+pub fn check_drat(vars: u32, clauses: &[Vec<i32>], proof: &str) -> Result<(), String> {
+    check_stages(Rules::Drat, vars, &[(clauses, proof)])
+}
+
+/// Checks the proof of a formula that came in stages, as an incremental solver takes it in:
+/// each stage is the clauses given (they join the formula first) and the proof text written
+/// after them, up to the next stage. Lemmas are RUP or restore a clause deleted earlier; the
+/// empty clause may come in any stage.
+pub fn check_incremental(vars: u32, stages: &[(&[Vec<i32>], &str)]) -> Result<(), String> {
+    check_stages(Rules::Incremental, vars, stages)
+}
+
+fn check_stages(rules: Rules, vars: u32, stages: &[(&[Vec<i32>], &str)]) -> Result<(), String> {
     let mut checker = Checker {
         vars: vars as usize,
+        rules,
         clauses: Vec::new(),
         by_key: HashMap::new(),
+        deleted: HashSet::new(),
     };
-    for clause in clauses {
-        checker.add(clause.clone());
+    let mut line_no = 0;
+    for &(clauses, proof) in stages {
+        for clause in clauses {
+            checker.add(clause.clone());
+        }
+        for line in proof.lines() {
+            line_no += 1;
+            if checker.step(line_no, line)? {
+                return Ok(());
+            }
+        }
     }
-    for (i, line) in proof.lines().enumerate() {
-        let line_no = i + 1;
+    Err("the proof never adds the empty clause".to_string())
+}
+
+impl Checker {
+    /// Checks one proof line (`line_no` for errors); `true` once it adds the empty clause.
+    fn step(&mut self, line_no: usize, line: &str) -> Result<bool, String> {
         let (delete, body) = match line.strip_prefix("d ") {
             Some(rest) => (true, rest),
             None => (false, line),
@@ -111,28 +198,43 @@ pub fn check(vars: u32, clauses: &[Vec<i32>], proof: &str) -> Result<(), String>
         if lits.pop() != Some(0) || lits.contains(&0) {
             return Err(format!("line {line_no}: not a clause ended by 0"));
         }
-        if let Some(&big) = lits.iter().find(|l| l.unsigned_abs() > vars) {
+        if self.rules != Rules::Drat
+            && let Some(&big) = lits.iter().find(|l| l.unsigned_abs() as usize > self.vars)
+        {
             return Err(format!("line {line_no}: literal {big} beyond the formula"));
         }
         if delete {
-            let index = checker
+            let index = self
                 .by_key
                 .get_mut(&key(&lits))
                 .and_then(|v| v.pop())
                 .ok_or_else(|| format!("line {line_no}: deletes a clause that is not there"))?;
-            checker.clauses[index] = None;
-        } else {
-            let negated: Vec<i32> = lits.iter().map(|l| -l).collect();
-            if !checker.propagates_to_conflict(&negated) {
-                return Err(format!("line {line_no}: lemma {lits:?} is not RUP"));
-            }
-            if lits.is_empty() {
-                return Ok(());
-            }
-            checker.add(lits);
+            self.clauses[index] = None;
+            self.deleted.insert(key(&lits));
+            return Ok(false);
         }
+        if !self.is_rup(&lits) {
+            match self.rules {
+                Rules::Rup => return Err(format!("line {line_no}: lemma {lits:?} is not RUP")),
+                Rules::Drat if !self.is_rat(&lits) => {
+                    return Err(format!(
+                        "line {line_no}: lemma {lits:?} is neither RUP nor RAT"
+                    ));
+                }
+                Rules::Incremental if !self.deleted.contains(&key(&lits)) => {
+                    return Err(format!(
+                        "line {line_no}: lemma {lits:?} is not RUP and was never deleted"
+                    ));
+                }
+                _ => {}
+            }
+        }
+        if lits.is_empty() {
+            return Ok(true);
+        }
+        self.add(lits);
+        Ok(false)
     }
-    Err("the proof never adds the empty clause".to_string())
 }
 
 #[test]
@@ -153,4 +255,52 @@ fn the_checker_rejects_what_it_should() {
         "lemma no longer RUP"
     );
     assert!(check(2, &formula, "3 0\n").is_err(), "unknown variable");
+}
+
+#[test]
+fn rat_lemmas_pass_the_drat_check_alone_and_only_on_their_first_literal() {
+    let formula = vec![vec![1, 2]];
+    // A fresh 3 defined as 1 AND 2: three RAT lemmas, none RUP.
+    let definition = "-3 1 0\n-3 2 0\n3 -1 -2 0\n";
+    let no_refutation = Err("the proof never adds the empty clause".to_string());
+    assert_eq!(check_drat(2, &formula, definition), no_refutation);
+    let rup_rules = check(3, &formula, definition).unwrap_err();
+    assert!(rup_rules.contains("is not RUP"), "{rup_rules}");
+    // The pivot is the first literal: against `-1 2`, `-3 1` is RAT on -3 (no clause holds
+    // 3), while `1 -3` is not RAT on 1 (the resolvent `1 -3 2` is not RUP).
+    let implication = vec![vec![-1, 2]];
+    assert_eq!(check_drat(2, &implication, "-3 1 0\n"), no_refutation);
+    let wrong_pivot = check_drat(2, &implication, "1 -3 0\n").unwrap_err();
+    assert!(wrong_pivot.contains("neither RUP nor RAT"), "{wrong_pivot}");
+    // `1 2` and `-1 2` imply 2: the unit -2 is neither RUP nor RAT (its resolvent `-2 1`
+    // with `1 2` is not RUP).
+    let implied = vec![vec![1, 2], vec![-1, 2]];
+    let no = check_drat(2, &implied, "-2 0\n").unwrap_err();
+    assert!(no.contains("neither RUP nor RAT"), "{no}");
+}
+
+#[test]
+fn an_incremental_check_takes_stages_and_restores_only_deleted_clauses() {
+    // 1 eliminated (its resolvent `2 3` added, its clauses deleted); a later clause names it,
+    // so its clauses come back, and with the clauses after them the formula is refuted.
+    let first = vec![vec![1, 2], vec![-1, 3]];
+    let eliminate = "2 3 0\nd 1 2 0\nd -1 3 0\n";
+    let put_back = "1 2 0\n-1 3 0\n";
+    let later = vec![vec![-1, 4]];
+    let last = vec![vec![-2], vec![-4]];
+    let stages: [(&[Vec<i32>], &str); 3] =
+        [(&first, eliminate), (&later, put_back), (&last, "0\n")];
+    assert_eq!(check_incremental(4, &stages), Ok(()));
+    // Without the put-back the refutation fails: `-2` and `-4` leave `2 3` satisfiable.
+    let without: [(&[Vec<i32>], &str); 3] = [(&first, eliminate), (&later, ""), (&last, "0\n")];
+    assert!(check_incremental(4, &without).is_err());
+    // A clause never deleted is no restore, and the RUP rules take no restore.
+    let made_up: [(&[Vec<i32>], &str); 2] = [(&first, eliminate), (&later, "1 4 0\n")];
+    let error = check_incremental(4, &made_up).unwrap_err();
+    assert!(
+        error.contains("line 4") && error.contains("never deleted"),
+        "{error}"
+    );
+    let rup_rules = check(4, &first, &format!("{eliminate}{put_back}")).unwrap_err();
+    assert!(rup_rules.contains("line 4"), "{rup_rules}");
 }
