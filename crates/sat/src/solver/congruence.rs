@@ -47,15 +47,16 @@
 //! set, the gate's clauses fix the last input, and then everything), resolved back two by two
 //! and the longer clauses deleted.
 //!
-//! **Cost.** Ticks: one per clause literal read into the occurrence lists and per literal a
-//! gate search reads, one per input of a gate hashed. The budget is
+//! **Cost.** It runs once per simplification, before its first substitution (not again in the
+//! later rounds probing's units start). Ticks: one per clause literal read into the occurrence
+//! lists and per literal a gate search reads, one per input of a gate hashed. The budget is
 //! [`CONGRUENCE_BUDGET_BASE`] plus a share of the search's propagations since the last
-//! simplification, as substitution's; a budget spent or a limit reached ends the pass where
-//! it is (every equivalence written so far is sound and stays). Memory: the occurrence lists
-//! of the long clauses (one word per literal, allocated fallibly), the short clauses' shapes
-//! (their variables and sign pattern, 20 bytes each, fallibly), sorted to group them (a
-//! sort, not a hash map: no hash and no allocation per clause), the gates (their inputs) and
-//! the hash table of normal gates, for the pass only.
+//! simplification, as substitution's; a budget spent or a limit reached ends the pass where it
+//! is (every equivalence written so far is sound and stays). Memory: the occurrence lists of
+//! the long clauses (one word per literal, allocated fallibly), the short clauses' shapes
+//! (their variables and sign pattern, 20 bytes each, fallibly), sorted to group them (a sort,
+//! not a hash map: no hash and no allocation per clause), the gates (their inputs) and the hash
+//! table of normal gates, for the pass only.
 
 use std::collections::HashMap;
 

@@ -166,14 +166,17 @@ impl Solver {
             return;
         }
         // Units from probing shrink long clauses to binary ones, which may close new
-        // components: a few rounds, while a round finds something.
-        for _ in 0..SIMPLIFY_ROUNDS {
+        // components: a few rounds, while a round finds something. Congruence closure runs in
+        // the first round only: the gates the later rounds would read are nearly the same,
+        // and on the structured set the later runs found almost nothing (`qg5-13`: nine runs,
+        // three equivalences; docs/notes/sat-simplify.md, "Where the rest of the rate gap").
+        for round in 0..SIMPLIFY_ROUNDS {
             if self.interrupted.is_some() || self.out_of_memory.is_some() {
                 break;
             }
             let before = (self.trail.len(), self.stats.substituted_vars);
             if self.options.substitute {
-                self.substitute();
+                self.substitute(round == 0);
             }
             if self.options.probe && !self.inconsistent && self.interrupted.is_none() {
                 self.probe();
@@ -285,8 +288,9 @@ impl Solver {
         true
     }
 
-    /// Equivalent-literal substitution (see the module documentation).
-    pub(super) fn substitute(&mut self) {
+    /// Equivalent-literal substitution (see the module documentation), after congruence
+    /// closure when `gates` and [`Options::congruence`](super::Options::congruence) say so.
+    pub(super) fn substitute(&mut self, gates: bool) {
         let mut budget =
             self.pass_budget(SUBSTITUTE_BUDGET_BASE + self.search_share(SUBSTITUTE_SHARE_PERMILLE));
         if budget.exhausted() {
@@ -294,7 +298,7 @@ impl Solver {
             return;
         }
         self.clean_level_zero();
-        if self.options.congruence && !self.inconsistent {
+        if gates && self.options.congruence && !self.inconsistent {
             self.congruence();
         }
         if self.inconsistent {

@@ -61,12 +61,12 @@
 //! conflicts: docs/notes/sat-simplify.md). With [`Options::substitute`] and [`Options::probe`] the
 //! first search begins at level 0 with equivalent-literal substitution (the strongly connected
 //! components of the binary implication graph replaced by one representative, `els`; with
-//! [`Options::congruence`] each substitution begins with congruence closure on the formula's gates,
-//! `congruence`), then failed-literal probing on the graph's roots (`probe`); they run again at
-//! restarts, each time after twice as many conflicts as the time before
-//! ([`Options::simplify_interval`]); with [`Options::simplify_delay`] every pass first waits for
-//! the first restart after that many conflicts. With [`Options::eliminate`] the first solve then
-//! removes subsumed clauses, strengthens clauses by self-subsuming resolution and eliminates
+//! [`Options::congruence`] each simplification's first substitution begins with congruence closure
+//! on the formula's gates, `congruence`), then failed-literal probing on the graph's roots
+//! (`probe`); they run again at restarts, each time after twice as many conflicts as the time
+//! before ([`Options::simplify_interval`]); with [`Options::simplify_delay`] every pass first waits
+//! for the first restart after that many conflicts. With [`Options::eliminate`] the first solve
+//! then removes subsumed clauses, strengthens clauses by self-subsuming resolution and eliminates
 //! variables whose resolvents are no more than their clauses (`eliminate`, `bve`; Eén and Biere,
 //! SAT 2005); with [`Options::eliminate_rounds`] again at restarts, the bound growing
 //! (`elim_rounds`). A substituted or eliminated variable is in no clause the search sees and is

@@ -128,11 +128,11 @@ pub struct Options {
     /// Whether the first search begins with failed-literal probing on the roots of the
     /// binary implication graph (`probe`). Off by default, as [`Options::substitute`].
     pub probe: bool,
-    /// With [`Options::substitute`]: each substitution begins with congruence closure on
-    /// the AND, XOR and if-then-else gates of the formula (`congruence`; Biere, Fazekas,
-    /// Fleury and Froleyks, SAT 2024): two gates of one kind on equivalent inputs give
-    /// equivalent outputs, added as binary clauses for substitution to replace. Off by
-    /// default (docs/notes/sat-simplify.md, "Congruence closure").
+    /// With [`Options::substitute`]: each simplification's first substitution begins with
+    /// congruence closure on the AND, XOR and if-then-else gates of the formula
+    /// (`congruence`; Biere, Fazekas, Fleury and Froleyks, SAT 2024): two gates of one kind
+    /// on equivalent inputs give equivalent outputs, added as binary clauses for substitution
+    /// to replace. Off by default (docs/notes/sat-simplify.md, "Congruence closure").
     pub congruence: bool,
     /// With [`Options::substitute`] or [`Options::probe`]: they run again at a restart once
     /// this many conflicts have passed since they first ran (before the first search, or
