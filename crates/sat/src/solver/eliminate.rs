@@ -100,8 +100,9 @@ impl Solver {
 
     /// Runs elimination if it is on, has not run yet and the search has made
     /// [`Options::simplify_delay`](super::Options::simplify_delay) conflicts (the caller has
-    /// frozen the assumptions' variables). A run that a limit stops (the stop flag, the time) keeps what
-    /// it did and is taken up again by the next solve; one its effort bound stops is done.
+    /// frozen the assumptions' variables). A run that a limit stops (the stop flag, the time)
+    /// keeps what it did and is taken up again by the next solve; one its effort bound stops
+    /// is done.
     pub(super) fn eliminate_once(&mut self) {
         if !self.options.eliminate
             || self.simplifier.done

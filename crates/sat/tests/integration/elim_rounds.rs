@@ -8,7 +8,7 @@
 
 use crate::support::{
     SharedBuf, brute_force_models, check_projected_enumeration, check_solve_with, cnf_from,
-    dimacs_clause_within, literals_within, random_formula, solve_checked,
+    dimacs_clause_within, dimacs_clauses, literals_within, random_formula, solve_checked,
 };
 
 use nqueens_sat::{ClauseSink, Cnf, Lit, Options, Outcome, Restarts, Solver, Stats, Var};
@@ -196,9 +196,5 @@ fn a_pigeonhole_refutation_across_rounds_checks() {
     assert_eq!(solver.solve(), Outcome::Unsat);
     solver.finish_proof().unwrap();
     assert!(solver.stats().elimination_rounds > 0);
-    let clauses: Vec<Vec<i32>> = cnf
-        .clauses()
-        .map(|c| c.iter().map(|l| l.to_dimacs()).collect())
-        .collect();
-    crate::rup::check(cnf.num_vars(), &clauses, &proof.text()).unwrap();
+    crate::rup::check(cnf.num_vars(), &dimacs_clauses(&cnf), &proof.text()).unwrap();
 }

@@ -8,8 +8,9 @@
 
 use crate::rup;
 use crate::support::{
-    SharedBuf, all_passes, brute_force_models, check_projected_enumeration, check_solve_with,
-    cnf_from, dimacs_clause_within, literals_within, pigeonhole, random_formula, xor_chain,
+    ProofStages, SharedBuf, all_passes, brute_force_models, check_projected_enumeration,
+    check_solve_with, cnf_from, dimacs_clause_within, dimacs_clauses, literals_within, pigeonhole,
+    random_formula, xor_chain,
 };
 
 use nqueens_sat::{ClauseSink, Cnf, Lit, Options, Outcome, Solver, Var};
@@ -70,22 +71,16 @@ proptest! {
         together in any::<bool>(),
     ) {
         let mut cnf = cnf_from(vars, &clauses);
-        let proof = SharedBuf::default();
         let mut solver = Solver::with_options(simplifying(together));
-        solver.set_proof(proof.clone());
+        let mut proof = ProofStages::new(&mut solver, &cnf);
         cnf.add_to(&mut solver);
         let first = matches!(solver.solve(), Outcome::Sat(_));
         prop_assert_eq!(first, !brute_force_models(&cnf).is_empty());
-        // Each stage: the clauses given, then the proof written until the next ones.
-        let mut stages = vec![(clauses.clone(), String::new())];
         let mut refuted = !first;
         for clause in later {
-            solver.finish_proof().unwrap();
-            stages.last_mut().unwrap().1 = proof.text();
             let lits = dimacs_clause_within(vars, &clause);
             cnf.add_clause(&lits);
-            solver.add_clause(&lits);
-            stages.push((vec![lits.iter().map(|l| l.to_dimacs()).collect()], String::new()));
+            proof.add_clause(&mut solver, &lits);
             let expected = !brute_force_models(&cnf).is_empty();
             match solver.solve() {
                 Outcome::Sat(model) => {
@@ -99,27 +94,8 @@ proptest! {
                 Outcome::Unknown(reason) => panic!("{reason}"),
             }
         }
-        if refuted {
-            solver.finish_proof().unwrap();
-            stages.last_mut().unwrap().1 = proof.text();
-            // Each stage's text is what was written after the stage before's.
-            let mut written = 0;
-            let texts: Vec<String> = stages
-                .iter()
-                .map(|(_, text)| {
-                    let since = text[written..].to_string();
-                    written = text.len();
-                    since
-                })
-                .collect();
-            let staged: Vec<(&[Vec<i32>], &str)> = stages
-                .iter()
-                .zip(&texts)
-                .map(|((clauses, _), text)| (clauses.as_slice(), text.as_str()))
-                .collect();
-            if let Err(e) = rup::check_incremental(vars, &staged) {
-                panic!("the proof across the solves was rejected: {e}");
-            }
+        if refuted && let Err(e) = proof.check(&mut solver, vars) {
+            panic!("the proof across the solves was rejected: {e}");
         }
     }
 
@@ -188,20 +164,11 @@ fn refutations_after_variables_are_put_back_check() {
     for n in 4..16 {
         for _ in 0..3 {
             let mut cnf = xor_chain(n);
-            let proof = SharedBuf::default();
             let mut solver = Solver::with_options(eliminating());
-            solver.set_proof(proof.clone());
+            let mut proof = ProofStages::new(&mut solver, &cnf);
             cnf.add_to(&mut solver);
-            let dimacs = |lits: &[Lit]| lits.iter().map(|l| l.to_dimacs()).collect::<Vec<i32>>();
-            let mut stages: Vec<(Vec<Vec<i32>>, String)> =
-                vec![(cnf.clauses().map(dimacs).collect(), String::new())];
-            let mut written = 0;
             while let Outcome::Sat(model) = solver.solve() {
                 assert!(cnf.is_satisfied_by(&model));
-                solver.finish_proof().unwrap();
-                let text = proof.text();
-                stages.last_mut().unwrap().1 = text[written..].to_string();
-                written = text.len();
                 let var = Var::from_index(rng.below(cnf.num_vars()));
                 let positive = Lit::positive(var);
                 let against = if model.value(var) {
@@ -210,16 +177,9 @@ fn refutations_after_variables_are_put_back_check() {
                     positive
                 };
                 cnf.add_clause(&[against]);
-                solver.add_clause(&[against]);
-                stages.push((vec![dimacs(&[against])], String::new()));
+                proof.add_clause(&mut solver, &[against]);
             }
-            solver.finish_proof().unwrap();
-            stages.last_mut().unwrap().1 = proof.text()[written..].to_string();
-            let staged: Vec<(&[Vec<i32>], &str)> = stages
-                .iter()
-                .map(|(c, t)| (c.as_slice(), t.as_str()))
-                .collect();
-            if let Err(e) = rup::check_incremental(cnf.num_vars(), &staged) {
+            if let Err(e) = proof.check(&mut solver, cnf.num_vars()) {
                 panic!("chain of {n}: the proof across the solves was rejected: {e}");
             }
             restored += solver.stats().restored_vars;
@@ -297,11 +257,7 @@ fn circuits_of_and_gates_are_eliminated_through_their_gates() {
             }
             Outcome::Unsat => {
                 assert!(!expected);
-                let clauses: Vec<Vec<i32>> = cnf
-                    .clauses()
-                    .map(|c| c.iter().map(|l| l.to_dimacs()).collect())
-                    .collect();
-                rup::check(cnf.num_vars(), &clauses, &proof.text()).unwrap();
+                rup::check(cnf.num_vars(), &dimacs_clauses(&cnf), &proof.text()).unwrap();
             }
             Outcome::Unknown(reason) => panic!("{reason}"),
         }

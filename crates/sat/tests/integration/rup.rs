@@ -136,52 +136,7 @@ impl Checker {
                 self.is_rup(&resolvent)
             })
     }
-}
 
-/// Checks the proof `proof`, made of RUP lemmas and deletions, of the formula `clauses` over
-/// `vars` variables.
-pub fn check(vars: u32, clauses: &[Vec<i32>], proof: &str) -> Result<(), String> {
-    check_stages(Rules::Rup, vars, &[(clauses, proof)])
-}
-
-/// Checks the DRAT proof `proof` (RUP and RAT lemmas, deletions) of the formula `clauses`
-/// over `vars` variables.
-pub fn check_drat(vars: u32, clauses: &[Vec<i32>], proof: &str) -> Result<(), String> {
-    check_stages(Rules::Drat, vars, &[(clauses, proof)])
-}
-
-/// Checks the proof of a formula that came in stages, as an incremental solver takes it in:
-/// each stage is the clauses given (they join the formula first) and the proof text written
-/// after them, up to the next stage. Lemmas are RUP or restore a clause deleted earlier; the
-/// empty clause may come in any stage.
-pub fn check_incremental(vars: u32, stages: &[(&[Vec<i32>], &str)]) -> Result<(), String> {
-    check_stages(Rules::Incremental, vars, stages)
-}
-
-fn check_stages(rules: Rules, vars: u32, stages: &[(&[Vec<i32>], &str)]) -> Result<(), String> {
-    let mut checker = Checker {
-        vars: vars as usize,
-        rules,
-        clauses: Vec::new(),
-        by_key: HashMap::new(),
-        deleted: HashSet::new(),
-    };
-    let mut line_no = 0;
-    for &(clauses, proof) in stages {
-        for clause in clauses {
-            checker.add(clause.clone());
-        }
-        for line in proof.lines() {
-            line_no += 1;
-            if checker.step(line_no, line)? {
-                return Ok(());
-            }
-        }
-    }
-    Err("the proof never adds the empty clause".to_string())
-}
-
-impl Checker {
     /// Checks one proof line (`line_no` for errors); `true` once it adds the empty clause.
     fn step(&mut self, line_no: usize, line: &str) -> Result<bool, String> {
         let (delete, body) = match line.strip_prefix("d ") {
@@ -235,6 +190,49 @@ impl Checker {
         self.add(lits);
         Ok(false)
     }
+}
+
+/// Checks the proof `proof`, made of RUP lemmas and deletions, of the formula `clauses` over
+/// `vars` variables.
+pub fn check(vars: u32, clauses: &[Vec<i32>], proof: &str) -> Result<(), String> {
+    check_stages(Rules::Rup, vars, &[(clauses, proof)])
+}
+
+/// Checks the DRAT proof `proof` (RUP and RAT lemmas, deletions) of the formula `clauses`
+/// over `vars` variables.
+pub fn check_drat(vars: u32, clauses: &[Vec<i32>], proof: &str) -> Result<(), String> {
+    check_stages(Rules::Drat, vars, &[(clauses, proof)])
+}
+
+/// Checks the proof of a formula that came in stages, as an incremental solver takes it in:
+/// each stage is the clauses given (they join the formula first) and the proof text written
+/// after them, up to the next stage. Lemmas are RUP or restore a clause deleted earlier; the
+/// empty clause may come in any stage.
+pub fn check_incremental(vars: u32, stages: &[(&[Vec<i32>], &str)]) -> Result<(), String> {
+    check_stages(Rules::Incremental, vars, stages)
+}
+
+fn check_stages(rules: Rules, vars: u32, stages: &[(&[Vec<i32>], &str)]) -> Result<(), String> {
+    let mut checker = Checker {
+        vars: vars as usize,
+        rules,
+        clauses: Vec::new(),
+        by_key: HashMap::new(),
+        deleted: HashSet::new(),
+    };
+    let mut line_no = 0;
+    for &(clauses, proof) in stages {
+        for clause in clauses {
+            checker.add(clause.clone());
+        }
+        for line in proof.lines() {
+            line_no += 1;
+            if checker.step(line_no, line)? {
+                return Ok(());
+            }
+        }
+    }
+    Err("the proof never adds the empty clause".to_string())
 }
 
 #[test]

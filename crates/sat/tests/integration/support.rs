@@ -28,6 +28,63 @@ impl SharedBuf {
     }
 }
 
+/// The clauses of `cnf` in DIMACS numbering, as the checker in `rup.rs` takes them.
+pub fn dimacs_clauses(cnf: &Cnf) -> Vec<Vec<i32>> {
+    cnf.clauses()
+        .map(|c| c.iter().map(|l| l.to_dimacs()).collect())
+        .collect()
+}
+
+/// A proof written across the solves of one solver, cut where clauses were given: the stages
+/// `rup::check_incremental` takes (each stage's clauses, then what the solver wrote after
+/// them, the lemmas of a put-back among it).
+pub struct ProofStages {
+    proof: SharedBuf,
+    /// Bytes of the proof already in a stage.
+    written: usize,
+    stages: Vec<(Vec<Vec<i32>>, String)>,
+}
+
+impl ProofStages {
+    /// Writes `solver`'s proof from now on; `cnf` is what it is given before its first solve.
+    pub fn new(solver: &mut Solver, cnf: &Cnf) -> Self {
+        let proof = SharedBuf::default();
+        solver.set_proof(proof.clone());
+        ProofStages {
+            proof,
+            written: 0,
+            stages: vec![(dimacs_clauses(cnf), String::new())],
+        }
+    }
+
+    /// Ends the current stage at what `solver` has written.
+    fn close(&mut self, solver: &mut Solver) {
+        solver.finish_proof().unwrap();
+        let text = self.proof.text();
+        self.stages.last_mut().unwrap().1 = text[self.written..].to_string();
+        self.written = text.len();
+    }
+
+    /// Gives `solver` the clause `lits`, which begins a stage.
+    pub fn add_clause(&mut self, solver: &mut Solver, lits: &[Lit]) {
+        self.close(solver);
+        solver.add_clause(lits);
+        let clause = lits.iter().map(|l| l.to_dimacs()).collect();
+        self.stages.push((vec![clause], String::new()));
+    }
+
+    /// Checks the proof written so far with `rup::check_incremental`.
+    pub fn check(&mut self, solver: &mut Solver, vars: u32) -> Result<(), String> {
+        self.close(solver);
+        let stages: Vec<(&[Vec<i32>], &str)> = self
+            .stages
+            .iter()
+            .map(|(clauses, text)| (clauses.as_slice(), text.as_str()))
+            .collect();
+        crate::rup::check_incremental(vars, &stages)
+    }
+}
+
 /// [`solve_checked`], answering whether `cnf` is satisfiable, with the solver's counters.
 pub fn satisfiable_checked(cnf: &Cnf, options: Options) -> (bool, Stats) {
     let (model, stats) = solve_checked(cnf, options);
@@ -62,10 +119,7 @@ pub fn solve_checked(cnf: &Cnf, options: Options) -> (Option<Model>, Stats) {
             Some(model)
         }
         Outcome::Unsat => {
-            let clauses: Vec<Vec<i32>> = cnf
-                .clauses()
-                .map(|c| c.iter().map(|l| l.to_dimacs()).collect())
-                .collect();
+            let clauses = dimacs_clauses(cnf);
             if let Err(e) = crate::rup::check(cnf.num_vars(), &clauses, &proof.text()) {
                 panic!("the DRAT proof was rejected: {e}");
             }
