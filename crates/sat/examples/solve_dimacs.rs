@@ -27,7 +27,7 @@ use nqueens_sat::{Cnf, Limits, Options, Outcome, Solver, read_dimacs};
 
 const USAGE: &str = "usage: solve_dimacs FILE [--conflicts N] [--time SECS] [--no-target] [--rephase N] \
      [--no-walk] [--walk-effort N] [--no-shrink] [--seed N] [--eliminate] [--rounds] \
-     [--bound N] [--elim-interval N] [--substitute] [--probe] [--congruence] [--vivify] \
+     [--bound N] [--elim-interval N] [--factor] [--substitute] [--probe] [--congruence] [--vivify] \
      [--vivify-effort N] [--delay N] [--model]";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -46,6 +46,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--no-target" => options.target_phases = false,
             "--no-shrink" => options.shrink = false,
             "--eliminate" => options.eliminate = true,
+            "--factor" => (options.eliminate, options.factor) = (true, true),
             "--rounds" => (options.eliminate, options.eliminate_rounds) = (true, true),
             "--bound" => options.eliminate_bound = u32::try_from(value()?)?,
             "--elim-interval" => options.eliminate_interval = value()?,

@@ -31,7 +31,8 @@ const SIMPLIFY_DELAY: u64 = 5_000;
     nqueens cnf 8 | nqueens sat -              solve what another command writes\n  \
     nqueens sat f.cnf --proof f.drat -o f.out  answer to a file, DRAT proof beside it\n  \
     nqueens sat f.cnf --stats                  say what the search and the passes did\n  \
-    nqueens sat f.cnf --no-simplify            the search alone")]
+    nqueens sat f.cnf --no-simplify            the search alone\n  \
+    nqueens sat f.cnf --factor                 fresh variables for shared clause parts too")]
 pub struct SatArgs {
     /// The DIMACS CNF file (`-` reads standard input).
     #[arg(value_name = "FILE")]
@@ -72,6 +73,15 @@ pub struct SatArgs {
     #[arg(long)]
     pub no_simplify: bool,
 
+    /// Also factor: each elimination run first replaces the clauses `l ∨ C` that come for
+    /// several literals `l` and several short parts `C` by clauses on a fresh variable
+    /// (bounded variable addition). Off by default: it answers pigeonhole formulas far sooner
+    /// and some circuits a little, and others later (docs/notes/sat-simplify.md). The model
+    /// leaves the fresh variables out; a proof defines them by RAT lemmas (numbered after the
+    /// formula's variables), which drat-trim checks.
+    #[arg(long, conflicts_with = "no_simplify")]
+    pub factor: bool,
+
     /// Give up after SECS seconds of search: `s UNKNOWN`, exit 3.
     #[arg(long, value_name = "SECS", value_parser = crate::args::time_limit_parser)]
     pub time_limit: Option<std::time::Duration>,
@@ -93,6 +103,7 @@ pub fn run(args: SatArgs) -> Result<Status> {
         congruence: simplify,
         probe: simplify,
         vivify: simplify,
+        factor: args.factor,
         simplify_delay: if args.simplify { 0 } else { SIMPLIFY_DELAY },
         ..nqueens_sat::Options::default()
     });

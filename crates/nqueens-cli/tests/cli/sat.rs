@@ -391,3 +391,37 @@ fn a_model_gives_every_declared_variable() {
     );
     assert!(values.contains(&7) && values.contains(&-40) && values.contains(&-1));
 }
+
+/// `--factor` on a pigeonhole formula (its at-most-one cliques factor): the stats count the
+/// fresh variables, the model of the satisfiable one names only the formula's variables, and
+/// the refutation's proof, the fresh variables defined by RAT lemmas, passes the DRAT checker.
+#[test]
+fn factor_makes_fresh_variables_with_models_and_proofs_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    for (pigeons, holes) in [(6, 5), (5, 5)] {
+        let text = pigeonhole(pigeons, holes);
+        let (vars, clauses) = parse(&text);
+        let file = write_temp(&dir, "php.cnf", &text);
+        let proof = dir.path().join("php.drat").display().to_string();
+        let (code, stdout, stderr) = run(&[
+            "sat",
+            &file,
+            "--simplify",
+            "--factor",
+            "--stats",
+            "--proof",
+            &proof,
+        ]);
+        assert!(stat(&stderr, "factored_vars") > 0, "{stderr}");
+        if pigeons > holes {
+            assert_eq!(code, 20, "{stderr}");
+            let drat = std::fs::read_to_string(&proof).unwrap();
+            assert_eq!(rup::check_drat(vars, &clauses, &drat), Ok(()));
+        } else {
+            assert_eq!(code, 10, "{stderr}");
+            let model = model(&stdout);
+            assert_eq!(model.len(), vars as usize);
+            assert!(satisfies(&model, &clauses));
+        }
+    }
+}

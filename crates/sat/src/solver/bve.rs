@@ -20,6 +20,9 @@
 //!   from the variables whose clauses changed since the run before ([`Bve::signature`]). Its
 //!   clauses are pushed onto the extension stack (witness: `x` in `P`, `¬x` in `N`), the
 //!   resolvents added, then the clauses removed.
+//! - *Factoring* ([`Bve::factor`], with `Options::factor`): between subsumption and
+//!   elimination, bounded variable addition makes fresh variables for the parts many short
+//!   clauses share (`factor`); the set grows by those variables, which the solver then makes.
 //! - *Units*: a unit from strengthening or resolution is assigned; clauses it satisfies are
 //!   removed, clauses with its negation strengthened, and the cascade runs before the next
 //!   step. Frozen variables (assumptions, enumeration's projection) are never eliminated.
@@ -48,6 +51,8 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, TryReserveError};
 use std::mem::size_of;
+
+mod factor;
 
 use super::budget::PassBudget;
 use super::extend::Extension;
@@ -86,6 +91,10 @@ pub(super) struct Counts {
     pub(super) subsumed: u64,
     pub(super) strengthened: u64,
     pub(super) gates: u64,
+    /// Fresh variables factoring made ([`Bve::factor`]), numbered after the set's.
+    pub(super) factored_vars: u64,
+    /// Clauses factoring removed beyond those it added.
+    pub(super) factored_clauses: u64,
 }
 
 /// A clause set being simplified. See the [module documentation](self).
@@ -261,11 +270,13 @@ impl<'a> Bve<'a> {
             subsumed,
             strengthened,
             gates: _,
+            factored_vars,
+            factored_clauses: _,
         } = self.counts;
         self.shortened
             || self.inconsistent
             || !self.units.is_empty()
-            || eliminated + subsumed + strengthened > 0
+            || eliminated + subsumed + strengthened + factored_vars > 0
     }
 
     /// By variable, a fingerprint of its live clauses: a sum over the clauses holding each
@@ -290,13 +301,14 @@ impl<'a> Bve<'a> {
         Some(sums)
     }
 
-    /// Runs subsumption over every clause within the budget it was made with, then
-    /// elimination (with the subsumption its resolvents start) within `eliminate` visits more;
-    /// both stop early when the budget finds a limit reached. With `previous` (the
-    /// [`Bve::signature`] at the end of the run before), elimination starts from the
-    /// variables whose fingerprint differs from it (after this run's subsumption); without,
-    /// from every variable.
-    pub(super) fn run(&mut self, eliminate: u64, previous: Option<&[u64]>) {
+    /// Runs subsumption over every clause within the budget it was made with, then with
+    /// `factor` factoring within that many ticks ([`Bve::factor`], and the subsumption its
+    /// clauses start), then elimination (with the subsumption its resolvents start) within
+    /// `eliminate` visits more; each stops early when the budget finds a limit reached. With
+    /// `previous` (the [`Bve::signature`] at the end of the run before), elimination starts
+    /// from the variables whose fingerprint differs from it (after this run's subsumption);
+    /// without, from every variable.
+    pub(super) fn run(&mut self, factor: Option<u64>, eliminate: u64, previous: Option<&[u64]>) {
         self.propagate_units();
         // Smallest first: the queue pops from its end.
         let clauses = &self.clauses;
@@ -305,6 +317,14 @@ impl<'a> Bve<'a> {
         self.subsume_queued();
         if self.budget.interrupted().is_some() {
             return;
+        }
+        if let Some(ticks) = factor {
+            self.factor(ticks);
+            self.propagate_units();
+            self.subsume_queued();
+            if self.budget.interrupted().is_some() {
+                return;
+            }
         }
         self.budget.set_left(eliminate);
         self.eliminating = true;

@@ -19,9 +19,15 @@
 //!
 //! Frozen variables are never eliminated: the projection variables of an enumeration (its blocking
 //! clauses name them) and the assumptions of the call that runs it. A variable eliminated and named
-//! later, by [`ClauseSink::add_clause`] or as an assumption, is put back: its clauses come off the
-//! extension stack and are added again (putting back, the same way, the eliminated variables they
-//! name). The resolvents stay; they are implied by the clauses put back.
+//! later, by [`ClauseSink::add_clause`](crate::ClauseSink::add_clause) or as an assumption, is put
+//! back: its clauses come off the extension stack and are added again (putting back, the same way,
+//! the eliminated variables they name). The resolvents stay; they are implied by the clauses put
+//! back.
+//!
+//! With [`Options::factor`](super::Options::factor), each run factors between its subsumption
+//! and its elimination (`bve::factor`), within [`BUDGET_BASE`] ticks plus
+//! [`FACTOR_SHARE_PERMILLE`] thousandths of the search's propagations before the run; the fresh
+//! variables it makes become the solver's (`numbering`) before the clauses come back.
 //!
 //! Proofs: each resolvent and strengthened clause is written as a lemma before the clauses it
 //! replaces are deleted, so a refutation stays RUP. A clause put back is written as a lemma
@@ -47,7 +53,6 @@ use super::budget::PassBudget;
 use super::bve::{Bve, MAX_OCCURRENCES, bve_bytes};
 use super::elim_rounds::ROUNDS_MAX_OCCURRENCES;
 use super::reason::Reason;
-use crate::cnf::ClauseSink;
 use crate::lit::{Lit, Var};
 
 /// Visits allowed to the first subsumption round, per literal of the formula.
@@ -60,6 +65,9 @@ const BUDGET_BASE: u64 = 1_000_000;
 /// first search; a run a limit stopped and the next solve takes up has them). Kissat's
 /// `eliminateeffort` is 100 too.
 const ELIMINATE_SHARE_PERMILLE: u64 = 100;
+/// Ticks allowed to factoring ([`Options::factor`](super::Options::factor)) per thousand search
+/// propagations before it, beside [`BUDGET_BASE`] (Kissat's `factoreffort` is 50).
+const FACTOR_SHARE_PERMILLE: u64 = 50;
 
 impl Solver {
     /// Marks `vars` never to be substituted or eliminated (assumptions', projections').
@@ -93,7 +101,7 @@ impl Solver {
                 if let Some(proof) = self.proof.as_mut() {
                     proof.add(clause.iter().copied());
                 }
-                self.add_clause(&clause);
+                self.add_internal_clause(&clause);
             }
         }
     }
@@ -158,6 +166,8 @@ impl Solver {
             return Some(true);
         }
         let eliminate = self.scaled(BUDGET_BASE + ELIMINATE_PER_LITERAL * literals + share);
+        let factor_share = share * FACTOR_SHARE_PERMILLE / ELIMINATE_SHARE_PERMILLE;
+        let factor = (self.options.factor).then(|| self.scaled(BUDGET_BASE + factor_share));
         let rounds = self.options.eliminate_rounds;
         let previous = std::mem::take(&mut self.simplifier.rounds.signature);
         let Some(mut bve) = self.copy_to_bve(budget, (clauses, &occurrences)) else {
@@ -166,7 +176,7 @@ impl Solver {
         };
         drop(occurrences);
         bve.set_bound(extra, max_occurrences);
-        bve.run(eliminate, previous.as_deref());
+        bve.run(factor, eliminate, previous.as_deref());
         let complete = bve.complete();
         let signature = if rounds { bve.signature() } else { None };
         // With the rounds on, a run that changed nothing leaves the solver's clauses as they
@@ -182,6 +192,11 @@ impl Solver {
         self.stats.subsumed_clauses += counts.subsumed;
         self.stats.strengthened_clauses += counts.strengthened;
         self.stats.elimination_gates += counts.gates;
+        self.stats.factored_vars += counts.factored_vars;
+        self.stats.factored_clauses += counts.factored_clauses;
+        if counts.factored_vars > 0 && !self.add_fresh_vars(counts.factored_vars as u32) {
+            return Some(true);
+        }
         self.replace_clauses(&clauses);
         if inconsistent {
             self.set_inconsistent();

@@ -69,17 +69,18 @@
 //! then removes subsumed clauses, strengthens clauses by self-subsuming resolution and eliminates
 //! variables whose resolvents are no more than their clauses (`eliminate`, `bve`; Eén and Biere,
 //! SAT 2005); with [`Options::eliminate_rounds`] again at restarts, the bound growing
-//! (`elim_rounds`). A substituted or eliminated variable is in no clause the search sees and is
-//! never decided; the extension stack (`extend`) gives it its value in each model, and a later
-//! clause, assumption or projection that names it puts it back first. Assumption and projection
-//! variables are frozen: never substituted or eliminated. Each pass counts its work in ticks
-//! against a budget (a base from the formula's size plus a share of the search's propagations since
-//! the last run, scaled by [`Options::simplify_effort`]) and looks at the stop flag and the time
-//! limit every few thousand ticks (`budget`): a limit stops it between two of its steps, the
-//! formula left equivalent, and the solve answers [`Outcome::Unknown`] as a stopped search does (a
-//! later solve takes the pass up again). With [`Options::vivify`], the first restart after each
-//! reduction shortens core and tier-2 learnt clauses by propagating their literals' negations
-//! (`vivify`), on the same budgets.
+//! (`elim_rounds`); with [`Options::factor`] each run first factors (fresh variables for shared
+//! parts of clauses, `bve::factor`), in numbers of the solver's own (`numbering`). A substituted or
+//! eliminated variable is in no clause the search sees and is never decided; the extension stack
+//! (`extend`) gives it its value in each model, and a later clause, assumption or projection that
+//! names it puts it back first. Assumption and projection variables are frozen: never substituted
+//! or eliminated. Each pass counts its work in ticks against a budget (a base from the formula's
+//! size plus a share of the search's propagations since the last run, scaled by
+//! [`Options::simplify_effort`]) and looks at the stop flag and the time limit every few thousand
+//! ticks (`budget`): a limit stops it between two of its steps, the formula left equivalent, and
+//! the solve answers [`Outcome::Unknown`] as a stopped search does (a later solve takes the pass up
+//! again). With [`Options::vivify`], the first restart after each reduction shortens core and
+//! tier-2 learnt clauses by propagating their literals' negations (`vivify`), on the same budgets.
 //!
 //! # Costs
 //!
@@ -103,8 +104,9 @@
 //! `vivify` (learnt-clause vivification), `budget` (the passes' work budgets and their looks at
 //! the limits), `eliminate` (bounded variable elimination before the first search, freezing,
 //! and putting variables back), `elim_rounds` (elimination again during the search), `bve` (its
-//! subsumption, strengthening and elimination over occurrence lists), `extend` (the extension
-//! stack that completes models), `memory` (the estimate and
+//! subsumption, strengthening and elimination over occurrence lists, and `bve::factor`,
+//! bounded variable addition), `numbering` and `caller` (the solver's own variables beside the
+//! caller's), `extend` (the extension stack that completes models), `memory` (the estimate and
 //! fallible growth), `observe` (the hook a trace of the search watches), `clause_db` (the
 //! clause arena), `heap` (the VSIDS order), `proof` (DRAT output). The files that add to
 //! `impl Solver` import this one; what this one needs of theirs lives below them all, as plain
@@ -124,6 +126,7 @@
 mod analyze;
 mod budget;
 mod bve;
+mod caller;
 mod clause_db;
 mod congruence;
 mod elim_rounds;
@@ -132,6 +135,7 @@ mod els;
 mod extend;
 mod heap;
 mod memory;
+mod numbering;
 mod observe;
 mod options;
 mod outcome;
@@ -158,6 +162,7 @@ use nqueens_support::SplitMix64;
 use self::clause_db::{ClauseDb, ClauseRef};
 use self::extend::{Extension, Simplifier};
 use self::heap::VarHeap;
+use self::numbering::Numbering;
 pub use self::observe::{Observer, Silent};
 pub use self::options::{Options, Restarts};
 pub use self::outcome::{Enumeration, Outcome};
@@ -265,6 +270,9 @@ pub struct Solver {
     /// A limit a simplification pass of this solve found reached: the solve answers
     /// `Unknown` with it.
     interrupted: Option<LimitReached>,
+    /// The caller's numbers for the solver's variables, once factoring has made one of its
+    /// own (`numbering`); `None`: the same numbers.
+    numbering: Option<Box<Numbering>>,
 }
 
 impl Default for Solver {
@@ -333,6 +341,7 @@ impl Solver {
             vivifier: Vivifier::default(),
             deadline: None,
             interrupted: None,
+            numbering: None,
             options,
         }
     }
@@ -401,6 +410,14 @@ impl Solver {
         if let Some(reason) = self.out_of_memory_outcome() {
             return Outcome::Unknown(reason);
         }
+        let internal = self.internal_lits(assumptions);
+        let outcome = self.solve_internal(&internal, observer);
+        self.externalize_failed();
+        outcome
+    }
+
+    /// [`Solver::solve_observed`] with the assumptions in the solver's numbers.
+    fn solve_internal<O: Observer>(&mut self, assumptions: &[Lit], observer: &mut O) -> Outcome {
         self.deadline = self.limits.time.map(|t| Instant::now() + t);
         self.interrupted = None;
         self.freeze(assumptions.iter().map(|l| l.var()));
@@ -453,8 +470,9 @@ impl Solver {
         if let Some(needed) = vars.iter().map(|v| v.as_u32() + 1).max() {
             self.ensure_vars(needed);
         }
-        self.freeze(vars.iter().copied());
         let projection: Vec<Lit> = vars.iter().map(|&v| Lit::positive(v)).collect();
+        let projection = self.internal_lits(&projection);
+        self.freeze(projection.iter().map(|l| l.var()));
         self.restore(&projection);
         let target_phases = self.options.target_phases;
         let rephasing = self.phases.next_rephase != u64::MAX;
@@ -560,7 +578,8 @@ impl Solver {
         None
     }
 
-    /// The model: the assignment, completed on the removed variables (`extend`).
+    /// The model: the assignment, completed on the removed variables (`extend`), in the
+    /// caller's numbers.
     fn model(&self) -> Model {
         let mut values: Vec<bool> = (0..self.num_vars)
             .map(|v| self.values[Lit::positive(Var::from_index(v)).index()] > 0)
@@ -568,7 +587,42 @@ impl Solver {
         if !self.extension.is_empty() {
             self.extension.extend(&mut values);
         }
-        Model::from_values(values)
+        Model::from_values(self.external_values(values))
+    }
+
+    /// Adds a clause in the solver's numbers: [`ClauseSink::add_clause`]'s work.
+    fn add_internal_clause(&mut self, lits: &[Lit]) {
+        if self.inconsistent || self.out_of_memory.is_some() {
+            return;
+        }
+        self.cancel_until(0);
+        self.restore(lits);
+        let mut clause = lits.to_vec();
+        clause.sort_unstable();
+        clause.dedup();
+        if clause.windows(2).any(|w| w[0] == !w[1]) {
+            return;
+        }
+        if clause.iter().any(|&l| self.value(l) > 0) {
+            return;
+        }
+        let before = clause.len();
+        clause.retain(|&l| self.value(l) == 0);
+        if clause.len() < before
+            && let Some(proof) = self.proof.as_mut()
+        {
+            proof.add(clause.iter().copied());
+        }
+        match *clause.as_slice() {
+            [] => self.set_inconsistent(),
+            [unit] => {
+                self.assign(unit, Reason::Decision);
+                self.propagate_level_zero();
+            }
+            _ => {
+                self.try_attach(&clause);
+            }
+        }
     }
 
     /// The CDCL loop of one [`Solver::solve_observed`].
@@ -684,8 +738,11 @@ impl Solver {
 }
 
 impl ClauseSink for Solver {
+    /// The variables the caller has named (the solver's own, factoring's, are not counted).
     fn num_vars(&self) -> u32 {
-        self.num_vars
+        self.numbering
+            .as_ref()
+            .map_or(self.num_vars, |numbering| numbering.caller_vars())
     }
 
     /// Nothing: the solver allocates a variable when a clause, an assumption or
@@ -697,8 +754,8 @@ impl ClauseSink for Solver {
     /// Grows the solver to `count` variables; when the memory is not to be had, the solver
     /// is out of memory from then on ([`ClauseSink::status`]) instead of aborting.
     fn ensure_vars(&mut self, count: u32) {
-        if count > self.num_vars && self.out_of_memory.is_none() {
-            self.grow_vars(count);
+        if count > ClauseSink::num_vars(self) && self.out_of_memory.is_none() {
+            self.grow_caller_vars(count);
         }
     }
 
@@ -709,36 +766,9 @@ impl ClauseSink for Solver {
         if let Some(needed) = lits.iter().map(|l| l.var().as_u32() + 1).max() {
             self.ensure_vars(needed);
         }
-        if self.inconsistent || self.out_of_memory.is_some() {
-            return;
-        }
-        self.cancel_until(0);
-        self.restore(lits);
-        let mut clause = lits.to_vec();
-        clause.sort_unstable();
-        clause.dedup();
-        if clause.windows(2).any(|w| w[0] == !w[1]) {
-            return;
-        }
-        if clause.iter().any(|&l| self.value(l) > 0) {
-            return;
-        }
-        let before = clause.len();
-        clause.retain(|&l| self.value(l) == 0);
-        if clause.len() < before
-            && let Some(proof) = self.proof.as_mut()
-        {
-            proof.add(clause.iter().copied());
-        }
-        match *clause.as_slice() {
-            [] => self.set_inconsistent(),
-            [unit] => {
-                self.assign(unit, Reason::Decision);
-                self.propagate_level_zero();
-            }
-            _ => {
-                self.try_attach(&clause);
-            }
+        match self.numbering {
+            Some(_) => self.add_internal_clause(&self.internal_lits(lits)),
+            None => self.add_internal_clause(lits),
         }
     }
 
@@ -749,33 +779,5 @@ impl ClauseSink for Solver {
             Some(bytes) => Err(Error::OutOfMemory { bytes }),
             None => Ok(()),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::lit::lit;
-
-    #[test]
-    fn contradictory_units_are_unsat_and_stay_so() {
-        let mut solver = Solver::new();
-        solver.add_clause(&[lit(1)]);
-        solver.add_clause(&[lit(-1), lit(2)]);
-        solver.add_clause(&[lit(-2)]);
-        assert_eq!(solver.solve(), Outcome::Unsat);
-        solver.add_clause(&[lit(3)]);
-        assert_eq!(solver.solve(), Outcome::Unsat);
-    }
-
-    #[test]
-    fn the_empty_formula_has_the_empty_model() {
-        let mut solver = Solver::new();
-        assert_eq!(solver.solve(), Outcome::Sat(Model::default()));
-        solver.ensure_vars(2);
-        let Outcome::Sat(model) = solver.solve() else {
-            panic!()
-        };
-        assert_eq!(model.len(), 2);
     }
 }

@@ -114,6 +114,19 @@ pub struct Options {
     /// The most clauses elimination rounds may add per variable eliminated
     /// ([`Options::eliminate_rounds`]): the bound's cap (Kissat's `eliminatebound`, 16).
     pub eliminate_bound: u32,
+    /// With [`Options::eliminate`]: each elimination run first factors (bounded variable
+    /// addition, `bve::factor`; Manthey, Heule and Biere 2012): where the clauses `l_i ∨ C_j`
+    /// are all there for several literals `l_i` and several clause parts `C_j` (clauses of up
+    /// to five literals), a fresh variable `x` replaces them with the clauses `¬x ∨ l_i` and
+    /// `x ∨ C_j`, when that removes more clauses than the elimination bound lets elimination
+    /// add back. Fresh variables are the solver's own: models, failed assumptions and
+    /// [`ClauseSink::num_vars`](crate::ClauseSink::num_vars) leave them out, and the caller's
+    /// later variables are numbered around them (`numbering`). Within a twentieth of the
+    /// search's propagations since the last run (Kissat's `factoreffort`), beside a base of a
+    /// million ticks. Off by default: over four seeds the structured set's PAR-2 was 10 %
+    /// higher with it, the generated set level (docs/notes/sat-simplify.md, "Factoring inside
+    /// the solver").
+    pub factor: bool,
     /// Conflicts before the first elimination round ([`Options::eliminate_rounds`]), and the
     /// unit of the gaps after it (the `k`-th gap is `k` of them). 0: a round at every restart.
     pub eliminate_interval: u64,
@@ -192,6 +205,7 @@ impl Default for Options {
             eliminate: false,
             eliminate_rounds: false,
             eliminate_bound: 16,
+            factor: false,
             eliminate_interval: 2_000,
             substitute: false,
             probe: false,

@@ -52,6 +52,10 @@ pub struct Stats {
     pub elimination_gates: u64,
     /// Elimination rounds run during the search ([`crate::Options::eliminate_rounds`]).
     pub elimination_rounds: u64,
+    /// Fresh variables factoring made ([`crate::Options::factor`]).
+    pub factored_vars: u64,
+    /// Clauses factoring removed beyond those it added.
+    pub factored_clauses: u64,
     /// Times substitution and probing ran (before the first search and at restarts).
     pub simplifications: u64,
     /// Variables replaced by an equivalent literal ([`crate::Options::substitute`]).
@@ -91,7 +95,8 @@ impl fmt::Display for Stats {
              deleted_clauses={} mode_switches={} promotions={} rephases={} walks={} \
              walk_flips={} eliminated_vars={} restored_vars={} subsumed_clauses={} \
              strengthened_clauses={} elimination_gates={} elimination_rounds={} \
-             simplifications={} substituted_vars={} probes={} failed_literals={} \
+             factored_vars={} factored_clauses={} simplifications={} substituted_vars={} \
+             probes={} failed_literals={} \
              simplify_ticks={} passes_cut={} congruence_gates={} congruent_gates={} \
              vivify_checks={} vivify_checked_literals={} vivified_clauses={} vivified_literals={} \
              vivify_ticks={}",
@@ -116,6 +121,8 @@ impl fmt::Display for Stats {
             self.strengthened_clauses,
             self.elimination_gates,
             self.elimination_rounds,
+            self.factored_vars,
+            self.factored_clauses,
             self.simplifications,
             self.substituted_vars,
             self.probes,

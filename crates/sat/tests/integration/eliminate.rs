@@ -8,9 +8,9 @@
 
 use crate::rup;
 use crate::support::{
-    ProofStages, SharedBuf, all_passes, brute_force_models, check_projected_enumeration,
-    check_solve_with, cnf_from, dimacs_clause_within, dimacs_clauses, literals_within, pigeonhole,
-    random_formula, xor_chain,
+    ProofStages, SharedBuf, all_passes, brute_force_models, check_later_clauses,
+    check_projected_enumeration, check_solve_with, cnf_from, dimacs_clauses, literals_within,
+    pigeonhole, random_formula, xor_chain,
 };
 
 use nqueens_sat::{ClauseSink, Cnf, Lit, Options, Outcome, Solver, Var};
@@ -76,27 +76,7 @@ proptest! {
         cnf.add_to(&mut solver);
         let first = matches!(solver.solve(), Outcome::Sat(_));
         prop_assert_eq!(first, !brute_force_models(&cnf).is_empty());
-        let mut refuted = !first;
-        for clause in later {
-            let lits = dimacs_clause_within(vars, &clause);
-            cnf.add_clause(&lits);
-            proof.add_clause(&mut solver, &lits);
-            let expected = !brute_force_models(&cnf).is_empty();
-            match solver.solve() {
-                Outcome::Sat(model) => {
-                    prop_assert!(expected);
-                    prop_assert!(cnf.is_satisfied_by(&model), "the model falsifies a clause");
-                }
-                Outcome::Unsat => {
-                    prop_assert!(!expected);
-                    refuted = true;
-                }
-                Outcome::Unknown(reason) => panic!("{reason}"),
-            }
-        }
-        if refuted && let Err(e) = proof.check(&mut solver, vars) {
-            panic!("the proof across the solves was rejected: {e}");
-        }
+        check_later_clauses(&mut solver, &mut proof, &mut cnf, (first, vars), &later)?;
     }
 
     /// A solve (which eliminates), then assumptions on any variable, eliminated or not.

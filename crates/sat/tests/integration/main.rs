@@ -12,6 +12,7 @@ mod congruence;
 mod elim_rounds;
 mod eliminate;
 mod els;
+mod factor;
 mod fuzz_dimacs;
 mod pass_limits;
 mod rup;

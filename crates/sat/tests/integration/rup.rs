@@ -14,11 +14,16 @@
 //!   tautology is). It keeps satisfiability without being implied, which is how a fresh
 //!   variable is defined, so variables beyond the formula's are allowed.
 //! - [`check_incremental`]: the formula comes in stages, as an incremental solver takes it in,
-//!   and a lemma that is not RUP may be a clause that was live before and was deleted: the
-//!   clauses of an eliminated variable put back when a later clause names it. Every live
-//!   clause then stays implied by the clauses given so far (a restored clause was, when it was
-//!   live), so the empty clause shows that they are unsatisfiable. (RAT lemmas and clauses
-//!   that arrive later do not mix: a lemma RAT before a clause arrives need not be after.)
+//!   and a lemma that is not RUP may be a clause that was live before and was deleted (the
+//!   clauses of an eliminated variable put back when a later clause names it), or a RAT
+//!   lemma on its first literal whose variable is *fresh*: in no clause given so far and in
+//!   no clause deleted so far (a definition, as factoring writes). A given clause may not name
+//!   a variable a RAT lemma was on. Every live clause then stays implied by the clauses given
+//!   so far and the RAT lemmas (a restored clause was, when it was live), and the RAT lemmas
+//!   change no model's values on the given clauses' variables (each can be satisfied by
+//!   flipping its fresh variable, whose clauses are all live and checked by the RAT rule),
+//!   so the empty clause shows that the given clauses are unsatisfiable. (A RAT lemma on a
+//!   variable given clauses name would not do: it need not stay RAT after a later clause.)
 
 use std::collections::{HashMap, HashSet};
 
@@ -37,7 +42,7 @@ enum Rules {
     Rup,
     /// RUP lemmas and RAT lemmas on their first literal, over any variables.
     Drat,
-    /// RUP lemmas and clauses that were live before.
+    /// RUP lemmas, clauses that were live before, and RAT lemmas on a fresh variable.
     Incremental,
 }
 
@@ -48,9 +53,40 @@ struct Checker {
     by_key: HashMap<Vec<i32>, Vec<usize>>,
     /// The keys of the clauses deleted so far.
     deleted: HashSet<Vec<i32>>,
+    /// The variables of the clauses given and of those deleted so far (incremental rules: a
+    /// RAT lemma's variable must be in neither).
+    given_vars: HashSet<u32>,
+    deleted_vars: HashSet<u32>,
+    /// The variables RAT lemmas were on (incremental rules: no given clause may name one).
+    defined: HashSet<u32>,
 }
 
 impl Checker {
+    /// A clause of the formula (of the stage being given).
+    fn give(&mut self, clause: Vec<i32>) -> Result<(), String> {
+        if let Some(&l) = clause
+            .iter()
+            .find(|l| self.defined.contains(&l.unsigned_abs()))
+        {
+            return Err(format!(
+                "a given clause names {l}, a variable the proof defined"
+            ));
+        }
+        self.given_vars
+            .extend(clause.iter().map(|l| l.unsigned_abs()));
+        self.add(clause);
+        Ok(())
+    }
+
+    /// Whether `lemma` is a RAT lemma the incremental rules take: on a variable in no clause
+    /// given or deleted so far.
+    fn is_fresh_rat(&self, lemma: &[i32]) -> bool {
+        lemma.first().is_some_and(|p| {
+            let var = p.unsigned_abs();
+            !self.given_vars.contains(&var) && !self.deleted_vars.contains(&var)
+        }) && self.is_rat(lemma)
+    }
+
     fn add(&mut self, clause: Vec<i32>) {
         let largest = clause.iter().map(|l| l.unsigned_abs() as usize).max();
         self.vars = self.vars.max(largest.unwrap_or(0));
@@ -153,7 +189,7 @@ impl Checker {
         if lits.pop() != Some(0) || lits.contains(&0) {
             return Err(format!("line {line_no}: not a clause ended by 0"));
         }
-        if self.rules != Rules::Drat
+        if self.rules == Rules::Rup
             && let Some(&big) = lits.iter().find(|l| l.unsigned_abs() as usize > self.vars)
         {
             return Err(format!("line {line_no}: literal {big} beyond the formula"));
@@ -165,6 +201,8 @@ impl Checker {
                 .and_then(|v| v.pop())
                 .ok_or_else(|| format!("line {line_no}: deletes a clause that is not there"))?;
             self.clauses[index] = None;
+            self.deleted_vars
+                .extend(lits.iter().map(|l| l.unsigned_abs()));
             self.deleted.insert(key(&lits));
             return Ok(false);
         }
@@ -175,6 +213,9 @@ impl Checker {
                     return Err(format!(
                         "line {line_no}: lemma {lits:?} is neither RUP nor RAT"
                     ));
+                }
+                Rules::Incremental if self.is_fresh_rat(&lits) => {
+                    self.defined.insert(lits[0].unsigned_abs());
                 }
                 Rules::Incremental if !self.deleted.contains(&key(&lits)) => {
                     return Err(format!(
@@ -219,11 +260,14 @@ fn check_stages(rules: Rules, vars: u32, stages: &[(&[Vec<i32>], &str)]) -> Resu
         clauses: Vec::new(),
         by_key: HashMap::new(),
         deleted: HashSet::new(),
+        given_vars: HashSet::new(),
+        deleted_vars: HashSet::new(),
+        defined: HashSet::new(),
     };
     let mut line_no = 0;
     for &(clauses, proof) in stages {
         for clause in clauses {
-            checker.add(clause.clone());
+            checker.give(clause.clone())?;
         }
         for line in proof.lines() {
             line_no += 1;
@@ -301,4 +345,32 @@ fn an_incremental_check_takes_stages_and_restores_only_deleted_clauses() {
     );
     let rup_rules = check(4, &first, &format!("{eliminate}{put_back}")).unwrap_err();
     assert!(rup_rules.contains("line 4"), "{rup_rules}");
+}
+
+#[test]
+fn an_incremental_check_takes_definitions_of_fresh_variables_only() {
+    // `1 2`, `1 3`, `4 2`, `4 3` factored: 5 with `5 2`, `5 3` (RAT on 5), `-5 1`, `-5 4`
+    // (RAT on -5), the products deleted; later units refute it.
+    let first = vec![vec![1, 2], vec![1, 3], vec![4, 2], vec![4, 3]];
+    let factor = "5 2 0\n5 3 0\n-5 1 0\n-5 4 0\nd 1 2 0\nd 1 3 0\nd 4 2 0\nd 4 3 0\n";
+    let later = vec![vec![-1], vec![-2]];
+    let refute = "-5 0\n0\n";
+    let stages: [(&[Vec<i32>], &str); 2] = [(&first, factor), (&later, refute)];
+    assert_eq!(check_incremental(4, &stages), Ok(()));
+    // A given clause naming the defined variable is refused.
+    let names_it = vec![vec![5, -1]];
+    let named: [(&[Vec<i32>], &str); 2] = [(&first, factor), (&names_it, "")];
+    let error = check_incremental(4, &named).unwrap_err();
+    assert!(error.contains("defined"), "{error}");
+    // A RAT lemma on a variable a given clause names is not taken: against `1 2` and `-1 3`,
+    // `1 -3` is RAT on 1 (its one resolvent, with `-1 3`, a tautology) and not RUP.
+    let blocked = vec![vec![1, 2], vec![-1, 3]];
+    let no_refutation = Err("the proof never adds the empty clause".to_string());
+    assert_eq!(check_drat(3, &blocked, "1 -3 0\n"), no_refutation);
+    let on_given = check_incremental(3, &[(&blocked, "1 -3 0\n")]).unwrap_err();
+    assert!(on_given.contains("never deleted"), "{on_given}");
+    // Nor on a variable of a deleted clause.
+    let deleted = "5 2 0\nd 5 2 0\n-5 1 0\n";
+    let error = check_incremental(4, &[(&first, deleted)]).unwrap_err();
+    assert!(error.contains("line 3"), "{error}");
 }

@@ -523,3 +523,26 @@ fn an_enumeration_a_conflict_limit_ended_is_no_count() {
     let all = solver.enumerate(&vars, |_| ControlFlow::Continue(()));
     assert_eq!(all, Enumeration::Complete(92));
 }
+
+#[test]
+fn contradictory_units_are_unsat_and_stay_so() {
+    let l = |number: i64| Lit::from_dimacs(number).unwrap();
+    let mut solver = Solver::new();
+    solver.add_clause(&[l(1)]);
+    solver.add_clause(&[l(-1), l(2)]);
+    solver.add_clause(&[l(-2)]);
+    assert_eq!(solver.solve(), Outcome::Unsat);
+    solver.add_clause(&[l(3)]);
+    assert_eq!(solver.solve(), Outcome::Unsat);
+}
+
+#[test]
+fn the_empty_formula_has_the_empty_model() {
+    let mut solver = Solver::new();
+    assert_eq!(solver.solve(), Outcome::Sat(nqueens_sat::Model::default()));
+    solver.ensure_vars(2);
+    let Outcome::Sat(model) = solver.solve() else {
+        panic!()
+    };
+    assert_eq!(model.len(), 2);
+}

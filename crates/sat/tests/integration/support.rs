@@ -85,6 +85,41 @@ impl ProofStages {
     }
 }
 
+/// After a first solve of `cnf` (`first`: whether it was satisfiable), gives `solver` each clause
+/// of `later`, drawn on the first `vars` variables, as a stage of `proof`, solving after each:
+/// every answer agrees with the brute force and every model satisfies the formula so far; the
+/// first refutation's proof, written across the solves, must pass `rup::check_incremental`.
+pub fn check_later_clauses(
+    solver: &mut Solver,
+    proof: &mut ProofStages,
+    cnf: &mut Cnf,
+    (first, vars): (bool, u32),
+    later: &[Vec<(i32, bool)>],
+) -> Result<(), TestCaseError> {
+    let mut refuted = !first;
+    for clause in later {
+        let lits = dimacs_clause_within(vars, clause);
+        cnf.add_clause(&lits);
+        proof.add_clause(solver, &lits);
+        let expected = !brute_force_models(cnf).is_empty();
+        match solver.solve() {
+            Outcome::Sat(model) => {
+                prop_assert!(expected);
+                prop_assert!(cnf.is_satisfied_by(&model), "the model falsifies a clause");
+            }
+            Outcome::Unsat => {
+                prop_assert!(!expected);
+                refuted = true;
+            }
+            Outcome::Unknown(reason) => panic!("{reason}"),
+        }
+    }
+    if refuted && let Err(e) = proof.check(solver, vars) {
+        panic!("the proof across the solves was rejected: {e}");
+    }
+    Ok(())
+}
+
 /// [`solve_checked`], answering whether `cnf` is satisfiable, with the solver's counters.
 pub fn satisfiable_checked(cnf: &Cnf, options: Options) -> (bool, Stats) {
     let (model, stats) = solve_checked(cnf, options);
@@ -104,10 +139,12 @@ pub fn random_3sat_near_threshold() -> impl Strategy<Value = (u32, Vec<Vec<i32>>
 }
 
 /// Solves `cnf` with `options` and a DRAT proof, and checks the answer: a model against the
-/// formula, a refutation's proof with the forward RUP checker (`rup.rs`). Returns the model
+/// formula, a refutation's proof with the forward checker (`rup.rs`: RUP lemmas only, or with
+/// [`Options::factor`] RAT lemmas too, which define its fresh variables). Returns the model
 /// (`None`: unsatisfiable) and the solver's counters.
 pub fn solve_checked(cnf: &Cnf, options: Options) -> (Option<Model>, Stats) {
     let proof = SharedBuf::default();
+    let factor = options.factor;
     let mut solver = Solver::with_options(options);
     solver.set_proof(proof.clone());
     cnf.add_to(&mut solver);
@@ -120,7 +157,12 @@ pub fn solve_checked(cnf: &Cnf, options: Options) -> (Option<Model>, Stats) {
         }
         Outcome::Unsat => {
             let clauses = dimacs_clauses(cnf);
-            if let Err(e) = crate::rup::check(cnf.num_vars(), &clauses, &proof.text()) {
+            let check = if factor {
+                crate::rup::check_drat
+            } else {
+                crate::rup::check
+            };
+            if let Err(e) = check(cnf.num_vars(), &clauses, &proof.text()) {
                 panic!("the DRAT proof was rejected: {e}");
             }
             None
