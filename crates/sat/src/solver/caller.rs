@@ -7,6 +7,9 @@ use super::Solver;
 use super::numbering::Numbering;
 use crate::lit::Lit;
 
+/// Bytes a variable takes in the [`Numbering`] (its entry on each side).
+const BYTES_PER_NUMBER: u64 = 8;
+
 impl Solver {
     /// The caller's literals `lits` in the solver's numbers (the caller has named them).
     pub(super) fn internal_lits(&self, lits: &[Lit]) -> Vec<Lit> {
@@ -34,7 +37,8 @@ impl Solver {
     }
 
     /// Grows the caller's variables to `count` (more than it has): each a new variable of the
-    /// solver's, numbered after its fresh ones once it has some.
+    /// solver's, numbered after its fresh ones once it has some. When the memory is not to be
+    /// had, the solver is out of memory from then on.
     pub(super) fn grow_caller_vars(&mut self, count: u32) {
         match &mut self.numbering {
             None => {
@@ -42,6 +46,10 @@ impl Solver {
             }
             Some(numbering) => {
                 let more = count - numbering.caller_vars();
+                if numbering.try_reserve(more).is_err() {
+                    self.out_of_memory = Some(BYTES_PER_NUMBER * u64::from(more));
+                    return;
+                }
                 for _ in 0..more {
                     numbering.push_caller();
                 }
@@ -54,9 +62,18 @@ impl Solver {
     /// out of memory) when the memory is not to be had.
     pub(super) fn add_fresh_vars(&mut self, count: u32) -> bool {
         let vars = self.num_vars;
-        let numbering = self
-            .numbering
-            .get_or_insert_with(|| Box::new(Numbering::identity(vars)));
+        if self.numbering.is_none() {
+            let Some(identity) = Numbering::identity(vars) else {
+                self.out_of_memory = Some(BYTES_PER_NUMBER * u64::from(vars));
+                return false;
+            };
+            self.numbering = Some(Box::new(identity));
+        }
+        let numbering = self.numbering.as_mut().expect("made above");
+        if numbering.try_reserve(count).is_err() {
+            self.out_of_memory = Some(BYTES_PER_NUMBER * u64::from(count));
+            return false;
+        }
         for _ in 0..count {
             numbering.push_fresh();
         }

@@ -19,9 +19,11 @@
 //! Cost: 8 bytes per variable, once a fresh variable exists; a clause or an assumption list
 //! is copied once on the way in, a model once on the way out.
 
+use std::collections::TryReserveError;
+
 use crate::lit::{Lit, Var};
 
-/// The solver's number of a variable the caller never named.
+/// In [`Numbering::external`]: a variable of the solver's the caller never named (a fresh one).
 const FRESH: u32 = u32::MAX;
 
 #[derive(Clone, Debug, Default)]
@@ -33,12 +35,19 @@ pub(super) struct Numbering {
 }
 
 impl Numbering {
-    /// The identity on the first `vars` variables.
-    pub(super) fn identity(vars: u32) -> Self {
-        Numbering {
-            internal: (0..vars).map(Var::from_index).collect(),
-            external: (0..vars).collect(),
-        }
+    /// The identity on the first `vars` variables; `None` when the memory is not to be had.
+    pub(super) fn identity(vars: u32) -> Option<Self> {
+        let mut numbering = Numbering::default();
+        numbering.try_reserve(vars).ok()?;
+        numbering.internal.extend((0..vars).map(Var::from_index));
+        numbering.external.extend(0..vars);
+        Some(numbering)
+    }
+
+    /// Makes room for `more` variables on each side.
+    pub(super) fn try_reserve(&mut self, more: u32) -> Result<(), TryReserveError> {
+        self.internal.try_reserve(more as usize)?;
+        self.external.try_reserve(more as usize)
     }
 
     /// How many variables the caller has named.
@@ -86,7 +95,7 @@ mod tests {
 
     #[test]
     fn caller_variables_named_after_a_fresh_one_get_the_next_numbers() {
-        let mut numbering = Numbering::identity(2);
+        let mut numbering = Numbering::identity(2).unwrap();
         numbering.push_fresh();
         numbering.push_caller();
         assert_eq!(numbering.caller_vars(), 3);
