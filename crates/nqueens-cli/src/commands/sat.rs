@@ -76,9 +76,9 @@ pub struct SatArgs {
     /// Also factor: each elimination run first replaces the clauses `l ∨ C` that come for
     /// several literals `l` and several short parts `C` by clauses on a fresh variable
     /// (bounded variable addition). Off by default: it answers pigeonhole formulas far sooner
-    /// and some circuits a little, and others later (docs/notes/sat-simplify.md). The model
-    /// leaves the fresh variables out; a proof defines them by RAT lemmas (numbered after the
-    /// formula's variables), which drat-trim checks.
+    /// and some circuits a little, and others later. The model leaves the fresh variables
+    /// out; a proof defines them by RAT lemmas (drat-trim checks those) and numbers them after
+    /// the highest variable the formula's clauses name.
     #[arg(long, conflicts_with = "no_simplify")]
     pub factor: bool,
 

@@ -93,8 +93,9 @@ impl Bve<'_> {
         }
     }
 
-    /// The factors and quotients SimpleBVA finds from `lit`, or `None` when `lit` has fewer
-    /// than two short clauses.
+    /// The factors and quotients SimpleBVA finds from `lit`; `None` when there are fewer than
+    /// two factors (`lit` has fewer than two short clauses, or no literal completes enough of
+    /// them) or the budget ran out.
     fn match_factors(
         &mut self,
         lit: Lit,
