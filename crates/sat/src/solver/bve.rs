@@ -84,6 +84,12 @@ pub(super) fn bve_bytes(clauses: u64, literals: u64, vars: u32) -> u64 {
         .saturating_add(u64::from(vars).saturating_mul(per_var as u64))
 }
 
+/// What `marks` holds for a marked literal, by its variable: 1 when it is positive, −1 when
+/// negative (0: the variable is not marked).
+fn mark_of(lit: Lit) -> i8 {
+    if lit.is_positive() { 1 } else { -1 }
+}
+
 /// What a run did.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Counts {
@@ -488,7 +494,7 @@ impl<'a> Bve<'a> {
             .min_by_key(|&&l| weight(l))
             .expect("live clause");
         for &l in &lits {
-            self.marks[l.var().index()] = if l.is_positive() { 1 } else { -1 };
+            self.marks[l.var().index()] = mark_of(l);
         }
         let mut others = self.occs[pivot.index()].clone();
         others.extend_from_slice(&self.occs[(!pivot).index()]);
@@ -580,7 +586,7 @@ impl<'a> Bve<'a> {
                 } else {
                     clause[0]
                 };
-                self.marks[other.var().index()] = if other.is_positive() { 1 } else { -1 };
+                self.marks[other.var().index()] = mark_of(other);
                 inputs.push(other);
             }
         }
@@ -630,7 +636,7 @@ impl<'a> Bve<'a> {
         let mut resolvents = Vec::new();
         for (i, &p) in pos.iter().enumerate() {
             for &l in &self.clauses[p as usize] {
-                self.marks[l.var().index()] = if l.is_positive() { 1 } else { -1 };
+                self.marks[l.var().index()] = mark_of(l);
             }
             let mut refused = false;
             for (j, &n) in neg.iter().enumerate() {

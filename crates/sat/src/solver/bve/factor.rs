@@ -28,7 +28,7 @@
 
 use std::collections::BinaryHeap;
 
-use super::Bve;
+use super::{Bve, mark_of};
 use crate::lit::{Lit, Var};
 
 /// Clauses longer than this are neither factored nor matched (Kissat's `factorsize`).
@@ -43,6 +43,26 @@ struct Matching {
     quotients: Vec<u32>,
     /// Per quotient, the clauses `l_i ∨ C_j` for the later factors `l_2, l_3, …`, in order.
     products: Vec<Vec<u32>>,
+}
+
+/// Walks one factor's pairs `(factor, quotient's position, product clause)`, sorted, and gives
+/// each quotient the first of its product clauses not yet claimed in `epoch`, claiming it:
+/// `visit(quotient's position, product clause)`. Two quotients with the same literals (the same
+/// clause twice) share their products, and only the first gets them.
+fn claim_products(
+    group: &[(u32, u32, u32)],
+    claimed: &mut [u32],
+    epoch: u32,
+    mut visit: impl FnMut(u32, u32),
+) {
+    let mut last_quotient = u32::MAX;
+    for &(_, at, product) in group {
+        if at != last_quotient && claimed[product as usize] != epoch {
+            claimed[product as usize] = epoch;
+            last_quotient = at;
+            visit(at, product);
+        }
+    }
 }
 
 /// The reduction in clauses that replacing `factors · quotients` clauses by their sum makes.
@@ -137,20 +157,13 @@ impl Bve<'_> {
                 let code = pairs[start].0;
                 let end = start + pairs[start..].partition_point(|p| p.0 == code);
                 let mut count = 0;
-                let mut last_quotient = u32::MAX;
-                for &(_, at, product) in &pairs[start..end] {
-                    if at != last_quotient && claimed[product as usize] != *epoch {
-                        claimed[product as usize] = *epoch;
-                        last_quotient = at;
-                        count += 1;
-                    }
-                }
+                claim_products(&pairs[start..end], claimed, *epoch, |_, _| count += 1);
                 if count > best_count {
-                    (best, best_count) = (Some(code), count);
+                    (best, best_count) = (Some(start..end), count);
                 }
                 start = end;
             }
-            let Some(code) = best else {
+            let Some(group) = best else {
                 break;
             };
             let (factors, quotients) = (matching.factors.len(), matching.quotients.len());
@@ -164,19 +177,13 @@ impl Bve<'_> {
                 quotients: Vec::with_capacity(best_count),
                 products: Vec::with_capacity(best_count),
             };
-            kept.factors.push(Lit::from_code(code));
-            let mut last_quotient = u32::MAX;
-            for &(c, at, product) in pairs.iter().filter(|p| p.0 == code) {
-                debug_assert_eq!(c, code);
-                if at != last_quotient && claimed[product as usize] != *epoch {
-                    claimed[product as usize] = *epoch;
-                    last_quotient = at;
-                    let mut products = std::mem::take(&mut matching.products[at as usize]);
-                    products.push(product);
-                    kept.quotients.push(matching.quotients[at as usize]);
-                    kept.products.push(products);
-                }
-            }
+            kept.factors.push(Lit::from_code(pairs[group.start].0));
+            claim_products(&pairs[group], claimed, *epoch, |at, product| {
+                let mut products = std::mem::take(&mut matching.products[at as usize]);
+                products.push(product);
+                kept.quotients.push(matching.quotients[at as usize]);
+                kept.products.push(products);
+            });
             matching = kept;
         }
         (matching.factors.len() >= 2).then_some(matching)
@@ -203,7 +210,7 @@ impl Bve<'_> {
         };
         for &l in clause {
             if l != lit {
-                self.marks[l.var().index()] = if l.is_positive() { 1 } else { -1 };
+                self.marks[l.var().index()] = mark_of(l);
             }
         }
         let size = clause.len();
@@ -215,8 +222,7 @@ impl Bve<'_> {
             let mut extra = None;
             let mut matched = true;
             for &l in candidate {
-                let sign = if l.is_positive() { 1 } else { -1 };
-                if self.marks[l.var().index()] == sign {
+                if self.marks[l.var().index()] == mark_of(l) {
                     continue;
                 }
                 if extra.is_some() {
