@@ -9,7 +9,8 @@
 //!   holds its least frequent literal or that literal's negation. `C ⊆ D` removes `D`; `C`
 //!   equal to a subset of `D` but for one literal `m` that `D` holds negated strengthens `D` to
 //!   `D \ {¬m}` (the resolvent of `C` and `D` on `m`, which subsumes `D`). Every clause is
-//!   tried once, smallest first, and again whenever it changes or is made.
+//!   tried once, smallest first, and again whenever it changes or is made; a run that has the
+//!   fingerprints of the run before tries only the clauses changed since ([`Bve::run`]).
 //! - *Elimination*: variables by the product of their two occurrence counts, smallest first
 //!   (a heap with lazy updates: an entry whose product changed is pushed again). Variable `x`
 //!   with clauses `P` (holding `x`) and `N` (holding `¬x`) goes when the non-tautological
@@ -19,7 +20,8 @@
 //!   (100 with the rounds on; a pure literal, one side empty, always goes). A run may start
 //!   from the variables whose clauses changed since the run before ([`Bve::signature`]). Its
 //!   clauses are pushed onto the extension stack (witness: `x` in `P`, `¬x` in `N`), the
-//!   resolvents added, then the clauses removed.
+//!   resolvents added, then the clauses removed. One step, and the gates it resolves
+//!   through, is `resolve`'s.
 //! - *Factoring* ([`Bve::factor`], with `Options::factor`): between subsumption and
 //!   elimination, bounded variable addition makes fresh variables for the parts many short
 //!   clauses share (`factor`); the set grows by those variables, which the solver then makes.
@@ -35,24 +37,18 @@
 //! antecedents, a strengthened clause from `C` and `D`.
 //!
 //! Costs: each phase (subsumption, elimination) is bounded by a budget of clause and literal
-//! visits set by the caller; one
-//! subsumption attempt reads the occurrence lists of one literal pair; one elimination
-//! attempt builds at most `16 × 16` resolvents of at most 100 literals.
-//!
-//! Gates: when `x`'s clauses hold an AND gate (`x = a_1 ∧ … ∧ a_k`: the binary clauses
-//! `(¬x ∨ a_i)` and the clause `(x ∨ ¬a_1 ∨ … ∨ ¬a_k)`; or the same for `¬x`; with `k = 1`,
-//! an equivalence), only the gate clauses are resolved against the others: resolvents of two
-//! gate clauses are tautologies, and those of two other clauses follow from the rest (Eén and
-//! Biere 2005; CaDiCaL and Kissat do the same, Järvisalo, Biere and Heule, TACAS 2010). The
-//! extension stack still gets every clause of `x`; the value `x = a_1 ∧ … ∧ a_k` satisfies
-//! them all in a model of what is left, so at most one side is ever unsatisfied and the
-//! witness flip finds it. XOR and ITE gates are not looked for.
+//! visits set by the caller; one subsumption attempt reads the occurrence lists of one
+//! literal pair; one elimination attempt counts at most `16 × 16` resolvents of at most 100
+//! literals (100 × 100 with the rounds on) and builds them only when the variable goes.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, TryReserveError};
 use std::mem::size_of;
 
 mod factor;
+mod resolve;
+#[cfg(test)]
+mod tests;
 
 use super::budget::PassBudget;
 use super::extend::Extension;
@@ -74,7 +70,7 @@ pub(super) const MAX_OCCURRENCES: usize = 16;
 /// accounting.
 pub(super) fn bve_bytes(clauses: u64, literals: u64, vars: u32) -> u64 {
     let word = size_of::<u32>();
-    let per_clause = size_of::<Vec<Lit>>() + 2 * word + size_of::<bool>() + 2 * word + 3 * word;
+    let per_clause = size_of::<Vec<Lit>>() + 2 * word + 2 * size_of::<bool>() + 2 * word + 3 * word;
     let per_literal = 4 * word;
     let per_var =
         2 * (size_of::<Vec<u32>>() + word + size_of::<i8>()) + 1 + 3 * size_of::<(u64, u32)>();
@@ -127,6 +123,12 @@ pub(super) struct Bve<'a> {
     /// Clauses to try as subsumers (popped from the end), and whether each is queued.
     queue: Vec<u32>,
     queued: Vec<bool>,
+    /// By clause: made or shortened by this run (a resolvent, a strengthened clause, a
+    /// factoring product); tried as a subsumer, never as a subsumed clause, so
+    /// [`Bve::signature`] leaves it out for the next run to compare.
+    rewritten: Vec<bool>,
+    /// [`Bve::run`] has begun (a clause added from then on is rewritten).
+    running: bool,
     /// Elimination candidates: (occurrence product, variable), smallest first.
     candidates: BinaryHeap<Reverse<(u64, u32)>>,
     /// Visits left, and the solve's limits (`budget`).
@@ -142,6 +144,10 @@ pub(super) struct Bve<'a> {
     complete: bool,
     /// Some clause of the formula came in with a false literal removed.
     shortened: bool,
+    /// Scratch for [`Bve::backward`]: the subsumer's literals and the clauses it is tried
+    /// against (kept between calls, so a try allocates nothing).
+    subsumer: Vec<Lit>,
+    others: Vec<u32>,
     counts: Counts,
 }
 
@@ -183,6 +189,8 @@ impl<'a> Bve<'a> {
         all.try_reserve_exact(clauses)?;
         queue.try_reserve_exact(clauses)?;
         queued.try_reserve_exact(clauses)?;
+        let mut rewritten = Vec::new();
+        rewritten.try_reserve_exact(clauses)?;
         Ok(Bve {
             clauses: all,
             occs,
@@ -197,6 +205,8 @@ impl<'a> Bve<'a> {
             marks,
             queue,
             queued,
+            rewritten,
+            running: false,
             candidates: BinaryHeap::new(),
             budget,
             eliminating: false,
@@ -204,6 +214,8 @@ impl<'a> Bve<'a> {
             max_occurrences: MAX_OCCURRENCES,
             complete: false,
             shortened: false,
+            subsumer: Vec::new(),
+            others: Vec::new(),
             counts: Counts::default(),
         })
     }
@@ -243,6 +255,7 @@ impl<'a> Bve<'a> {
                 }
                 self.clauses.push(lits);
                 self.queued.push(false);
+                self.rewritten.push(self.running);
                 self.enqueue(id);
             }
         }
@@ -288,15 +301,20 @@ impl<'a> Bve<'a> {
     /// By variable, a fingerprint of its live clauses: a sum over the clauses holding each
     /// of its literals of a mix of the literal's sign and the clause's length, so a unit, a
     /// clause removed, strengthened or added changes it (two different clause sets with the
-    /// same fingerprint are possible but unlikely, and cost only a missed candidate). `None`
-    /// when the memory is not to be had.
+    /// same fingerprint are possible but unlikely, and cost only a missed candidate or
+    /// comparison). The clauses this run made or shortened are left out: the next run sees
+    /// their variables changed and compares them with the clauses that may subsume them.
+    /// `None` when the memory is not to be had.
     pub(super) fn signature(&self) -> Option<Vec<u64>> {
         const POSITIVE: u64 = 0x9e37_79b9_7f4a_7c15;
         const NEGATIVE: u64 = 0xc2b2_ae3d_27d4_eb4f;
         let mut sums = Vec::new();
         sums.try_reserve_exact(self.marks.len()).ok()?;
         sums.resize(self.marks.len(), 0u64);
-        for clause in self.clauses.iter().filter(|c| !c.is_empty()) {
+        for (clause, &rewritten) in self.clauses.iter().zip(&self.rewritten) {
+            if clause.is_empty() || rewritten {
+                continue;
+            }
             let length = clause.len() as u64 + (1 << 20);
             for &l in clause {
                 let sign = if l.is_positive() { POSITIVE } else { NEGATIVE };
@@ -307,15 +325,41 @@ impl<'a> Bve<'a> {
         Some(sums)
     }
 
-    /// Runs subsumption over every clause within the budget it was made with, then with
-    /// `factor` factoring within that many ticks ([`Bve::factor`], and the subsumption its
-    /// clauses start), then elimination (with the subsumption its resolvents start) within
-    /// `eliminate` visits more; each stops early when the budget finds a limit reached. With
-    /// `previous` (the [`Bve::signature`] at the end of the run before), elimination starts
-    /// from the variables whose fingerprint differs from it (after this run's subsumption);
-    /// without, from every variable.
-    pub(super) fn run(&mut self, factor: Option<u64>, eliminate: u64, previous: Option<&[u64]>) {
+    /// Runs subsumption within the budget it was made with, then with `factor` factoring
+    /// within that many ticks ([`Bve::factor`], and the subsumption its clauses start), then
+    /// elimination (with the subsumption its resolvents start) within `eliminate` visits more;
+    /// each stops early when the budget finds a limit reached. Without `previous` (the
+    /// [`Bve::signature`] at the end of the run before), every clause is tried as a subsumer
+    /// and every variable is a candidate. With it, a clause is tried only when the fingerprint
+    /// of each of its variables differs from it: a clause added or changed since changes the
+    /// fingerprint of each of its variables, and a subsumer or a strengthener has only
+    /// variables of the clause it removes or shortens, so every pair that a clause new since
+    /// takes part in is compared, and a pair of clauses the run before had (and compared, as
+    /// far as its budget went) is not compared again (Kissat's `subsume` flags do the same).
+    /// Elimination then starts from the variables whose fingerprint differs from `previous`
+    /// after this run's subsumption, or from every variable with `every_candidate`.
+    pub(super) fn run(
+        &mut self,
+        factor: Option<u64>,
+        eliminate: u64,
+        previous: Option<&[u64]>,
+        every_candidate: bool,
+    ) {
+        self.running = true;
         self.propagate_units();
+        if let Some(before) = previous
+            && let Some(now) = self.signature()
+        {
+            let changed = |v: usize| before.get(v) != Some(&now[v]);
+            let (clauses, queued) = (&self.clauses, &mut self.queued);
+            self.queue.retain(|&id| {
+                let keep = clauses[id as usize]
+                    .iter()
+                    .all(|l| changed(l.var().index()));
+                queued[id as usize] = keep;
+                keep
+            });
+        }
         // Smallest first: the queue pops from its end.
         let clauses = &self.clauses;
         self.queue
@@ -334,7 +378,9 @@ impl<'a> Bve<'a> {
         }
         self.budget.set_left(eliminate);
         self.eliminating = true;
-        let now = previous.and_then(|_| self.signature());
+        let now = previous
+            .filter(|_| !every_candidate)
+            .and_then(|_| self.signature());
         for v in 0..self.marks.len() as u32 {
             let changed = match (previous, &now) {
                 (Some(before), Some(now)) => before.get(v as usize) != Some(&now[v as usize]),
@@ -434,6 +480,7 @@ impl<'a> Bve<'a> {
             }
             _ => {
                 self.clauses[id as usize] = lits;
+                self.rewritten[id as usize] = true;
                 self.enqueue(id);
             }
         }
@@ -487,7 +534,8 @@ impl<'a> Bve<'a> {
 
     /// Removes the clauses `id` subsumes and strengthens those it strengthens.
     fn backward(&mut self, id: u32) {
-        let lits = self.clauses[id as usize].clone();
+        let mut lits = std::mem::take(&mut self.subsumer);
+        lits.clone_from(&self.clauses[id as usize]);
         let weight = |l: Lit| self.count[l.index()] + self.count[(!l).index()];
         let pivot = *lits
             .iter()
@@ -496,10 +544,11 @@ impl<'a> Bve<'a> {
         for &l in &lits {
             self.marks[l.var().index()] = mark_of(l);
         }
-        let mut others = self.occs[pivot.index()].clone();
+        let mut others = std::mem::take(&mut self.others);
+        others.clone_from(&self.occs[pivot.index()]);
         others.extend_from_slice(&self.occs[(!pivot).index()]);
         self.budget.spend(others.len() as u64);
-        for other in others {
+        for &other in &others {
             let clause = &self.clauses[other as usize];
             if other == id || clause.len() < lits.len() {
                 continue;
@@ -535,180 +584,7 @@ impl<'a> Bve<'a> {
         for &l in &lits {
             self.marks[l.var().index()] = 0;
         }
-    }
-
-    /// The live clauses holding `lit` (the list is compacted on the way).
-    fn live_occurrences(&mut self, lit: Lit) -> Vec<u32> {
-        let clauses = &self.clauses;
-        self.occs[lit.index()].retain(|&id| !clauses[id as usize].is_empty());
-        self.occs[lit.index()].clone()
-    }
-
-    /// The resolvent of clauses `pos` (holding `x`, its other literals marked) and `neg` on
-    /// `x`, or `None` when it is a tautology.
-    fn resolve(&self, pos: u32, neg: u32, x: Var) -> Option<Vec<Lit>> {
-        let mut resolvent: Vec<Lit> = self.clauses[pos as usize]
-            .iter()
-            .copied()
-            .filter(|l| l.var() != x)
-            .collect();
-        for &l in &self.clauses[neg as usize] {
-            if l.var() == x {
-                continue;
-            }
-            match self.marks[l.var().index()] {
-                0 => resolvent.push(l),
-                mark if (mark > 0) == l.is_positive() => {}
-                _ => return None,
-            }
-        }
-        Some(resolvent)
-    }
-
-    /// An AND gate (or, with one input, an equivalence) among the clauses of a variable:
-    /// `binary` holds the clauses with literal `y`, `long` those with `¬y`, and the gate is
-    /// `¬y = a_1 ∧ … ∧ a_k`, that is the binary clauses `(y ∨ a_i)` and the clause
-    /// `(¬y ∨ ¬a_1 ∨ … ∨ ¬a_k)`, `y` a literal of `shared`. Returns which clauses of each side
-    /// are the gate's.
-    fn and_gate(
-        &mut self,
-        shared: Var,
-        binary: &[u32],
-        long: &[u32],
-    ) -> Option<(Vec<bool>, Vec<bool>)> {
-        self.budget.spend((binary.len() + long.len()) as u64);
-        let mut inputs = Vec::new();
-        for &b in binary {
-            let clause = &self.clauses[b as usize];
-            if clause.len() == 2 {
-                let other = if clause[0].var() == shared {
-                    clause[1]
-                } else {
-                    clause[0]
-                };
-                self.marks[other.var().index()] = mark_of(other);
-                inputs.push(other);
-            }
-        }
-        let mut found = None;
-        for (j, &c) in long.iter().enumerate() {
-            let clause = &self.clauses[c as usize];
-            let all_inputs = clause.iter().all(|&l| {
-                let mark = self.marks[l.var().index()];
-                l.var() == shared || (mark != 0 && (mark > 0) != l.is_positive())
-            });
-            if all_inputs {
-                found = Some(j);
-                break;
-            }
-        }
-        for &input in &inputs {
-            self.marks[input.var().index()] = 0;
-        }
-        let j = found?;
-        let gate = &self.clauses[long[j] as usize];
-        let binary_flags = binary
-            .iter()
-            .map(|&b| {
-                let clause = &self.clauses[b as usize];
-                clause.len() == 2
-                    && clause
-                        .iter()
-                        .all(|&l| l.var() == shared || gate.contains(&!l))
-            })
-            .collect();
-        let long_flags = (0..long.len()).map(|i| i == j).collect();
-        Some((binary_flags, long_flags))
-    }
-
-    /// The resolvents on `x`, or `None` when eliminating it would break a bound. With a gate
-    /// (`gate`: which clauses of `pos` and of `neg` define `x`), only gate clauses are
-    /// resolved against the others: the resolvents of two gate clauses are tautologies, those
-    /// of two others follow from the rest (Eén and Biere 2005).
-    fn resolvents(
-        &mut self,
-        x: Var,
-        pos: &[u32],
-        neg: &[u32],
-        gate: Option<&(Vec<bool>, Vec<bool>)>,
-    ) -> Option<Vec<Vec<Lit>>> {
-        let bound = pos.len() + neg.len() + self.extra;
-        let mut resolvents = Vec::new();
-        for (i, &p) in pos.iter().enumerate() {
-            for &l in &self.clauses[p as usize] {
-                self.marks[l.var().index()] = mark_of(l);
-            }
-            let mut refused = false;
-            for (j, &n) in neg.iter().enumerate() {
-                if gate.is_some_and(|(gp, gn)| gp[i] == gn[j]) {
-                    continue;
-                }
-                self.budget.spend(
-                    (self.clauses[p as usize].len() + self.clauses[n as usize].len()) as u64,
-                );
-                if let Some(resolvent) = self.resolve(p, n, x) {
-                    resolvents.push(resolvent);
-                    let last = resolvents.last().map_or(0, Vec::len);
-                    if last > MAX_RESOLVENT || resolvents.len() > bound {
-                        refused = true;
-                        break;
-                    }
-                }
-            }
-            for &l in &self.clauses[p as usize] {
-                self.marks[l.var().index()] = 0;
-            }
-            if refused {
-                return None;
-            }
-        }
-        Some(resolvents)
-    }
-
-    /// Eliminates `x` if the bounds allow (see the module documentation).
-    fn try_eliminate(&mut self, x: Var) {
-        let (pos_lit, neg_lit) = (Lit::positive(x), Lit::negative(x));
-        let pos = self.live_occurrences(pos_lit);
-        let neg = self.live_occurrences(neg_lit);
-        let both = !pos.is_empty() && !neg.is_empty();
-        if both && (pos.len() > self.max_occurrences || neg.len() > self.max_occurrences) {
-            return;
-        }
-        let gate = if both {
-            // x = AND of inputs: binaries (¬x ∨ a_i) and (x ∨ ¬a_1 ∨ …); or ¬x = AND.
-            match self.and_gate(x, &neg, &pos) {
-                Some((neg_flags, pos_flags)) => Some((pos_flags, neg_flags)),
-                None => self.and_gate(x, &pos, &neg),
-            }
-        } else {
-            None
-        };
-        if gate.is_some() {
-            self.counts.gates += 1;
-        }
-        let Some(resolvents) = self.resolvents(x, &pos, &neg, gate.as_ref()) else {
-            return;
-        };
-        for &id in &pos {
-            self.extension.push(pos_lit, &self.clauses[id as usize]);
-        }
-        for &id in &neg {
-            self.extension.push(neg_lit, &self.clauses[id as usize]);
-        }
-        self.extension.remove(x);
-        self.counts.eliminated += 1;
-        for resolvent in resolvents {
-            if let Some(proof) = self.proof.as_deref_mut() {
-                proof.add(resolvent.iter().copied());
-            }
-            let vars: Vec<Var> = resolvent.iter().map(|l| l.var()).collect();
-            self.add(resolvent);
-            for var in vars {
-                self.touch(var);
-            }
-        }
-        for id in pos.into_iter().chain(neg) {
-            self.remove(id, true);
-        }
+        self.subsumer = lits;
+        self.others = others;
     }
 }

@@ -170,13 +170,14 @@ impl Solver {
         let factor = (self.options.factor).then(|| self.scaled(BUDGET_BASE + factor_share));
         let rounds = self.options.eliminate_rounds;
         let previous = std::mem::take(&mut self.simplifier.rounds.signature);
+        let every_candidate = std::mem::take(&mut self.simplifier.rounds.every_candidate);
         let Some(mut bve) = self.copy_to_bve(budget, (clauses, &occurrences)) else {
             self.out_of_memory = Some(bve_bytes(clauses as u64, literals, self.num_vars));
             return Some(true);
         };
         drop(occurrences);
         bve.set_bound(extra, max_occurrences);
-        bve.run(factor, eliminate, previous.as_deref());
+        bve.run(factor, eliminate, previous.as_deref(), every_candidate);
         let complete = bve.complete();
         let signature = if rounds { bve.signature() } else { None };
         // With the rounds on, a run that changed nothing leaves the solver's clauses as they

@@ -140,6 +140,9 @@ pub(super) struct Rounds {
     /// What the last run left, to see whether anything changed (`Solver::change_key`).
     pub(super) key: Option<[u64; 5]>,
     /// By variable, the fingerprint of its clauses at the end of the last run (`None`: every
-    /// variable is a candidate, after the bound grew or before the first run).
+    /// clause is a subsumer and every variable a candidate, before the first run or after a
+    /// run whose subsumption the budget cut).
     pub(super) signature: Option<Vec<u64>>,
+    /// The bound grew: every variable is a candidate in the next run.
+    pub(super) every_candidate: bool,
 }
