@@ -124,8 +124,9 @@ pub(super) struct Bve<'a> {
     queue: Vec<u32>,
     queued: Vec<bool>,
     /// By clause: made or shortened by this run (a resolvent, a strengthened clause, a
-    /// factoring product); tried as a subsumer, never as a subsumed clause, so
-    /// [`Bve::signature`] leaves it out for the next run to compare.
+    /// factoring product). Such a clause is tried as a subsumer, but as a subsumed clause only
+    /// by the clauses tried after it, so [`Bve::signature`] leaves it out for the next run to
+    /// compare with the others.
     rewritten: Vec<bool>,
     /// [`Bve::run`] has begun (a clause added from then on is rewritten).
     running: bool,

@@ -140,8 +140,8 @@ pub(super) struct Rounds {
     /// What the last run left, to see whether anything changed (`Solver::change_key`).
     pub(super) key: Option<[u64; 5]>,
     /// By variable, the fingerprint of its clauses at the end of the last run (`None`: every
-    /// clause is a subsumer and every variable a candidate, before the first run or after a
-    /// run whose subsumption the budget cut).
+    /// clause is a subsumer and every variable a candidate in the next run; before the first
+    /// run, or when the memory for the fingerprints was not to be had).
     pub(super) signature: Option<Vec<u64>>,
     /// The bound grew: every variable is a candidate in the next run.
     pub(super) every_candidate: bool,
