@@ -10,7 +10,7 @@ use crate::rup;
 use crate::support::{
     ProofStages, SharedBuf, all_passes, brute_force_models, check_later_clauses,
     check_projected_enumeration, check_solve_with, cnf_from, dimacs_clauses, literals_within,
-    pigeonhole, random_formula, xor_chain,
+    pigeonhole, random_formula, solved_once, xor_chain,
 };
 
 use nqueens_sat::{ClauseSink, Cnf, Lit, Options, Outcome, Solver, Var};
@@ -71,11 +71,7 @@ proptest! {
         together in any::<bool>(),
     ) {
         let mut cnf = cnf_from(vars, &clauses);
-        let mut solver = Solver::with_options(simplifying(together));
-        let mut proof = ProofStages::new(&mut solver, &cnf);
-        cnf.add_to(&mut solver);
-        let first = matches!(solver.solve(), Outcome::Sat(_));
-        prop_assert_eq!(first, !brute_force_models(&cnf).is_empty());
+        let (mut solver, mut proof, first) = solved_once(&cnf, simplifying(together))?;
         check_later_clauses(&mut solver, &mut proof, &mut cnf, (first, vars), &later)?;
     }
 

@@ -8,8 +8,8 @@
 //! and the solver's then differ).
 
 use crate::support::{
-    ProofStages, all_passes, brute_force_models, check_later_clauses, check_projected_enumeration,
-    check_solve_with, cnf_from, literals_within, pigeonhole, solve_checked,
+    all_passes, brute_force_models, check_later_clauses, check_projected_enumeration,
+    check_solve_with, cnf_from, literals_within, pigeonhole, solve_checked, solved_once,
 };
 
 use nqueens_sat::{ClauseSink, Lit, Options, Outcome, Solver, Var};
@@ -138,11 +138,7 @@ proptest! {
         together in any::<bool>(),
     ) {
         let mut cnf = cnf_from(vars, &clauses);
-        let mut solver = Solver::with_options(factoring_with(together));
-        let mut proof = ProofStages::new(&mut solver, &cnf);
-        cnf.add_to(&mut solver);
-        let first = matches!(solver.solve(), Outcome::Sat(_));
-        prop_assert_eq!(first, !brute_force_models(&cnf).is_empty());
+        let (mut solver, mut proof, first) = solved_once(&cnf, factoring_with(together))?;
         let named = solver.num_vars();
         check_later_clauses(&mut solver, &mut proof, &mut cnf, (first, named), &later)?;
     }

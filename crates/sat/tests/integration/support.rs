@@ -85,6 +85,21 @@ impl ProofStages {
     }
 }
 
+/// A solver with `options` given `cnf`, its proof kept in stages from the start, after a first
+/// solve whose answer agrees with the brute force: the solver, the stages, and whether `cnf` is
+/// satisfiable (what [`check_later_clauses`] starts from).
+pub fn solved_once(
+    cnf: &Cnf,
+    options: Options,
+) -> Result<(Solver, ProofStages, bool), TestCaseError> {
+    let mut solver = Solver::with_options(options);
+    let proof = ProofStages::new(&mut solver, cnf);
+    cnf.add_to(&mut solver);
+    let first = matches!(solver.solve(), Outcome::Sat(_));
+    prop_assert_eq!(first, !brute_force_models(cnf).is_empty());
+    Ok((solver, proof, first))
+}
+
 /// After a first solve of `cnf` (`first`: whether it was satisfiable), gives `solver` each clause
 /// of `later`, drawn on the first `vars` variables, as a stage of `proof`, solving after each:
 /// every answer agrees with the brute force and every model satisfies the formula so far; the
