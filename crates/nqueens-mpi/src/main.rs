@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Result, anyhow};
 use clap::{Parser, Subcommand};
@@ -27,7 +27,7 @@ const TAG_REPORT: i32 = 1;
 const TAG_BATCH: i32 = 2;
 
 /// How long a stopped rank waits for rank 0 to end the job before it ends itself.
-const RANK_0_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
+const RANK_0_GRACE: Duration = Duration::from_secs(10);
 
 /// Count N-Queens solutions on an MPI job: run under `mpirun -n P` (or `srun`).
 #[derive(Debug, Parser)]
@@ -252,7 +252,8 @@ fn run(world: &SimpleCommunicator, args: &CountArgs) -> Result<(), (u8, anyhow::
             return Err((2, anyhow!("rank 0 stopped the count")));
         }
         settings.cut = word[1] as usize;
-        let ended = session::work(list, &mut MpiSpoke { world }, workers, &settings);
+        let mut spoke = MpiSpoke { world };
+        let ended = session::work(list, &mut spoke, workers, &settings);
         return match ended {
             Ok(Ending::Finished) => Ok(()),
             Ok(Ending::Stopped) => {
@@ -260,7 +261,17 @@ fn run(world: &SimpleCommunicator, args: &CountArgs) -> Result<(), (u8, anyhow::
                 // wait for it. A rank that exited first (non-zero) would have mpirun tear the
                 // job down, rank 0 too, perhaps before its checkpoint is synced; one that
                 // entered MPI_Finalize was seen to leave OpenMPI 4.1's mpirun hanging.
-                std::thread::sleep(RANK_0_GRACE);
+                // The wait keeps taking rank 0's messages: a batch rank 0 sent as this rank
+                // stopped may still be in its send, which on Open MPI's shared-memory
+                // transport returns only once this rank's MPI library has taken the message
+                // in; a rank asleep here held rank 0 there until mpirun killed the job, its
+                // line unsaid (Ctrl-C gives the ranks one second). The batch's tasks are left
+                // to the next run, as every task not done or in part.
+                let deadline = Instant::now() + RANK_0_GRACE;
+                while Instant::now() < deadline {
+                    let _ = spoke.poll();
+                    std::thread::sleep(session::POLL);
+                }
                 Err((interrupt::EXIT_CODE, anyhow!("interrupted")))
             }
             Err(e) => {

@@ -18,7 +18,9 @@
 //! Both stay small (a report carries at most [`MAX_ENTRY_WORDS`] words of results and
 //! positions, a batch at most [`MAX_BATCH`] ids and [`MAX_POSITIONED`] positions, all under
 //! 4 KiB), so MPI sends them eagerly and a blocking send never waits for the other side to post
-//! its receive.
+//! its receive. It may wait for the other side's MPI library to take the message in (Open MPI's
+//! shared-memory transport hands the buffer back then), so no rank stops calling into MPI before
+//! the job ends: a stopped rank keeps taking messages while it waits for rank 0 to end it.
 
 use std::time::Duration;
 
