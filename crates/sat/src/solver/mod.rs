@@ -233,6 +233,8 @@ pub struct Solver {
     assumptions: Vec<Lit>,
     failed: Vec<Lit>,
 
+    /// The clause [`Solver::add_internal_clause`] normalizes (kept for its allocation).
+    adding: Vec<Lit>,
     // Scratch space for analysis.
     learnt: Vec<Lit>,
     touched: Vec<Var>,
@@ -318,6 +320,7 @@ impl Solver {
             inconsistent: false,
             assumptions: Vec::new(),
             failed: Vec::new(),
+            adding: Vec::new(),
             learnt: Vec::new(),
             touched: Vec::new(),
             stack: Vec::new(),
@@ -597,7 +600,19 @@ impl Solver {
         }
         self.cancel_until(0);
         self.restore(lits);
-        let mut clause = lits.to_vec();
+        // The copy lives in a buffer kept between calls: a formula's clauses come one call
+        // each, and an allocation per clause was a tenth of reading a large formula.
+        let mut clause = std::mem::take(&mut self.adding);
+        clause.clear();
+        clause.extend_from_slice(lits);
+        self.normalize_and_add(&mut clause);
+        self.adding = clause;
+    }
+
+    /// [`Solver::add_internal_clause`]'s work after the put-back, on its own copy of the
+    /// clause: sorted and deduplicated, dropped when a tautology or satisfied, shortened by its
+    /// false literals, then attached or assigned.
+    fn normalize_and_add(&mut self, clause: &mut Vec<Lit>) {
         clause.sort_unstable();
         clause.dedup();
         if clause.windows(2).any(|w| w[0] == !w[1]) {
@@ -620,7 +635,7 @@ impl Solver {
                 self.propagate_level_zero();
             }
             _ => {
-                self.try_attach(&clause);
+                self.try_attach(clause);
             }
         }
     }
