@@ -265,8 +265,9 @@ fn run(world: &SimpleCommunicator, args: &CountArgs) -> Result<(), (u8, anyhow::
                 // stopped may still be in its send, which on Open MPI's shared-memory
                 // transport returns only once this rank's MPI library has taken the message
                 // in; a rank asleep here held rank 0 there until mpirun killed the job, its
-                // line unsaid (Ctrl-C gives the ranks one second). The batch's tasks are left
-                // to the next run, as every task not done or in part.
+                // line unsaid (on Ctrl-C, mpirun sends the ranks SIGTERM a second later and
+                // SIGKILL a second after that). The batch's tasks are left to the next run,
+                // as every task not done or in part.
                 let deadline = Instant::now() + RANK_0_GRACE;
                 while Instant::now() < deadline {
                     let _ = spoke.poll();
