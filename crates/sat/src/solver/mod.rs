@@ -106,7 +106,7 @@
 //! and putting variables back), `elim_rounds` (elimination again during the search), `bve` (its
 //! subsumption, strengthening and elimination over occurrence lists, and `bve::factor`,
 //! bounded variable addition), `numbering` and `caller` (the solver's own variables beside the
-//! caller's), `extend` (the extension stack that completes models), `memory` (the estimate and
+//! caller's; `caller` also takes the caller's clauses in), `extend` (the extension stack that completes models), `memory` (the estimate and
 //! fallible growth), `observe` (the hook a trace of the search watches), `clause_db` (the
 //! clause arena), `heap` (the VSIDS order), `proof` (DRAT output). The files that add to
 //! `impl Solver` import this one; what this one needs of theirs lives below them all, as plain
@@ -593,53 +593,6 @@ impl Solver {
         Model::from_values(self.external_values(values))
     }
 
-    /// Adds a clause in the solver's numbers: [`ClauseSink::add_clause`]'s work.
-    fn add_internal_clause(&mut self, lits: &[Lit]) {
-        if self.inconsistent || self.out_of_memory.is_some() {
-            return;
-        }
-        self.cancel_until(0);
-        self.restore(lits);
-        // The copy lives in a buffer kept between calls: a formula's clauses come one call
-        // each, and an allocation per clause was a tenth of reading a large formula.
-        let mut clause = std::mem::take(&mut self.adding);
-        clause.clear();
-        clause.extend_from_slice(lits);
-        self.normalize_and_add(&mut clause);
-        self.adding = clause;
-    }
-
-    /// [`Solver::add_internal_clause`]'s work after the put-back, on its own copy of the
-    /// clause: sorted and deduplicated, dropped when a tautology or satisfied, shortened by its
-    /// false literals, then attached or assigned.
-    fn normalize_and_add(&mut self, clause: &mut Vec<Lit>) {
-        clause.sort_unstable();
-        clause.dedup();
-        if clause.windows(2).any(|w| w[0] == !w[1]) {
-            return;
-        }
-        if clause.iter().any(|&l| self.value(l) > 0) {
-            return;
-        }
-        let before = clause.len();
-        clause.retain(|&l| self.value(l) == 0);
-        if clause.len() < before
-            && let Some(proof) = self.proof.as_mut()
-        {
-            proof.add(clause.iter().copied());
-        }
-        match *clause.as_slice() {
-            [] => self.set_inconsistent(),
-            [unit] => {
-                self.assign(unit, Reason::Decision);
-                self.propagate_level_zero();
-            }
-            _ => {
-                self.try_attach(clause);
-            }
-        }
-    }
-
     /// The CDCL loop of one [`Solver::solve_observed`].
     fn search<O: Observer>(&mut self, observer: &mut O) -> Outcome {
         let deadline = self.deadline;
@@ -748,51 +701,6 @@ impl Solver {
                     self.heap.check();
                 }
             }
-        }
-    }
-}
-
-impl ClauseSink for Solver {
-    /// The variables the caller has named (the solver's own, factoring's, are not counted).
-    fn num_vars(&self) -> u32 {
-        self.numbering
-            .as_ref()
-            .map_or(self.num_vars, |numbering| numbering.caller_vars())
-    }
-
-    /// Nothing: the solver allocates a variable when a clause, an assumption or
-    /// [`ClauseSink::ensure_vars`] uses it, so a header that claims a billion variables costs
-    /// nothing by itself. Its models cover the variables up to the highest one used (as
-    /// MiniSat's do); declared variables beyond it are in no clause, so any value fits them.
-    fn declare_vars(&mut self, _count: u32) {}
-
-    /// Grows the solver to `count` variables; when the memory is not to be had, the solver
-    /// is out of memory from then on ([`ClauseSink::status`]) instead of aborting.
-    fn ensure_vars(&mut self, count: u32) {
-        if count > ClauseSink::num_vars(self) && self.out_of_memory.is_none() {
-            self.grow_caller_vars(count);
-        }
-    }
-
-    /// Adds a clause between searches (it is simplified against the level-0 assignment;
-    /// duplicate literals are merged and tautologies dropped). Dropped, once the solver is out
-    /// of memory.
-    fn add_clause(&mut self, lits: &[Lit]) {
-        if let Some(needed) = lits.iter().map(|l| l.var().as_u32() + 1).max() {
-            self.ensure_vars(needed);
-        }
-        match self.numbering {
-            Some(_) => self.add_internal_clause(&self.internal_lits(lits)),
-            None => self.add_internal_clause(lits),
-        }
-    }
-
-    /// [`Error::OutOfMemory`] once an allocation was refused (the solver then drops every
-    /// clause and answers [`LimitReached::Memory`]).
-    fn status(&self) -> Result<(), Error> {
-        match self.out_of_memory {
-            Some(bytes) => Err(Error::OutOfMemory { bytes }),
-            None => Ok(()),
         }
     }
 }
