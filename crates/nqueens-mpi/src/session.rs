@@ -17,9 +17,9 @@
 //! flag is raised, or that gets a stop from rank 0, stops its workers (within milliseconds:
 //! tasks are counted in pieces), sends rank 0 its finished tasks and where the others got,
 //! and ends (the MPI binary then takes and drops rank 0's messages until rank 0 ends the job:
-//! see [`wire`](crate::wire)). Rank 0, once its own flag is raised or some rank has stopped, tells every rank
-//! still counting to stop, records its own workers' results and positions, waits for the
-//! others' (at most [`STOP_WAIT`]), syncs the checkpoint and reports
+//! see [`wire`](crate::wire)). Rank 0, once its own flag is raised or some rank has stopped,
+//! tells every rank still counting to stop, records its own workers' results and positions,
+//! waits for the others' (at most [`STOP_WAIT`]), syncs the checkpoint and reports
 //! [`MpiError::Interrupted`]: a resumed run goes on from those positions, on any number of
 //! ranks, or in `nqueens count` (one checkpoint format).
 //!

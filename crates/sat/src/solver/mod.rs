@@ -95,26 +95,25 @@
 //!
 //! # Where things are
 //!
-//! This file holds the [`Solver`] itself, its public calls and the search loop. The rest, one
-//! job per file: `prop` (the trail, assigning and backtracking, watched-literal propagation),
-//! `analyze` (first-UIP learning, minimisation, shrinking, failed assumptions), `reduce` (learnt-clause
+//! This file holds the [`Solver`] itself, its public calls and the search loop. The rest, one job
+//! per file: `prop` (the trail, assigning and backtracking, watched-literal propagation), `analyze`
+//! (first-UIP learning, minimisation, shrinking, failed assumptions), `reduce` (learnt-clause
 //! deletion and arena compaction), `restart` (the restart policies), `phases` (target and best
 //! phases, rephasing), `walk` (the local search rephasing runs), `els` (equivalent-literal
 //! substitution), `congruence` (equivalences from gates), `probe` (failed-literal probing),
-//! `vivify` (learnt-clause vivification), `budget` (the passes' work budgets and their looks at
-//! the limits), `eliminate` (bounded variable elimination before the first search, freezing,
-//! and putting variables back), `elim_rounds` (elimination again during the search), `bve` (its
-//! subsumption, strengthening and elimination over occurrence lists, and `bve::factor`,
-//! bounded variable addition), `numbering` and `caller` (the solver's own variables beside the
-//! caller's; `caller` also takes the caller's clauses in), `extend` (the extension stack that completes models), `memory` (the estimate and
-//! fallible growth), `observe` (the hook a trace of the search watches), `clause_db` (the
-//! clause arena), `heap` (the VSIDS order), `proof` (DRAT output). The files that add to
-//! `impl Solver` import this one; what this one needs of theirs lives below them all, as plain
-//! data: `reason` (reasons, conflicts, watches) and `search_state` (the LBD averages, the
-//! search mode, the target and best phases). The public settings and
-//! answers are in `options` ([`Options`], [`Restarts`], [`Limits`]), `outcome` ([`Outcome`],
-//! [`Enumeration`]; a limit's reason is the workspace's [`LimitReached`]) and `stats`
-//! ([`Stats`]).
+//! `vivify` (learnt-clause vivification), `budget` (the passes' work budgets and their looks at the
+//! limits), `eliminate` (bounded variable elimination before the first search, freezing, and
+//! putting variables back), `elim_rounds` (elimination again during the search), `bve` (its
+//! subsumption, strengthening and elimination over occurrence lists, and `bve::factor`, bounded
+//! variable addition), `numbering` and `caller` (the solver's own variables beside the caller's;
+//! `caller` also takes the caller's clauses in), `extend` (the extension stack that completes
+//! models), `memory` (the estimate and fallible growth), `observe` (the hook a trace of the search
+//! watches), `clause_db` (the clause arena), `heap` (the VSIDS order), `proof` (DRAT output). The
+//! files that add to `impl Solver` import this one; what this one needs of theirs lives below them
+//! all, as plain data: `reason` (reasons, conflicts, watches) and `search_state` (the LBD averages,
+//! the search mode, the target and best phases). The public settings and answers are in `options`
+//! ([`Options`], [`Restarts`], [`Limits`]), `outcome` ([`Outcome`], [`Enumeration`]; a limit's
+//! reason is the workspace's [`LimitReached`]) and `stats` ([`Stats`]).
 //!
 //! # Proofs and enumeration
 //!
