@@ -80,6 +80,12 @@ pub(super) fn bve_bytes(clauses: u64, literals: u64, vars: u32) -> u64 {
         .saturating_add(u64::from(vars).saturating_mul(per_var as u64))
 }
 
+/// Whether `var`'s fingerprint `now` ([`Bve::signature`]) differs from the one `before` (a
+/// variable the run before did not have has changed).
+fn fingerprint_changed(before: &[u64], now: &[u64], var: Var) -> bool {
+    before.get(var.index()) != Some(&now[var.index()])
+}
+
 /// What `marks` holds for a marked literal, by its variable: 1 when it is positive, −1 when
 /// negative (0: the variable is not marked).
 fn mark_of(lit: Lit) -> i8 {
@@ -351,12 +357,11 @@ impl<'a> Bve<'a> {
         if let Some(before) = previous
             && let Some(now) = self.signature()
         {
-            let changed = |v: usize| before.get(v) != Some(&now[v]);
             let (clauses, queued) = (&self.clauses, &mut self.queued);
             self.queue.retain(|&id| {
                 let keep = clauses[id as usize]
                     .iter()
-                    .all(|l| changed(l.var().index()));
+                    .all(|l| fingerprint_changed(before, &now, l.var()));
                 queued[id as usize] = keep;
                 keep
             });
@@ -383,12 +388,13 @@ impl<'a> Bve<'a> {
             .filter(|_| !every_candidate)
             .and_then(|_| self.signature());
         for v in 0..self.marks.len() as u32 {
+            let var = Var::from_index(v);
             let changed = match (previous, &now) {
-                (Some(before), Some(now)) => before.get(v as usize) != Some(&now[v as usize]),
+                (Some(before), Some(now)) => fingerprint_changed(before, now, var),
                 _ => true,
             };
             if changed {
-                self.touch(Var::from_index(v));
+                self.touch(var);
             }
         }
         self.complete = true;

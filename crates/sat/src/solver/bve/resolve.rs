@@ -27,21 +27,28 @@ impl Bve<'_> {
         self.occs[lit.index()].clone()
     }
 
-    /// The length of the resolvent of clauses `pos` (holding `x`, its other literals marked)
-    /// and `neg` on `x`, or `None` when it is a tautology; nothing is built.
-    fn resolvent_len(&self, pos: u32, neg: u32, x: Var) -> Option<usize> {
-        let mut len = self.clauses[pos as usize].len() - 1;
+    /// Walks the literals clause `neg` brings to its resolvent on `x` with clause `pos` (whose
+    /// other literals are marked): `add` gets each one `pos` lacks. `false` when the resolvent
+    /// is a tautology (the walk stops there).
+    fn resolve_neg_side(&self, neg: u32, x: Var, mut add: impl FnMut(Lit)) -> bool {
         for &l in &self.clauses[neg as usize] {
             if l.var() == x {
                 continue;
             }
             match self.marks[l.var().index()] {
-                0 => len += 1,
+                0 => add(l),
                 mark if (mark > 0) == l.is_positive() => {}
-                _ => return None,
+                _ => return false,
             }
         }
-        Some(len)
+        true
+    }
+
+    /// The length of the resolvent of clauses `pos` (holding `x`, its other literals marked)
+    /// and `neg` on `x`, or `None` when it is a tautology; nothing is built.
+    fn resolvent_len(&self, pos: u32, neg: u32, x: Var) -> Option<usize> {
+        let mut len = self.clauses[pos as usize].len() - 1;
+        self.resolve_neg_side(neg, x, |_| len += 1).then_some(len)
     }
 
     /// The resolvent of clauses `pos` (holding `x`, its other literals marked) and `neg` on
@@ -52,17 +59,8 @@ impl Bve<'_> {
             .copied()
             .filter(|l| l.var() != x)
             .collect();
-        for &l in &self.clauses[neg as usize] {
-            if l.var() == x {
-                continue;
-            }
-            match self.marks[l.var().index()] {
-                0 => resolvent.push(l),
-                mark if (mark > 0) == l.is_positive() => {}
-                _ => return None,
-            }
-        }
-        Some(resolvent)
+        self.resolve_neg_side(neg, x, |l| resolvent.push(l))
+            .then_some(resolvent)
     }
 
     /// An AND gate (or, with one input, an equivalence) among the clauses of a variable:
