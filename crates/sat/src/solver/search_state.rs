@@ -37,10 +37,17 @@ pub(super) struct Mode {
     pub(super) stable: bool,
     /// The conflict count at which the mode next changes.
     pub(super) next_switch: u64,
-    /// How many conflicts the current mode lasts.
+    /// How many conflicts the current mode lasts (modes of doubling length only).
     pub(super) length: u64,
     /// Restarts in stable mode so far: the index into the Luby sequence.
     pub(super) stable_restarts: u64,
+    /// With [`Options::balanced_modes`](super::Options::balanced_modes): the propagation
+    /// count when the current mode began.
+    pub(super) entered_propagations: u64,
+    /// With `balanced_modes`, in stable mode: the propagation count at which it ends.
+    pub(super) stable_until: u64,
+    /// With `balanced_modes`: focused modes begun so far.
+    pub(super) focused_modes: u64,
 }
 
 impl Mode {
@@ -54,6 +61,9 @@ impl Mode {
             next_switch: first,
             length: first,
             stable_restarts: 0,
+            entered_propagations: 0,
+            stable_until: u64::MAX,
+            focused_modes: 1,
         }
     }
 }

@@ -417,6 +417,27 @@ fn modes_switch_on_schedule_and_proofs_still_check() {
         }
     }
     assert!(inside > 0, "no restart inside a mode");
+
+    // Balanced modes (a stable mode as long as the focused one before it, in propagations):
+    // the modes alternate in a real search and the answers and proofs stay right.
+    let balanced = Options {
+        balanced_modes: true,
+        ..switching(1.1, 20)
+    };
+    assert!(!solve_checked_with(&pigeonhole(7, 6), balanced.clone()));
+    for seed in SEEDS.take(10) {
+        let cnf = random_3sat(60, 262, seed);
+        let expected = is_sat_with(&cnf, Options::default());
+        assert_eq!(
+            solve_checked_with(&cnf, balanced.clone()),
+            expected,
+            "seed {seed}"
+        );
+    }
+    let mut solver = Solver::with_options(balanced);
+    pigeonhole(8, 7).add_to(&mut solver);
+    assert_eq!(solver.solve(), Outcome::Unsat);
+    assert!(solver.stats().mode_switches >= 3, "{}", solver.stats());
 }
 
 /// Target phases and frequent rephasing (every schedule kind), with short
