@@ -364,7 +364,7 @@ fn an_observer_is_told_every_decision_conflict_learnt_clause_and_restart() {
 
 /// The switching policy with its focused restarts and stable restarts both turned off: every
 /// restart is then a mode switch, the modes alternate after 100, 200, 400, … conflicts, and
-/// the answers and proofs stay right.
+/// the answers and proofs stay right, with doubling modes and with balanced ones.
 #[test]
 fn modes_switch_on_schedule_and_proofs_still_check() {
     let switching = |margin: f64, stable_unit: u64| Options {
@@ -390,9 +390,17 @@ fn modes_switch_on_schedule_and_proofs_still_check() {
     assert!(stats.mode_switches >= 3, "{stats}");
     assert!(stats.mode_switches <= u64::from(switches_due), "{stats}");
 
-    // With restarts inside the modes, and proofs checked, on both answers.
+    // With restarts inside the modes, and proofs checked, on both answers; then the same with
+    // balanced modes (a stable mode as long as the focused one before it, in propagations).
+    let balanced = Options {
+        balanced_modes: true,
+        ..switching(1.1, 20)
+    };
     let mut inside = 0;
-    for (i, options) in [quiet, switching(1.1, 20)].into_iter().enumerate() {
+    for (i, options) in [quiet, switching(1.1, 20), balanced]
+        .into_iter()
+        .enumerate()
+    {
         assert!(!solve_checked_with(&pigeonhole(7, 6), options.clone()));
         for seed in SEEDS.take(10) {
             let cnf = random_3sat(60, 262, seed);
@@ -411,33 +419,13 @@ fn modes_switch_on_schedule_and_proofs_still_check() {
         }
         let mut solver = Solver::with_options(options);
         pigeonhole(8, 7).add_to(&mut solver);
-        solver.solve();
+        assert_eq!(solver.solve(), Outcome::Unsat);
         if i == 1 {
             inside = solver.stats().restarts - solver.stats().mode_switches;
         }
+        assert!(solver.stats().mode_switches >= 3, "{}", solver.stats());
     }
     assert!(inside > 0, "no restart inside a mode");
-
-    // Balanced modes (a stable mode as long as the focused one before it, in propagations):
-    // the modes alternate in a real search and the answers and proofs stay right.
-    let balanced = Options {
-        balanced_modes: true,
-        ..switching(1.1, 20)
-    };
-    assert!(!solve_checked_with(&pigeonhole(7, 6), balanced.clone()));
-    for seed in SEEDS.take(10) {
-        let cnf = random_3sat(60, 262, seed);
-        let expected = is_sat_with(&cnf, Options::default());
-        assert_eq!(
-            solve_checked_with(&cnf, balanced.clone()),
-            expected,
-            "seed {seed}"
-        );
-    }
-    let mut solver = Solver::with_options(balanced);
-    pigeonhole(8, 7).add_to(&mut solver);
-    assert_eq!(solver.solve(), Outcome::Unsat);
-    assert!(solver.stats().mode_switches >= 3, "{}", solver.stats());
 }
 
 /// Target phases and frequent rephasing (every schedule kind), with short
