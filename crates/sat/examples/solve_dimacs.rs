@@ -6,7 +6,8 @@
 //! `--conflicts N` (give up after N conflicts), `--time SECS`, `--no-target` (no target
 //! phases), `--balanced` (a stable mode as long as the focused one before it, in
 //! propagations: `Options::balanced_modes`), `--margin-percent N` (focused mode restarts when
-//! recent LBDs exceed N % of the long-run average; default 125), `--rephase N` (the first rephase interval; 0: never), `--no-walk` (rephase
+//! recent LBDs exceed N % of the long-run average; default 125), `--bump-reasons` (bump the
+//! variables of the learnt clause's reasons too: `Options::bump_reasons`), `--rephase N` (the first rephase interval; 0: never), `--no-walk` (rephase
 //! without walks), `--walk-effort N` (clause visits per thousand propagations), `--no-shrink`
 //! (learnt clauses minimised only), `--seed N` (a nonzero seed varies the first decisions: a
 //! small random initial activity per variable), `--eliminate` (bounded variable elimination
@@ -28,7 +29,7 @@ use std::time::{Duration, Instant};
 use nqueens_sat::{Cnf, Limits, Options, Outcome, Solver, read_dimacs};
 
 const USAGE: &str = "usage: solve_dimacs FILE [--conflicts N] [--time SECS] [--no-target] [--balanced] \
-     [--margin-percent N] [--rephase N] \
+     [--margin-percent N] [--bump-reasons] [--rephase N] \
      [--no-walk] [--walk-effort N] [--no-shrink] [--seed N] [--eliminate] [--rounds] \
      [--bound N] [--elim-interval N] [--factor] [--substitute] [--probe] [--congruence] [--vivify] \
      [--vivify-effort N] [--delay N] [--model]";
@@ -48,6 +49,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--time" => limits.time = Some(Duration::from_secs(value()?)),
             "--no-target" => options.target_phases = false,
             "--balanced" => options.balanced_modes = true,
+            "--bump-reasons" => options.bump_reasons = true,
             "--margin-percent" => {
                 if let nqueens_sat::Restarts::Switching { margin, .. } = &mut options.restarts {
                     *margin = value()? as f64 / 100.0;

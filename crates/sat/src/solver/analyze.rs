@@ -11,6 +11,10 @@
 //! stable mode, where models are found: there the clauses it makes (mostly of decisions)
 //! cost the N-Queens files 10–50× (docs/notes/sat-solver.md, "Shrinking").
 //!
+//! With [`Options::bump_reasons`](super::Options::bump_reasons) the variables of the
+//! reasons of the learnt clause's literals are bumped too (Kissat's reason-side bumping), within
+//! ten times the variables the analysis bumped, backing off after a conflict over that limit.
+//!
 //! Each learnt clause resolved is marked used and gets its LBD computed again (Audemard and
 //! Simon 2009), which may promote it to a better tier (`reduce`). Cost: linear in the literals
 //! of the clauses resolved and searched, and for shrinking in the trail segments of the levels
@@ -28,6 +32,14 @@ const REMOVABLE: u8 = 2;
 const POISON: u8 = 4;
 /// On the level being shrunk, met by the walk back to the level's UIP.
 const SHRINKING: u8 = 8;
+/// Bumped by this conflict's analysis (kept when resolution clears `SEEN`).
+const BUMPED: u8 = 16;
+/// Reason-side bumping stops when the reasons would bump more than this many times the
+/// variables the analysis bumped (Kissat's `bumpreasonslimit`).
+const REASON_SIDE_LIMIT: usize = 10;
+/// Nor is it tried while a mode's decisions per conflict average this many or more (Kissat's
+/// `bumpreasonsrate`).
+const REASON_SIDE_RATE: f64 = 10.0;
 
 /// The fields that marking a literal as seen writes, borrowed apart from the clause arena so
 /// that a clause's literals are walked as one slice.
@@ -47,7 +59,7 @@ impl Seen<'_> {
         if self.marks[v] & SEEN != 0 || self.level[v] == 0 {
             return;
         }
-        self.marks[v] |= SEEN;
+        self.marks[v] |= SEEN | BUMPED;
         self.touched.push(var);
         self.heap.bump(var);
         if self.level[v] >= conflict_level {
@@ -134,12 +146,64 @@ impl Solver {
             backjump = self.level[self.learnt[1].var().index()];
         }
         let lbd = self.lbd_of_learnt();
+        if self.options.bump_reasons {
+            self.bump_reason_side();
+        }
 
         for &var in &self.touched {
             self.marks[var.index()] = 0;
         }
         self.touched.clear();
         (backjump, lbd)
+    }
+
+    /// Bumps the variables of the reasons of the learnt clause's literals that the analysis
+    /// did not bump (Kissat's reason-side bumping; Liang, Ganesh, Poupart and Czarnecki,
+    /// "Learning Rate Based Branching Heuristic", SAT 2016): unless they would be more than
+    /// [`REASON_SIDE_LIMIT`] times those it bumped (then none, and the next tries wait longer),
+    /// or the mode decides [`REASON_SIDE_RATE`] times a conflict or more. Linear in the
+    /// reasons' literals.
+    fn bump_reason_side(&mut self) {
+        let state = &mut self.reason_bumps;
+        let decisions = self.stats.decisions;
+        let rate = &mut state.decision_rate[usize::from(self.mode.stable)];
+        rate.update((decisions - state.decisions_mark) as f64);
+        state.decisions_mark = decisions;
+        if state.skip > 0 {
+            state.skip -= 1;
+            return;
+        }
+        if rate.value >= REASON_SIDE_RATE {
+            return;
+        }
+        let analyzed = self.touched.len();
+        let limit = REASON_SIDE_LIMIT * analyzed;
+        'literals: for i in 0..self.learnt.len() {
+            let var = self.learnt[i].var();
+            let mut j = 0;
+            while let Some(lit) = self.antecedent(var, j) {
+                j += 1;
+                let v = lit.var().index();
+                if self.marks[v] & BUMPED == 0 && self.level[v] > 0 {
+                    self.marks[v] |= BUMPED;
+                    self.touched.push(lit.var());
+                    if self.touched.len() > limit {
+                        break 'literals;
+                    }
+                }
+            }
+        }
+        let state = &mut self.reason_bumps;
+        if self.touched.len() > limit {
+            state.delay = state.delay.saturating_add(1);
+            state.skip = state.delay;
+            return;
+        }
+        state.delay /= 2;
+        state.skip = state.delay;
+        for &var in &self.touched[analyzed..] {
+            self.heap.bump(var);
+        }
     }
 
     /// `see` for the literals of a long clause from position `from` on. A learnt clause is
@@ -289,6 +353,10 @@ impl Solver {
                 self.learnt[kept] = !uip;
                 kept += 1;
                 self.heap.bump(uip.var());
+                if self.marks[uip.var().index()] & BUMPED == 0 {
+                    self.marks[uip.var().index()] |= BUMPED;
+                    self.touched.push(uip.var());
+                }
             } else {
                 self.learnt.copy_within(i..end, kept);
                 kept += end - i;
@@ -441,5 +509,70 @@ impl Solver {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cnf::ClauseSink;
+    use crate::lit::lit;
+    use crate::solver::{Options, Outcome};
+
+    /// A solver deciding variables in input order, true first, with reason-side bumping or
+    /// not.
+    fn solver(bump_reasons: bool) -> Solver {
+        Solver::with_options(Options {
+            initial_phase: true,
+            bump_reasons,
+            ..Options::default()
+        })
+    }
+
+    /// Deciding 1 and 2 implies 3 (reason ¬1 ∨ ¬2 ∨ 3), then 4, and ¬3 ∨ ¬4 is false: the
+    /// analysis bumps 3 and 4 and learns ¬3; reason-side bumping also bumps 1 and 2, the
+    /// reason of 3. The one conflict of the search.
+    #[test]
+    fn the_reasons_of_the_learnt_clause_are_bumped_too() {
+        for bump_reasons in [false, true] {
+            let mut solver = solver(bump_reasons);
+            solver.add_clause(&[lit(-1), lit(-2), lit(3)]);
+            solver.add_clause(&[lit(-3), lit(4)]);
+            solver.add_clause(&[lit(-3), lit(-4)]);
+            assert!(matches!(solver.solve(), Outcome::Sat(_)));
+            assert_eq!(solver.stats().conflicts, 1);
+            let activity = |v: i64| solver.heap.activity(lit(v).var());
+            assert!(activity(3) > 0.0 && activity(4) > 0.0);
+            for v in [1, 2] {
+                assert_eq!(activity(v) > 0.0, bump_reasons, "variable {v}");
+            }
+            assert!(solver.marks.iter().all(|&m| m == 0), "marks cleared");
+        }
+    }
+
+    /// A reason of 21 decisions behind one learnt literal, against the analysis's two
+    /// variables: over ten times as many, so none is bumped and the next conflict is skipped.
+    #[test]
+    fn too_many_reason_side_variables_bump_none_and_back_off() {
+        let mut solver = solver(true);
+        let mut reason: Vec<Lit> = (1..=21).map(|v| lit(-v)).collect();
+        reason.push(lit(22));
+        solver.add_clause(&reason);
+        solver.add_clause(&[lit(-22), lit(23)]);
+        solver.add_clause(&[lit(-22), lit(-23)]);
+        // A long-run rate of no decisions a conflict, so the 21 of this one stay under the limit.
+        for _ in 0..1000 {
+            solver.reason_bumps.decision_rate[0].update(0.0);
+        }
+        assert!(matches!(solver.solve(), Outcome::Sat(_)));
+        assert_eq!(solver.stats().conflicts, 1);
+        for v in 1..=21 {
+            assert_eq!(solver.heap.activity(lit(v).var()), 0.0, "variable {v}");
+        }
+        assert_eq!(
+            (solver.reason_bumps.delay, solver.reason_bumps.skip),
+            (1, 1)
+        );
+        assert!(solver.marks.iter().all(|&m| m == 0), "marks cleared");
     }
 }

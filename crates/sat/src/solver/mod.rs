@@ -167,7 +167,7 @@ pub use self::options::{Options, Restarts};
 pub use self::outcome::{Enumeration, Outcome};
 use self::proof::Proof;
 use self::reason::{Reason, Watch};
-use self::search_state::{Ema, Mode, Phases, Vivifier};
+use self::search_state::{Ema, Mode, Phases, ReasonBumps, Vivifier};
 pub use self::stats::Stats;
 use crate::cnf::{ClauseSink, Model};
 use crate::error::Error;
@@ -247,6 +247,7 @@ pub struct Solver {
     lbd_slow: Ema,
     conflicts_since_restart: u64,
     mode: Mode,
+    reason_bumps: ReasonBumps,
     next_reduce: u64,
     reduce_interval: u64,
 
@@ -330,6 +331,7 @@ impl Solver {
             lbd_slow: Ema::new(1.0 / 8192.0),
             conflicts_since_restart: 0,
             mode: Mode::new(options.restarts),
+            reason_bumps: ReasonBumps::new(),
             next_reduce: options.reduce_first,
             reduce_interval: options.reduce_first,
             rng: SplitMix64::new(options.seed),

@@ -68,6 +68,33 @@ impl Mode {
     }
 }
 
+/// Reason-side bumping's state ([`Options::bump_reasons`](super::Options::bump_reasons)): the
+/// decisions per conflict in each mode, and the backoff after a conflict whose reasons were too
+/// many to bump (Kissat's `bumpreasons` delay).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ReasonBumps {
+    /// Decisions per conflict, a slow average, in focused (0) and stable (1) mode.
+    pub(super) decision_rate: [Ema; 2],
+    /// The decision count at the last conflict.
+    pub(super) decisions_mark: u64,
+    /// How many conflicts a failed try skips (up by one at each failure, halved at each
+    /// success).
+    pub(super) delay: u32,
+    /// Conflicts left to skip.
+    pub(super) skip: u32,
+}
+
+impl ReasonBumps {
+    pub(super) fn new() -> Self {
+        ReasonBumps {
+            decision_rate: [Ema::new(1e-5), Ema::new(1e-5)],
+            decisions_mark: 0,
+            delay: 0,
+            skip: 0,
+        }
+    }
+}
+
 /// A rephase: what the saved phases are set to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Rephase {

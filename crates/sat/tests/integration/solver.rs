@@ -428,6 +428,26 @@ fn modes_switch_on_schedule_and_proofs_still_check() {
     assert!(inside > 0, "no restart inside a mode");
 }
 
+/// Reason-side bumping changes only the decision order: the answers agree with a solver
+/// without it, models satisfy the formula and the DRAT proofs check.
+#[test]
+fn reason_side_bumping_keeps_answers_and_proofs_right() {
+    let options = Options {
+        bump_reasons: true,
+        ..Options::default()
+    };
+    assert!(!solve_checked_with(&pigeonhole(7, 6), options.clone()));
+    for seed in SEEDS.take(10) {
+        let cnf = random_3sat(60, 262, seed);
+        let expected = is_sat_with(&cnf, Options::default());
+        assert_eq!(
+            solve_checked_with(&cnf, options.clone()),
+            expected,
+            "seed {seed}"
+        );
+    }
+}
+
 /// Target phases and frequent rephasing (every schedule kind), with short
 /// modes so the stable mode comes early: the answers agree with a solver without any of them,
 /// models satisfy the formula and the DRAT proofs check.
