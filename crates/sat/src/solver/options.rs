@@ -94,7 +94,7 @@ pub struct Options {
     /// than ten times the variables the analysis bumped, nor while the mode makes ten or more
     /// decisions a conflict). Off by default: with every pass on, over four seeds, the
     /// structured set's PAR-2 fell by 29 % (`2bitadd_10`, `dist4.c`, `44bits_11` most) but
-    /// the generated 44's rose by half (the ordering principle and N-Queens files time out;
+    /// the generated 44's rose by 30 % (the ordering principle and N-Queens files time out;
     /// docs/notes/sat-simplify.md, "Reason-side bumping").
     pub bump_reasons: bool,
     /// Whether the solver keeps target and best phases: in stable mode

@@ -1,6 +1,7 @@
 //! The state the search's heuristics keep between conflicts: the LBD averages and the search
 //! mode of the restart policy (`restart`), the target and best phases and the rephase
-//! schedule (`phases`), when learnt-clause vivification last ran (`vivify`). Plain data: the
+//! schedule (`phases`), when learnt-clause vivification last ran (`vivify`), reason-side
+//! bumping's decision rates and backoff (`analyze`). Plain data: the
 //! [`Solver`](super::Solver) holds it, and the files that act on it import it from here, below
 //! them all.
 
