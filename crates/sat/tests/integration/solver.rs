@@ -183,6 +183,29 @@ fn random_3sat(vars: u32, clauses: u32, seed: u64) -> Cnf {
 /// The seeds of the phase-transition test (fixed, so the test is the same on every run).
 const SEEDS: std::ops::Range<u64> = 1..41;
 
+/// What a setting that changes only the search's course keeps: `pigeonhole(holes + 1, holes)`
+/// refuted, and the first `seeds` random 3-SAT formulas (60 variables, 262 clauses) answered as
+/// a solver that never restarts answers them, every model and DRAT proof checked.
+fn keeps_answers_and_proofs(options: &Options, holes: u32, seeds: usize) {
+    assert!(!solve_checked_with(
+        &pigeonhole(holes + 1, holes),
+        options.clone()
+    ));
+    let never_restarting = Options {
+        restarts: nqueens_sat::Restarts::Never,
+        ..Options::default()
+    };
+    for seed in SEEDS.take(seeds) {
+        let cnf = random_3sat(60, 262, seed);
+        let expected = is_sat_with(&cnf, never_restarting.clone());
+        assert_eq!(
+            solve_checked_with(&cnf, options.clone()),
+            expected,
+            "seed {seed}"
+        );
+    }
+}
+
 #[test]
 fn random_3sat_at_the_phase_transition_is_decided_and_certified() {
     let (mut sat, mut unsat) = (0, 0);
@@ -223,18 +246,7 @@ fn frequent_reductions_keep_answers_and_proofs_right() {
         reduce_increment: 5,
         ..Options::default()
     };
-    assert!(!solve_checked_with(&pigeonhole(6, 5), options.clone()));
-    for seed in SEEDS.take(15) {
-        let cnf = random_3sat(60, 262, seed);
-        let mut plain = Solver::new();
-        cnf.add_to(&mut plain);
-        let expected = matches!(plain.solve(), Outcome::Sat(_));
-        assert_eq!(
-            solve_checked_with(&cnf, options.clone()),
-            expected,
-            "seed {seed}"
-        );
-    }
+    keeps_answers_and_proofs(&options, 5, 15);
 }
 
 /// A stop raised while models are visited ends the enumeration at the next model, even when
@@ -401,22 +413,7 @@ fn modes_switch_on_schedule_and_proofs_still_check() {
         .into_iter()
         .enumerate()
     {
-        assert!(!solve_checked_with(&pigeonhole(7, 6), options.clone()));
-        for seed in SEEDS.take(10) {
-            let cnf = random_3sat(60, 262, seed);
-            let expected = is_sat_with(
-                &cnf,
-                Options {
-                    restarts: nqueens_sat::Restarts::Never,
-                    ..Options::default()
-                },
-            );
-            assert_eq!(
-                solve_checked_with(&cnf, options.clone()),
-                expected,
-                "seed {seed}"
-            );
-        }
+        keeps_answers_and_proofs(&options, 6, 10);
         let mut solver = Solver::with_options(options);
         pigeonhole(8, 7).add_to(&mut solver);
         assert_eq!(solver.solve(), Outcome::Unsat);
@@ -436,16 +433,7 @@ fn reason_side_bumping_keeps_answers_and_proofs_right() {
         bump_reasons: true,
         ..Options::default()
     };
-    assert!(!solve_checked_with(&pigeonhole(7, 6), options.clone()));
-    for seed in SEEDS.take(10) {
-        let cnf = random_3sat(60, 262, seed);
-        let expected = is_sat_with(&cnf, Options::default());
-        assert_eq!(
-            solve_checked_with(&cnf, options.clone()),
-            expected,
-            "seed {seed}"
-        );
-    }
+    keeps_answers_and_proofs(&options, 6, 10);
 }
 
 /// Target phases and frequent rephasing (every schedule kind), with short
